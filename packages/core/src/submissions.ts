@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./envelope.ts";
+
+export const SUBMISSION_STATUSES = ["pending", "approved", "rejected"] as const;
+export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES);
+export type SubmissionStatus = z.infer<typeof submissionStatusSchema>;
+
+/** The status filter accepts "all" as well as each status. */
+export const STATUS_FILTERS = ["all", ...SUBMISSION_STATUSES] as const;
+export const statusFilterSchema = z.enum(STATUS_FILTERS);
+export type StatusFilter = z.infer<typeof statusFilterSchema>;
+
+export const SORT_ORDERS = ["newest", "oldest"] as const;
+export const sortOrderSchema = z.enum(SORT_ORDERS);
+export type SortOrder = z.infer<typeof sortOrderSchema>;
+
+export const MAX_SEARCH_LENGTH = 200;
+
+const intFromQuery = (name: string) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, `${name} must be an integer`)
+    .transform(Number)
+    .or(z.number().int());
+
+/** Query of the paged submission lists; strict: a bad value is a 400, not a silent default. */
+export const submissionListQuerySchema = z.object({
+  page: intFromQuery("page").pipe(z.number().int().min(0, "page must be 0 or more")).default(0),
+  limit: intFromQuery("limit")
+    .pipe(z.number().int().min(1, "limit must be at least 1").max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`))
+    .default(DEFAULT_PAGE_SIZE),
+  status: statusFilterSchema.default("all"),
+  sortOrder: sortOrderSchema.default("newest"),
+  q: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
+});
+export type SubmissionListQuery = z.infer<typeof submissionListQuerySchema>;
+
+export const MODERATION_ACTIONS = ["approve", "reject"] as const;
+export const moderationActionSchema = z.enum(MODERATION_ACTIONS);
+export const MODERATOR_ID_TYPES = ["near", "platform_username"] as const;
+export const MODERATION_SOURCES = ["ui", "platform_comment", "auto_approval", "super_admin_direct"] as const;
+
+export const moderationRecordSchema = z.object({
+  id: z.number().int(),
+  submissionId: z.string(),
+  feedId: z.string(),
+  moderatorAccountId: z.string(),
+  moderatorAccountIdType: z.enum(MODERATOR_ID_TYPES),
+  source: z.enum(MODERATION_SOURCES),
+  action: moderationActionSchema,
+  note: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type ModerationRecord = z.infer<typeof moderationRecordSchema>;
+
+/** One feed a submission went to, with the status, curator and notes given for that feed. */
+export const submissionFeedSchema = z.object({
+  feedId: z.string(),
+  feedName: z.string().nullable(),
+  status: submissionStatusSchema,
+  curatorId: z.string().nullable(),
+  curatorUsername: z.string().nullable(),
+  curatorNotes: z.string().nullable(),
+  submittedAt: z.string(),
+});
+export type SubmissionFeed = z.infer<typeof submissionFeedSchema>;
+
+export const submissionSchema = z.object({
+  tweetId: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  authorProfileImage: z.string().nullable(),
+  content: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  curatorId: z.string().nullable(),
+  curatorUsername: z.string().nullable(),
+  curatorNotes: z.string().nullable(),
+  curatorTweetId: z.string().nullable(),
+  submittedAt: z.string(),
+  status: submissionStatusSchema,
+  feeds: z.array(submissionFeedSchema),
+  moderationHistory: z.array(moderationRecordSchema),
+});
+export type Submission = z.infer<typeof submissionSchema>;
+
+/**
+ * A submission's overall status follows its per-feed statuses (docs/decisions/0002):
+ * approved when any feed approved it, else pending while any feed has not decided, else rejected.
+ */
+export function overallStatus(feedStatuses: readonly SubmissionStatus[]): SubmissionStatus {
+  if (feedStatuses.includes("approved")) return "approved";
+  if (feedStatuses.length === 0 || feedStatuses.includes("pending")) return "pending";
+  return "rejected";
+}
