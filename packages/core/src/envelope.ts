@@ -68,3 +68,13 @@ export interface Paged<T> {
   items: T[];
   pagination: Pagination;
 }
+
+export const ENVIRONMENTS = ["development", "test", "production"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+/** Public, non-secret settings the web app reads at start (GET /api/config). */
+export interface AppConfig {
+  botHandle: string;
+  environment: Environment;
+  version: string;
+}
