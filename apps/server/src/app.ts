@@ -1,0 +1,97 @@
+import { randomUUID } from "node:crypto";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { compress } from "hono/compress";
+import { secureHeaders } from "hono/secure-headers";
+import { feedRoutes } from "./feeds/routes.ts";
+import { healthRoutes } from "./health/routes.ts";
+import { API_DOCS_HTML } from "./http/docs.ts";
+import { errorBody } from "./http/envelope.ts";
+import { AppError } from "./http/errors.ts";
+import type { AppBindings, AppDeps } from "./http/router.ts";
+import { leaderboardRoutes } from "./leaderboard/routes.ts";
+import { submissionRoutes } from "./submissions/routes.ts";
+import { spaHandler } from "./web/static.ts";
+
+const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
+
+export function createApp(deps: AppDeps) {
+  const { logger } = deps;
+  const app = new OpenAPIHono<AppBindings>();
+
+  app.use(async (c, next) => {
+    const started = performance.now();
+    const requestId = c.req.header("x-request-id") ?? randomUUID();
+    c.set("requestId", requestId);
+    await next();
+    c.header("X-Request-Id", requestId);
+    logger.info(
+      {
+        reqId: requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      "request",
+    );
+  });
+  app.use(secureHeaders({ crossOriginResourcePolicy: "same-site" }));
+  app.use(compress());
+
+  const api = new OpenAPIHono<AppBindings>();
+  for (const routes of [healthRoutes, feedRoutes, submissionRoutes, leaderboardRoutes]) {
+    api.route("/", routes(deps));
+  }
+  api.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Curate API",
+      version: deps.version,
+      description: "Community-curated content feeds. Every response uses the Curate envelope.",
+    },
+  });
+  api.get("/docs", (c) => c.html(API_DOCS_HTML));
+  api.all("*", (c) => {
+    throw AppError.notFound(`No API route for ${c.req.method} ${c.req.path}.`);
+  });
+  app.route("/api", api);
+
+  app.get("*", spaHandler(deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST));
+
+  app.onError((err, c) => {
+    const error =
+      err instanceof AppError
+        ? err
+        : isMalformedJson(err)
+          ? AppError.validation("Request body is not valid JSON.")
+          : isDatabaseDown(err)
+            ? new AppError("UNAVAILABLE", "The database is unavailable. Please try again shortly.")
+            : new AppError("INTERNAL_ERROR", "An unexpected error occurred.");
+    if (error.status >= 500) {
+      logger.error({ err, reqId: c.get("requestId"), path: c.req.path }, "request failed");
+    }
+    return c.json(errorBody(error), error.status);
+  });
+  app.notFound((c) => c.json(errorBody(AppError.notFound(`Nothing at ${c.req.method} ${c.req.path}.`)), 404));
+
+  return app;
+}
+
+function isMalformedJson(err: Error) {
+  return err instanceof SyntaxError || ("status" in err && err.status === 400 && /json/i.test(err.message));
+}
+
+const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08000", "08001", "08003", "08006"]);
+
+/** Walks the cause chain (drivers and Drizzle wrap errors) looking for a lost or refused connection. */
+function isDatabaseDown(err: unknown): boolean {
+  for (let e = err as { code?: unknown; cause?: unknown; message?: string } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.code === "string" && CONNECTION_ERROR_CODES.has(e.code)) return true;
+    if (typeof e.message === "string" && /Connection terminated|PGlite is closed/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+export type App = ReturnType<typeof createApp>;

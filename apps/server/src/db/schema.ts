@@ -1,0 +1,353 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const feeds = pgTable("feeds", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  description: text("description"),
+  image: text("image"),
+  config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+  createdBy: text("created_by"),
+  admins: jsonb("admins").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** The original post. Curator columns hold the first curator; per-feed curation lives in submission_feeds. */
+export const submissions = pgTable(
+  "submissions",
+  {
+    tweetId: text("tweet_id").primaryKey(),
+    userId: text("user_id").notNull(),
+    username: text("username").notNull(),
+    authorProfileImage: text("author_profile_image"),
+    content: text("content").notNull(),
+    curatorId: text("curator_id"),
+    curatorUsername: text("curator_username"),
+    curatorNotes: text("curator_notes"),
+    curatorTweetId: text("curator_tweet_id"),
+    status: text("status", { enum: ["pending", "approved", "rejected"] })
+      .notNull()
+      .default("pending"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+    submittedAt: timestamp("submitted_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("submissions_submitted_at_idx").on(t.submittedAt, t.tweetId),
+    index("submissions_status_submitted_at_idx").on(t.status, t.submittedAt, t.tweetId),
+    index("submissions_curator_username_idx").on(t.curatorUsername),
+    index("submissions_content_trgm_idx").using("gin", sql`${t.content} gin_trgm_ops`),
+    index("submissions_username_trgm_idx").using("gin", sql`${t.username} gin_trgm_ops`),
+    index("submissions_curator_username_trgm_idx").using("gin", sql`${t.curatorUsername} gin_trgm_ops`),
+  ],
+);
+
+export const submissionFeeds = pgTable(
+  "submission_feeds",
+  {
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.tweetId, { onDelete: "cascade" }),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "approved", "rejected"] })
+      .notNull()
+      .default("pending"),
+    curatorId: text("curator_id"),
+    curatorUsername: text("curator_username"),
+    curatorNotes: text("curator_notes"),
+    curatorTweetId: text("curator_tweet_id"),
+    submittedAt: timestamp("submitted_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.submissionId, t.feedId] }),
+    index("submission_feeds_feed_submitted_idx").on(t.feedId, t.submittedAt, t.submissionId),
+    index("submission_feeds_feed_status_submitted_idx").on(t.feedId, t.status, t.submittedAt, t.submissionId),
+    index("submission_feeds_curator_idx").on(t.curatorUsername, t.feedId),
+  ],
+);
+
+export const moderationHistory = pgTable(
+  "moderation_history",
+  {
+    id: serial("id").primaryKey(),
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.tweetId, { onDelete: "cascade" }),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    moderatorAccountId: text("moderator_account_id").notNull(),
+    moderatorAccountIdType: text("moderator_account_id_type", { enum: ["near", "platform_username"] }).notNull(),
+    source: text("source", { enum: ["ui", "platform_comment", "auto_approval", "super_admin_direct"] }).notNull(),
+    action: text("action", { enum: ["approve", "reject"] }).notNull(),
+    note: text("note"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("moderation_history_submission_idx").on(t.submissionId, t.createdAt),
+    index("moderation_history_feed_idx").on(t.feedId, t.createdAt),
+    index("moderation_history_moderator_idx").on(t.moderatorAccountId),
+  ],
+);
+
+/**
+ * Exact row counts per (scope, status), kept by triggers in the writing transaction so paged lists
+ * can report totalCount without counting a million rows. Scope "*" is all submissions, else a feed id.
+ */
+export const submissionCounts = pgTable(
+  "submission_counts",
+  {
+    scope: text("scope").notNull(),
+    status: text("status").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.status] })],
+);
+
+export const users = pgTable("users", {
+  id: serial("id").primaryKey(),
+  nearAccountId: text("near_account_id").notNull().unique(),
+  username: text("username"),
+  profileImage: text("profile_image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+export const authRequests = pgTable(
+  "auth_requests",
+  {
+    nonce: text("nonce").primaryKey(),
+    accountId: text("account_id").notNull(),
+    recipient: text("recipient").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("auth_requests_expires_idx").on(t.expiresAt)],
+);
+
+export const linkedAccounts = pgTable(
+  "linked_accounts",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    platformName: text("platform_name").notNull(),
+    platformUserId: text("platform_user_id").notNull(),
+    username: text("username").notNull(),
+    profileImage: text("profile_image"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("linked_accounts_platform_user_idx").on(t.platformName, t.platformUserId),
+    index("linked_accounts_user_idx").on(t.userId),
+    index("linked_accounts_username_idx").on(sql`lower(${t.username})`),
+  ],
+);
+
+export const activities = pgTable(
+  "activities",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: text("user_id").notNull(),
+    type: text("type", {
+      enum: [
+        "CONTENT_SUBMISSION",
+        "CONTENT_APPROVAL",
+        "CONTENT_REJECTION",
+        "TOKEN_BUY",
+        "TOKEN_SELL",
+        "POINTS_REDEMPTION",
+        "POINTS_AWARDED",
+      ],
+    }).notNull(),
+    timestamp: timestamp("timestamp", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    feedId: text("feed_id"),
+    submissionId: text("submission_id"),
+    data: jsonb("data").$type<Record<string, unknown>>(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("activities_user_timestamp_idx").on(t.userId, t.timestamp),
+    index("activities_feed_timestamp_idx").on(t.feedId, t.timestamp),
+    index("activities_type_timestamp_idx").on(t.type, t.timestamp),
+  ],
+);
+
+/** Per-feed curator statistics kept up to date by intake and moderation. */
+export const feedUserStats = pgTable(
+  "feed_user_stats",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    curatorUsername: text("curator_username").notNull(),
+    curatorId: text("curator_id"),
+    submissionCount: integer("submission_count").notNull().default(0),
+    approvalCount: integer("approval_count").notNull().default(0),
+    rejectionCount: integer("rejection_count").notNull().default(0),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.feedId, t.curatorUsername] }),
+    index("feed_user_stats_curator_idx").on(t.curatorUsername),
+  ],
+);
+
+export const processingJobs = pgTable(
+  "processing_jobs",
+  {
+    id: text("id").primaryKey(),
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.tweetId, { onDelete: "cascade" }),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "processing", "completed", "failed", "completed_with_errors"] })
+      .notNull()
+      .default("pending"),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    retryOfJobId: text("retry_of_job_id"),
+    plan: jsonb("plan").$type<unknown>(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("processing_jobs_submission_feed_idx").on(t.submissionId, t.feedId, t.startedAt)],
+);
+
+export const processingSteps = pgTable(
+  "processing_steps",
+  {
+    id: text("id").primaryKey(),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => processingJobs.id, { onDelete: "cascade" }),
+    stepOrder: integer("step_order").notNull(),
+    type: text("type", { enum: ["transformation", "distribution"] }).notNull(),
+    stage: text("stage", { enum: ["global", "distributor", "batch"] }).notNull(),
+    pluginName: text("plugin_name").notNull(),
+    stepName: text("step_name"),
+    config: jsonb("config").$type<unknown>(),
+    status: text("status", { enum: ["pending", "processing", "success", "failed"] })
+      .notNull()
+      .default("pending"),
+    input: jsonb("input").$type<unknown>(),
+    output: jsonb("output").$type<unknown>(),
+    error: jsonb("error").$type<unknown>(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("processing_steps_job_idx").on(t.jobId, t.stepOrder)],
+);
+
+export const plugins = pgTable("plugins", {
+  id: serial("id").primaryKey(),
+  name: text("name").notNull().unique(),
+  type: text("type", { enum: ["transformer", "distributor", "source", "rule", "outcome"] }).notNull(),
+  repoUrl: text("repo_url").notNull(),
+  entryPoint: text("entry_point").notNull(),
+  schemaDefinition: jsonb("schema_definition").$type<unknown>(),
+  createdBy: text("created_by"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sourceCursors = pgTable("source_cursors", {
+  sourceKey: text("source_key").primaryKey(),
+  cursor: text("cursor"),
+  updatedAt: updatedAt(),
+});
+
+export const testTweets = pgTable(
+  "test_tweets",
+  {
+    id: text("id").primaryKey(),
+    text: text("text").notNull(),
+    username: text("username").notNull(),
+    inReplyToStatusId: text("in_reply_to_status_id"),
+    hashtags: jsonb("hashtags").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("test_tweets_seq_idx").on(t.seq)],
+);
+
+export const rssItems = pgTable(
+  "rss_items",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    guid: text("guid").notNull(),
+    title: text("title"),
+    link: text("link"),
+    description: text("description"),
+    content: text("content"),
+    image: text("image"),
+    platform: text("platform"),
+    categories: jsonb("categories").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    author: text("author"),
+    pubDate: timestamp("pub_date", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("rss_items_feed_guid_idx").on(t.feedId, t.guid),
+    index("rss_items_feed_pub_date_idx").on(t.feedId, t.pubDate),
+  ],
+);
+
+export const uploads = pgTable("uploads", {
+  hash: text("hash").primaryKey(),
+  mimeType: text("mime_type").notNull(),
+  size: integer("size").notNull(),
+  extension: text("extension").notNull(),
+  createdBy: text("created_by"),
+  createdAt: createdAt(),
+});
+

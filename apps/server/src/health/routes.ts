@@ -1,0 +1,53 @@
+import type { AppConfig } from "@curate/core";
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { commonErrors, jsonResponse } from "../http/contracts.ts";
+import { ok } from "../http/envelope.ts";
+import { AppError } from "../http/errors.ts";
+import { type AppDeps, createRouter } from "../http/router.ts";
+import { successEnvelopeSchema } from "@curate/core";
+
+const healthSchema = z.object({
+  status: z.literal("ok"),
+  database: z.object({ driver: z.enum(["pglite", "postgres"]), reachable: z.literal(true) }),
+  version: z.string(),
+});
+
+const appConfigSchema = z.object({
+  botHandle: z.string(),
+  environment: z.enum(["development", "test", "production"]),
+  version: z.string(),
+});
+
+const healthRoute = createRoute({
+  method: "get",
+  path: "/health",
+  tags: ["system"],
+  summary: "Liveness and database reachability",
+  responses: { 200: jsonResponse(successEnvelopeSchema(healthSchema), "Healthy"), 503: commonErrors[503] },
+});
+
+const configRoute = createRoute({
+  method: "get",
+  path: "/config",
+  tags: ["system"],
+  summary: "Public settings the web app needs (bot handle, environment)",
+  responses: { 200: jsonResponse(successEnvelopeSchema(appConfigSchema), "Settings") },
+});
+
+export function healthRoutes({ database, env, version }: AppDeps) {
+  const router = createRouter();
+  router.openapi(healthRoute, async (c) => {
+    try {
+      await database.ping();
+    } catch {
+      throw new AppError("UNAVAILABLE", "Database is unreachable.");
+    }
+    return ok(c, { status: "ok" as const, database: { driver: database.driver, reachable: true as const }, version });
+  });
+  router.openapi(configRoute, (c) => {
+    const config: AppConfig = { botHandle: env.BOT_HANDLE, environment: env.NODE_ENV, version };
+    return ok(c, config);
+  });
+  return router;
+}

@@ -1,0 +1,60 @@
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import { createApp } from "./app.ts";
+import type { AppEnv } from "./config/env.ts";
+import { type DatabaseHandle, openDatabase } from "./db/index.ts";
+import { queryRows } from "./db/sql.ts";
+import { seedDemoData } from "./seed/demo.ts";
+import { VERSION } from "./version.ts";
+
+export async function openConfiguredDatabase(env: AppEnv): Promise<DatabaseHandle> {
+  return openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: join(env.DATA_DIR, "pglite") });
+}
+
+/** Demo data goes into an empty database on first start: by default only the embedded one. */
+async function seedIfFirstStart(database: DatabaseHandle, env: AppEnv, logger: Logger) {
+  const wanted = env.SEED_DEMO_DATA ?? database.driver === "pglite";
+  if (!wanted) return;
+  const [row] = await queryRows<{ hasFeeds: boolean }>(
+    database.db,
+    sql`select exists(select 1 from feeds) as "hasFeeds"`,
+  );
+  if (row?.hasFeeds) return;
+  const started = Date.now();
+  const summary = await seedDemoData(database.db, {
+    uploadsDir: join(env.DATA_DIR, "uploads"),
+    publicUrl: env.PUBLIC_URL,
+  });
+  logger.info({ ...summary, ms: Date.now() - started }, "demo data seeded");
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startServer(env: AppEnv, logger: Logger): Promise<RunningServer> {
+  const database = await openConfiguredDatabase(env);
+  await database.migrate();
+  await seedIfFirstStart(database, env, logger);
+  const app = createApp({ database, env, logger, version: VERSION });
+  return new Promise((resolve) => {
+    const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+      const url = `http://localhost:${info.port}`;
+      logger.info({ url, driver: database.driver, version: VERSION }, `Curate listening on ${url}`);
+      resolve({
+        url,
+        port: info.port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => {
+              database.close().finally(done);
+            });
+          }),
+      });
+    });
+  });
+}

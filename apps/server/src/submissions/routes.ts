@@ -1,0 +1,48 @@
+import { pagedSchema, submissionListQuerySchema, submissionSchema, successEnvelopeSchema } from "@curate/core";
+import { createRoute } from "@hono/zod-openapi";
+import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
+import { ok } from "../http/envelope.ts";
+import { type AppDeps, createRouter } from "../http/router.ts";
+import { getSubmission, listFeedSubmissions, listSubmissions } from "./service.ts";
+
+const pageResponse = jsonResponse(successEnvelopeSchema(pagedSchema(submissionSchema)), "A page of submissions");
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/submissions",
+  tags: ["submissions"],
+  summary: "All submissions, paged (search over content, author and curator)",
+  request: { query: submissionListQuerySchema },
+  responses: { 200: pageResponse, 400: commonErrors[400] },
+});
+
+const feedListRoute = createRoute({
+  method: "get",
+  path: "/submissions/feed/{feedId}",
+  tags: ["submissions"],
+  summary: "Submissions of one feed with their status in that feed, paged",
+  request: { params: idParam("feedId", "Feed id"), query: submissionListQuerySchema },
+  responses: { 200: pageResponse, 400: commonErrors[400], 404: errorResponse("No such feed (NOT_FOUND)") },
+});
+
+const singleRoute = createRoute({
+  method: "get",
+  path: "/submissions/single/{tweetId}",
+  tags: ["submissions"],
+  summary: "One submission with its feeds and moderation history",
+  request: { params: idParam("tweetId", "Id of the submitted post") },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(submissionSchema), "The submission"),
+    404: errorResponse("No such submission (NOT_FOUND)"),
+  },
+});
+
+export function submissionRoutes({ database: { db } }: AppDeps) {
+  const router = createRouter();
+  router.openapi(listRoute, async (c) => ok(c, await listSubmissions(db, c.req.valid("query"))));
+  router.openapi(feedListRoute, async (c) =>
+    ok(c, await listFeedSubmissions(db, c.req.valid("param").feedId, c.req.valid("query"))),
+  );
+  router.openapi(singleRoute, async (c) => ok(c, await getSubmission(db, c.req.valid("param").tweetId)));
+  return router;
+}

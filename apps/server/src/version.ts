@@ -1,0 +1,5 @@
+import { readFileSync } from "node:fs";
+
+const rootPackage = new URL("../../../package.json", import.meta.url);
+
+export const VERSION: string = JSON.parse(readFileSync(rootPackage, "utf8")).version;

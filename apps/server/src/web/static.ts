@@ -1,0 +1,80 @@
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import type { Context } from "hono";
+
+const MIME: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+  ".txt": "text/plain; charset=utf-8",
+  ".webmanifest": "application/manifest+json",
+  ".xml": "application/xml; charset=utf-8",
+};
+
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+
+export function contentTypeOf(path: string) {
+  return MIME[extname(path).toLowerCase()] ?? "application/octet-stream";
+}
+
+/** Resolves a URL path inside `root`, refusing anything that escapes it. */
+export function safeJoin(root: string, urlPath: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (decoded.includes("\0")) return null;
+  const full = normalize(join(root, decoded));
+  return full === root || full.startsWith(root + sep) ? full : null;
+}
+
+async function readIfFile(path: string): Promise<Buffer | null> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? await readFile(path) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Serves the built single-page app: real files as they are (hashed assets cached for a year),
+ * any other path gets index.html so client-side routes load.
+ */
+export function spaHandler(distDir: string) {
+  const root = resolve(distDir);
+  let indexHtml: Buffer | null = null;
+  return async (c: Context) => {
+    const path = safeJoin(root, c.req.path);
+    const file = path && c.req.path !== "/" ? await readIfFile(path) : null;
+    if (file && path) {
+      const hashed = c.req.path.startsWith("/assets/");
+      return c.body(new Uint8Array(file), 200, {
+        "Content-Type": contentTypeOf(path),
+        "Cache-Control": hashed ? IMMUTABLE : "public, max-age=0, must-revalidate",
+      });
+    }
+    indexHtml ??= await readIfFile(join(root, "index.html"));
+    if (!indexHtml) {
+      return c.text("The web app is not built yet: run `npm run build` first.", 503);
+    }
+    return c.body(new Uint8Array(indexHtml), 200, {
+      "Content-Type": MIME[".html"],
+      "Cache-Control": "no-cache",
+    });
+  };
+}
