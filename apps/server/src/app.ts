@@ -12,7 +12,7 @@ import { AppError } from "./http/errors.ts";
 import type { AppBindings, AppDeps } from "./http/router.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
-import { spaHandler } from "./web/static.ts";
+import { spaHandler, uploadsHandler } from "./web/static.ts";
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -58,6 +58,7 @@ export function createApp(deps: AppDeps) {
   });
   app.route("/api", api);
 
+  app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
   app.get("*", spaHandler(deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST));
 
   app.onError((err, c) => {
@@ -83,13 +84,28 @@ function isMalformedJson(err: Error) {
   return err instanceof SyntaxError || ("status" in err && err.status === 400 && /json/i.test(err.message));
 }
 
-const CONNECTION_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "57P01", "57P03", "08000", "08001", "08003", "08006"]);
+const CONNECTION_ERROR_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "57P01",
+  "57P03",
+  "08000",
+  "08001",
+  "08003",
+  "08006",
+]);
 
 /** Walks the cause chain (drivers and Drizzle wrap errors) looking for a lost or refused connection. */
 function isDatabaseDown(err: unknown): boolean {
-  for (let e = err as { code?: unknown; cause?: unknown; message?: string } | undefined; e; e = e.cause as typeof e) {
+  for (
+    let e = err as { code?: unknown; cause?: unknown; message?: string } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
     if (typeof e.code === "string" && CONNECTION_ERROR_CODES.has(e.code)) return true;
-    if (typeof e.message === "string" && /Connection terminated|PGlite is closed/i.test(e.message)) return true;
+    if (typeof e.message === "string" && /Connection terminated|PGlite is closed/i.test(e.message))
+      return true;
   }
   return false;
 }

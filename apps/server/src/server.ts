@@ -10,7 +10,9 @@ import { seedDemoData } from "./seed/demo.ts";
 import { VERSION } from "./version.ts";
 
 export async function openConfiguredDatabase(env: AppEnv): Promise<DatabaseHandle> {
-  return openDatabase(env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: join(env.DATA_DIR, "pglite") });
+  return openDatabase(
+    env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: join(env.DATA_DIR, "pglite") },
+  );
 }
 
 /** Demo data goes into an empty database on first start: by default only the embedded one. */

@@ -76,7 +76,9 @@ export const feedConfigSchema = z.looseObject({
     .looseObject({ approvers: handlesByPlatform.optional(), blacklist: handlesByPlatform.optional() })
     .optional(),
   sources: z.array(sourceSchema).optional(),
-  ingestion: z.looseObject({ enabled: z.boolean().optional(), schedule: z.string().min(1).optional() }).optional(),
+  ingestion: z
+    .looseObject({ enabled: z.boolean().optional(), schedule: z.string().min(1).optional() })
+    .optional(),
   outputs: z
     .looseObject({
       stream: streamOutputSchema.optional(),

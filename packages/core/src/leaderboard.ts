@@ -13,7 +13,9 @@ export const leaderboardEntrySchema = z.object({
   submissionCount: z.number().int(),
   approvalCount: z.number().int(),
   rejectionCount: z.number().int(),
-  feedSubmissions: z.array(z.object({ feedId: z.string(), count: z.number().int(), totalInFeed: z.number().int() })),
+  feedSubmissions: z.array(
+    z.object({ feedId: z.string(), count: z.number().int(), totalInFeed: z.number().int() }),
+  ),
 });
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 

@@ -27,7 +27,13 @@ const intFromQuery = (name: string) =>
 export const submissionListQuerySchema = z.object({
   page: intFromQuery("page").pipe(z.number().int().min(0, "page must be 0 or more")).default(0),
   limit: intFromQuery("limit")
-    .pipe(z.number().int().min(1, "limit must be at least 1").max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, "limit must be at least 1")
+        .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`),
+    )
     .default(DEFAULT_PAGE_SIZE),
   status: statusFilterSchema.default("all"),
   sortOrder: sortOrderSchema.default("newest"),

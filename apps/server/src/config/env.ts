@@ -64,7 +64,9 @@ export class EnvError extends Error {}
 
 /** Parses the environment once at start-up; throws EnvError naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
-  const blanksRemoved = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const blanksRemoved = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+  );
   const parsed = envSchema.safeParse(blanksRemoved);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);

@@ -97,8 +97,12 @@ export const moderationHistory = pgTable(
       .notNull()
       .references(() => feeds.id, { onDelete: "cascade" }),
     moderatorAccountId: text("moderator_account_id").notNull(),
-    moderatorAccountIdType: text("moderator_account_id_type", { enum: ["near", "platform_username"] }).notNull(),
-    source: text("source", { enum: ["ui", "platform_comment", "auto_approval", "super_admin_direct"] }).notNull(),
+    moderatorAccountIdType: text("moderator_account_id_type", {
+      enum: ["near", "platform_username"],
+    }).notNull(),
+    source: text("source", {
+      enum: ["ui", "platform_comment", "auto_approval", "super_admin_direct"],
+    }).notNull(),
     action: text("action", { enum: ["approve", "reject"] }).notNull(),
     note: text("note"),
     createdAt: createdAt(),
@@ -244,7 +248,9 @@ export const processingJobs = pgTable(
     feedId: text("feed_id")
       .notNull()
       .references(() => feeds.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["pending", "processing", "completed", "failed", "completed_with_errors"] })
+    status: text("status", {
+      enum: ["pending", "processing", "completed", "failed", "completed_with_errors"],
+    })
       .notNull()
       .default("pending"),
     idempotencyKey: text("idempotency_key").notNull().unique(),
@@ -350,4 +356,3 @@ export const uploads = pgTable("uploads", {
   createdBy: text("created_by"),
   createdAt: createdAt(),
 });
-

@@ -11,7 +11,10 @@ const listRoute = createRoute({
   path: "/feeds",
   tags: ["feeds"],
   summary: "All feeds except the hidden `all` feed",
-  responses: { 200: jsonResponse(successEnvelopeSchema(z.array(feedSchema)), "Feeds"), 500: commonErrors[500] },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(z.array(feedSchema)), "Feeds"),
+    500: commonErrors[500],
+  },
 });
 
 const getRoute = createRoute({

@@ -22,7 +22,11 @@ export function toFeed(row: FeedRow): Feed {
 
 /** Every feed a visitor can browse: all but the hidden catch-all feed. */
 export async function listFeeds(db: Database): Promise<Feed[]> {
-  const rows = await db.select().from(feeds).where(ne(feeds.id, ALL_FEED_ID)).orderBy(asc(feeds.name), asc(feeds.id));
+  const rows = await db
+    .select()
+    .from(feeds)
+    .where(ne(feeds.id, ALL_FEED_ID))
+    .orderBy(asc(feeds.name), asc(feeds.id));
   return rows.map(toFeed);
 }
 

@@ -1,11 +1,11 @@
 import type { AppConfig } from "@curate/core";
+import { successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
 import { AppError } from "../http/errors.ts";
 import { type AppDeps, createRouter } from "../http/router.ts";
-import { successEnvelopeSchema } from "@curate/core";
 
 const healthSchema = z.object({
   status: z.literal("ok"),
@@ -43,7 +43,11 @@ export function healthRoutes({ database, env, version }: AppDeps) {
     } catch {
       throw new AppError("UNAVAILABLE", "Database is unreachable.");
     }
-    return ok(c, { status: "ok" as const, database: { driver: database.driver, reachable: true as const }, version });
+    return ok(c, {
+      status: "ok" as const,
+      database: { driver: database.driver, reachable: true as const },
+      version,
+    });
   });
   router.openapi(configRoute, (c) => {
     const config: AppConfig = { botHandle: env.BOT_HANDLE, environment: env.NODE_ENV, version };

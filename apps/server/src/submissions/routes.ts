@@ -1,11 +1,19 @@
-import { pagedSchema, submissionListQuerySchema, submissionSchema, successEnvelopeSchema } from "@curate/core";
+import {
+  pagedSchema,
+  submissionListQuerySchema,
+  submissionSchema,
+  successEnvelopeSchema,
+} from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
 import { type AppDeps, createRouter } from "../http/router.ts";
 import { getSubmission, listFeedSubmissions, listSubmissions } from "./service.ts";
 
-const pageResponse = jsonResponse(successEnvelopeSchema(pagedSchema(submissionSchema)), "A page of submissions");
+const pageResponse = jsonResponse(
+  successEnvelopeSchema(pagedSchema(submissionSchema)),
+  "A page of submissions",
+);
 
 const listRoute = createRoute({
   method: "get",

@@ -29,9 +29,13 @@ const historyJson = sql`coalesce((
 function itemColumns(scoped: boolean): SQL {
   const status = scoped ? sql`sf.status` : sql`s.status`;
   const curatorId = scoped ? sql`coalesce(sf.curator_id, s.curator_id)` : sql`s.curator_id`;
-  const curatorUsername = scoped ? sql`coalesce(sf.curator_username, s.curator_username)` : sql`s.curator_username`;
+  const curatorUsername = scoped
+    ? sql`coalesce(sf.curator_username, s.curator_username)`
+    : sql`s.curator_username`;
   const curatorNotes = scoped ? sql`sf.curator_notes` : sql`s.curator_notes`;
-  const curatorTweetId = scoped ? sql`coalesce(sf.curator_tweet_id, s.curator_tweet_id)` : sql`s.curator_tweet_id`;
+  const curatorTweetId = scoped
+    ? sql`coalesce(sf.curator_tweet_id, s.curator_tweet_id)`
+    : sql`s.curator_tweet_id`;
   const submittedAt = scoped ? sql`sf.submitted_at` : sql`s.submitted_at`;
   return sql`json_build_object(
     'tweetId', s.tweet_id, 'userId', s.user_id, 'username', s.username,

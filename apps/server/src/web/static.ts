@@ -78,3 +78,19 @@ export function spaHandler(distDir: string) {
     });
   };
 }
+
+/** Serves content-addressed uploads: a name never changes its bytes, so they are cached for a year. */
+export function uploadsHandler(uploadsDir: string, mountPath = "/uploads") {
+  const root = resolve(uploadsDir);
+  return async (c: Context) => {
+    const path = safeJoin(root, c.req.path.slice(mountPath.length));
+    const file = path ? await readIfFile(path) : null;
+    if (!file || !path) return c.notFound();
+    return c.body(new Uint8Array(file), 200, {
+      "Content-Type": contentTypeOf(path),
+      "Cache-Control": IMMUTABLE,
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+    });
+  };
+}

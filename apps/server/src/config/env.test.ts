@@ -1,0 +1,54 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { EnvError, loadEnv } from "./env.ts";
+
+const dataDir = () => mkdtempSync(join(tmpdir(), "curate-env-"));
+
+describe("loadEnv", () => {
+  it("applies defaults and derives the public URL and auth recipient", () => {
+    const env = loadEnv({ DATA_DIR: dataDir() });
+    expect(env).toMatchObject({
+      NODE_ENV: "development",
+      PORT: 3000,
+      PUBLIC_URL: "http://localhost:3000",
+      AUTH_RECIPIENT: "localhost:3000",
+      BOT_HANDLE: "curatedotfun",
+      SUPER_ADMIN_ACCOUNTS: [],
+    });
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("generates a session secret once outside production and keeps it", () => {
+    const dir = dataDir();
+    const first = loadEnv({ DATA_DIR: dir }).SESSION_SECRET;
+    expect(first).toHaveLength(64);
+    expect(readFileSync(join(dir, "session-secret"), "utf8")).toBe(first);
+    expect(loadEnv({ DATA_DIR: dir }).SESSION_SECRET).toBe(first);
+  });
+
+  it("fails fast naming every bad variable", () => {
+    const attempt = () =>
+      loadEnv({ PORT: "eighty", DATABASE_URL: "mysql://x", NODE_ENV: "staging", DATA_DIR: dataDir() });
+    expect(attempt).toThrow(EnvError);
+    expect(attempt).toThrow(/PORT[\s\S]*DATABASE_URL|DATABASE_URL[\s\S]*PORT/);
+    expect(attempt).toThrow(/NODE_ENV/);
+  });
+
+  it("requires a session secret in production and does not write one", () => {
+    const dir = dataDir();
+    expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir })).toThrow(/SESSION_SECRET/);
+    expect(existsSync(join(dir, "session-secret"))).toBe(false);
+  });
+
+  it("parses lists and strips the @ of the bot handle", () => {
+    const env = loadEnv({
+      DATA_DIR: dataDir(),
+      SUPER_ADMIN_ACCOUNTS: "a.near, b.near,,",
+      BOT_HANDLE: "@bot",
+    });
+    expect(env.SUPER_ADMIN_ACCOUNTS).toEqual(["a.near", "b.near"]);
+    expect(env.BOT_HANDLE).toBe("bot");
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertFeed } from "../../test/factories.ts";
+import { startTestServer, type TestServer } from "../../test/harness.ts";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await insertFeed(server.db, { id: "all", name: "All" });
+  await insertFeed(server.db, { id: "zeta", name: "Zeta News" });
+  await insertFeed(server.db, {
+    id: "alpha",
+    name: "Alpha",
+    image: "https://example.com/alpha.png",
+    admins: ["admin.near"],
+    config: { id: "alpha", name: "Alpha", description: "A", sources: [{ plugin: "@curatedotfun/twitter" }] },
+  });
+});
+
+afterAll(() => server.close());
+
+describe("GET /api/feeds", () => {
+  it("lists every feed but the hidden `all` feed, by name", async () => {
+    const { status, body } = await server.json("/api/feeds");
+    expect(status).toBe(200);
+    expect(body.success).toBe(true);
+    expect(body.data.map((f: { id: string }) => f.id)).toEqual(["alpha", "zeta"]);
+    expect(body.data[0]).toMatchObject({
+      id: "alpha",
+      name: "Alpha",
+      image: "https://example.com/alpha.png",
+      admins: ["admin.near"],
+      createdBy: "creator.near",
+      config: { sources: [{ plugin: "@curatedotfun/twitter" }] },
+    });
+    expect(body.data[0].createdAt).toMatch(/Z$/);
+  });
+});
+
+describe("GET /api/feeds/{id}", () => {
+  it("returns one feed, whatever the case of the id", async () => {
+    const { status, body } = await server.json("/api/feeds/ZETA");
+    expect(status).toBe(200);
+    expect(body.data).toMatchObject({ id: "zeta", name: "Zeta News" });
+  });
+
+  it("is a 404 envelope when absent", async () => {
+    const { status, body } = await server.json("/api/feeds/missing");
+    expect(status).toBe(404);
+    expect(body).toMatchObject({
+      success: false,
+      statusCode: 404,
+      error: { code: "NOT_FOUND", message: 'Feed "missing" not found.' },
+    });
+  });
+});

@@ -1,0 +1,104 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../test/harness.ts";
+
+let server: TestServer;
+const webDist = mkdtempSync(join(tmpdir(), "curate-dist-"));
+
+beforeAll(async () => {
+  mkdirSync(join(webDist, "assets"));
+  writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Curate</title><div id=root></div>");
+  writeFileSync(join(webDist, "assets", "index-abc123.js"), "console.log('app')");
+  writeFileSync(join(webDist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  server = await startTestServer({ WEB_DIST_DIR: webDist, BOT_HANDLE: "@curatebot" });
+  mkdirSync(join(server.env.DATA_DIR, "uploads"), { recursive: true });
+  writeFileSync(join(server.env.DATA_DIR, "uploads", "abc.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  writeFileSync(join(server.env.DATA_DIR, "session-secret-copy"), "PRIVATE-BYTES-42");
+});
+
+afterAll(() => server.close());
+
+describe("system routes", () => {
+  it("GET /api/health reports the database reachable and the version", async () => {
+    const { status, body } = await server.json("/api/health");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({
+      success: true,
+      statusCode: 200,
+      data: { status: "ok", database: { reachable: true }, version: "test" },
+    });
+    expect(["pglite", "postgres"]).toContain(body.data.database.driver);
+  });
+
+  it("GET /api/health is a 503 envelope when the database is gone", async () => {
+    const broken = await startTestServer();
+    await broken.database.close();
+    const { status, body } = await broken.json("/api/health");
+    expect(status).toBe(503);
+    expect(body.error.code).toBe("UNAVAILABLE");
+    const list = await broken.json("/api/feeds");
+    expect(list.status).toBe(503);
+    expect(JSON.stringify(list.body)).not.toMatch(/select|stack/i);
+  });
+
+  it("GET /api/config exposes the bot handle and environment only", async () => {
+    const { body } = await server.json("/api/config");
+    expect(body.data).toEqual({ botHandle: "curatebot", environment: "test", version: "test" });
+  });
+
+  it("serves the OpenAPI document and the human docs", async () => {
+    const { status, body } = await server.json("/api/openapi.json");
+    expect(status).toBe(200);
+    expect(body.openapi).toBe("3.1.0");
+    for (const path of [
+      "/health",
+      "/feeds",
+      "/feeds/{id}",
+      "/submissions",
+      "/submissions/feed/{feedId}",
+      "/submissions/single/{tweetId}",
+      "/leaderboard",
+    ]) {
+      expect(Object.keys(body.paths)).toContain(path);
+    }
+    const params = body.paths["/submissions"].get.parameters.map((p: { name: string }) => p.name);
+    expect(params).toEqual(expect.arrayContaining(["page", "limit", "status", "sortOrder", "q"]));
+    const docs = await server.request("/api/docs");
+    expect(docs.headers.get("content-type")).toContain("text/html");
+    expect(await docs.text()).toContain("Curate API");
+  });
+
+  it("answers unknown API paths with a 404 envelope, not the app", async () => {
+    const { status, body } = await server.json("/api/nothing/here");
+    expect(status).toBe(404);
+    expect(body).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+  });
+
+  it("serves the SPA with index.html fallback and long-lived caching for hashed assets", async () => {
+    const deep = await server.request("/feed/ai/curation?status=approved");
+    expect(deep.status).toBe(200);
+    expect(deep.headers.get("cache-control")).toBe("no-cache");
+    expect(await deep.text()).toContain("<div id=root>");
+    const asset = await server.request("/assets/index-abc123.js");
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(asset.headers.get("content-type")).toContain("text/javascript");
+    const icon = await server.request("/favicon.svg");
+    expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+    expect(icon.headers.get("cache-control")).not.toContain("immutable");
+  });
+
+  it("serves uploads and refuses paths that escape their folder", async () => {
+    const upload = await server.request("/uploads/abc.svg");
+    expect(upload.status).toBe(200);
+    expect(upload.headers.get("cache-control")).toContain("immutable");
+    expect((await server.request("/uploads/missing.png")).status).toBe(404);
+    const escaped = await server.request("/uploads/..%2Fsession-secret-copy");
+    expect(escaped.status).toBe(404);
+    expect(await escaped.text()).not.toContain("PRIVATE-BYTES-42");
+    // fetch itself folds an encoded "/.." away, so this one only reaches the app, never the file.
+    const folded = await server.request("/uploads/%2e%2e/session-secret-copy");
+    expect(await folded.text()).not.toContain("PRIVATE-BYTES-42");
+  });
+});

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertFeed, insertSubmission } from "../../test/factories.ts";
+import { startTestServer, type TestServer } from "../../test/harness.ts";
+import { timeRangeStart } from "./service.ts";
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await insertFeed(server.db, { id: "ai" });
+  await insertFeed(server.db, { id: "web3" });
+  const recent = new Date();
+  await insertSubmission(server.db, {
+    curatorUsername: "alice",
+    submittedAt: recent,
+    feeds: [
+      { feedId: "ai", status: "approved" },
+      { feedId: "web3", status: "rejected" },
+    ],
+  });
+  await insertSubmission(server.db, {
+    curatorUsername: "alice",
+    feeds: [{ feedId: "ai", status: "approved" }],
+  });
+  await insertSubmission(server.db, {
+    curatorUsername: "bob",
+    feeds: [{ feedId: "ai" }, { feedId: "web3" }],
+  });
+  await insertSubmission(server.db, {
+    curatorUsername: "carol",
+    feeds: [{ feedId: "web3", status: "rejected" }],
+  });
+});
+
+afterAll(() => server.close());
+
+describe("GET /api/leaderboard", () => {
+  it("ranks curators by submissions then approvals, counting each feed link", async () => {
+    const { status, body } = await server.json("/api/leaderboard");
+    expect(status).toBe(200);
+    expect(body.data).toEqual([
+      {
+        curatorId: "c-alice",
+        curatorUsername: "alice",
+        submissionCount: 3,
+        approvalCount: 2,
+        rejectionCount: 1,
+        feedSubmissions: [
+          { feedId: "ai", count: 2, totalInFeed: 3 },
+          { feedId: "web3", count: 1, totalInFeed: 3 },
+        ],
+      },
+      expect.objectContaining({ curatorUsername: "bob", submissionCount: 2, approvalCount: 0 }),
+      expect.objectContaining({ curatorUsername: "carol", submissionCount: 1, rejectionCount: 1 }),
+    ]);
+  });
+
+  it("filters by feed, time range and limit", async () => {
+    const web3 = await server.json("/api/leaderboard?feedId=web3");
+    expect(web3.body.data.map((e: { curatorUsername: string }) => e.curatorUsername)).toEqual([
+      "alice",
+      "bob",
+      "carol",
+    ]);
+    const today = await server.json("/api/leaderboard?timeRange=today");
+    expect(today.body.data).toEqual([
+      expect.objectContaining({ curatorUsername: "alice", submissionCount: 2 }),
+    ]);
+    const top1 = await server.json("/api/leaderboard?limit=1");
+    expect(top1.body.data).toHaveLength(1);
+  });
+
+  it.each(["?timeRange=year", "?limit=0", "?limit=x"])("refuses %s with a 400", async (query) => {
+    const { status, body } = await server.json(`/api/leaderboard${query}`);
+    expect(status).toBe(400);
+    expect(body.error.code).toBe("VALIDATION_ERROR");
+  });
+});
+
+describe("timeRangeStart", () => {
+  const wednesday = new Date("2026-11-18T15:30:00Z");
+  it("starts ranges at UTC midnight, Monday and the first of the month", () => {
+    expect(timeRangeStart("all", wednesday)).toBeNull();
+    expect(timeRangeStart("today", wednesday)?.toISOString()).toBe("2026-11-18T00:00:00.000Z");
+    expect(timeRangeStart("week", wednesday)?.toISOString()).toBe("2026-11-16T00:00:00.000Z");
+    expect(timeRangeStart("week", new Date("2026-11-22T23:59:59Z"))?.toISOString()).toBe(
+      "2026-11-16T00:00:00.000Z",
+    );
+    expect(timeRangeStart("week", new Date("2026-11-16T00:00:00Z"))?.toISOString()).toBe(
+      "2026-11-16T00:00:00.000Z",
+    );
+    expect(timeRangeStart("month", wednesday)?.toISOString()).toBe("2026-11-01T00:00:00.000Z");
+  });
+});

@@ -1,0 +1,83 @@
+import type { SubmissionStatus } from "@curate/core";
+import type { Database } from "../src/db/index.ts";
+import { feeds, moderationHistory, submissionFeeds, submissions } from "../src/db/schema.ts";
+
+let sequence = 0;
+const next = () => ++sequence;
+
+export async function insertFeed(db: Database, overrides: Partial<typeof feeds.$inferInsert> = {}) {
+  const id = overrides.id ?? `feed${next()}`;
+  const name = overrides.name ?? `Feed ${id}`;
+  const row = {
+    id,
+    name,
+    description: `About ${name}`,
+    image: null,
+    config: { id, name, description: `About ${name}`, outputs: { stream: { enabled: true } } },
+    createdBy: "creator.near",
+    admins: [],
+    ...overrides,
+  };
+  await db.insert(feeds).values(row);
+  return row;
+}
+
+export interface SubmissionSeed {
+  tweetId?: string;
+  content?: string;
+  username?: string;
+  curatorUsername?: string | null;
+  curatorNotes?: string | null;
+  submittedAt?: Date;
+  feeds?: Array<{
+    feedId: string;
+    status?: SubmissionStatus;
+    curatorUsername?: string;
+    curatorNotes?: string | null;
+  }>;
+}
+
+/** Inserts a post and its feed links; the database triggers derive its overall status and counters. */
+export async function insertSubmission(db: Database, seed: SubmissionSeed = {}) {
+  const n = next();
+  const tweetId = seed.tweetId ?? String(1_800_000_000_000_000_000n + BigInt(n));
+  const submittedAt = seed.submittedAt ?? new Date(Date.UTC(2026, 0, 1) + n * 60_000);
+  const curatorUsername = seed.curatorUsername === undefined ? `curator${n}` : seed.curatorUsername;
+  await db.insert(submissions).values({
+    tweetId,
+    userId: `u${n}`,
+    username: seed.username ?? `author${n}`,
+    content: seed.content ?? `Post number ${n} about things`,
+    curatorId: curatorUsername ? `c-${curatorUsername}` : null,
+    curatorUsername,
+    curatorNotes: seed.curatorNotes ?? null,
+    curatorTweetId: `9${tweetId}`,
+    createdAt: new Date(submittedAt.getTime() - 3_600_000),
+    submittedAt,
+  });
+  for (const link of seed.feeds ?? []) {
+    const linkCurator = link.curatorUsername ?? curatorUsername;
+    await db.insert(submissionFeeds).values({
+      submissionId: tweetId,
+      feedId: link.feedId,
+      status: link.status ?? "pending",
+      curatorId: linkCurator ? `c-${linkCurator}` : null,
+      curatorUsername: linkCurator,
+      curatorNotes: link.curatorNotes === undefined ? (seed.curatorNotes ?? null) : link.curatorNotes,
+      curatorTweetId: `9${tweetId}`,
+      submittedAt,
+    });
+    if (link.status && link.status !== "pending") {
+      await db.insert(moderationHistory).values({
+        submissionId: tweetId,
+        feedId: link.feedId,
+        moderatorAccountId: "mod.near",
+        moderatorAccountIdType: "near",
+        source: "ui",
+        action: link.status === "approved" ? "approve" : "reject",
+        note: `${link.status} in ${link.feedId}`,
+      });
+    }
+  }
+  return { tweetId, submittedAt };
+}

@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { openDatabase } from "../src/db/index.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** A migrated PGlite folder each test file copies (embedded driver). */
+    pgliteTemplateDir: string;
+    /** Name of a migrated template database on TEST_DATABASE_URL's server (PostgreSQL driver). */
+    pgTemplateDatabase: string;
+  }
+}
+
+export const PG_TEMPLATE_DB = `curate_test_template_${process.pid}`;
+
+/** Migrates once; every test file then starts from a copy of this migrated database. */
+export default async function setup(project: TestProject) {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`drop database if exists ${PG_TEMPLATE_DB}`);
+    await admin.query(`create database ${PG_TEMPLATE_DB}`);
+    const templateUrl = withDatabase(url, PG_TEMPLATE_DB);
+    const handle = await openDatabase({ url: templateUrl });
+    await handle.migrate();
+    await handle.close();
+    project.provide("pgTemplateDatabase", PG_TEMPLATE_DB);
+    project.provide("pgliteTemplateDir", "");
+    return async () => {
+      await admin.query(`drop database if exists ${PG_TEMPLATE_DB} with (force)`);
+      await admin.end();
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "curate-template-"));
+  const handle = await openDatabase({ pgliteDir: dir });
+  await handle.migrate();
+  await handle.close();
+  project.provide("pgliteTemplateDir", dir);
+  project.provide("pgTemplateDatabase", "");
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
