@@ -1,0 +1,50 @@
+import { useState } from "react";
+import { avatarColour, initialsOf } from "../../lib/avatar";
+import { cn } from "../../lib/cn";
+
+const sizes = { 24: "size-6 text-[10px]", 32: "size-8 text-xs", 40: "size-10 text-sm" } as const;
+
+interface AvatarProps {
+  name: string;
+  src?: string | null;
+  size?: keyof typeof sizes;
+  /** People are round; feeds and other things are rounded squares. */
+  shape?: "circle" | "square";
+  className?: string;
+}
+
+/** Shows the image when there is one that loads, otherwise initials on a colour derived from the name. */
+export function Avatar({ name, src, size = 40, shape = "circle", className }: AvatarProps) {
+  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+  const showImage = Boolean(src) && failedSrc !== src;
+  const frame = cn(
+    "inline-flex shrink-0 items-center justify-center overflow-hidden",
+    shape === "circle" ? "rounded-full" : "rounded-md",
+    sizes[size],
+    className,
+  );
+
+  if (showImage) {
+    return (
+      <img
+        src={src ?? undefined}
+        alt=""
+        width={size}
+        height={size}
+        loading="lazy"
+        decoding="async"
+        onError={() => setFailedSrc(src ?? null)}
+        className={cn(frame, "bg-zinc-100 object-cover")}
+      />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className={cn(frame, "font-semibold text-white")}
+      style={{ backgroundColor: avatarColour(name) }}
+    >
+      {initialsOf(name)}
+    </span>
+  );
+}

@@ -1,0 +1,27 @@
+import { ALL_FEED_ID, type Feed } from "@curate/core";
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "../../lib/api";
+
+export const feedKeys = {
+  all: ["feeds"] as const,
+  list: () => [...feedKeys.all, "list"] as const,
+  detail: (feedId: string) => [...feedKeys.all, "detail", feedId] as const,
+};
+
+/** The catch-all feed "all" is never listed, whatever the server sends. */
+export function visibleFeeds(feeds: readonly Feed[]): Feed[] {
+  return feeds.filter((feed) => feed.id !== ALL_FEED_ID);
+}
+
+export const feedsQueryOptions = () =>
+  queryOptions({
+    queryKey: feedKeys.list(),
+    queryFn: ({ signal }) => api<Feed[]>("/feeds", { signal }),
+    select: visibleFeeds,
+  });
+
+export const feedQueryOptions = (feedId: string) =>
+  queryOptions({
+    queryKey: feedKeys.detail(feedId),
+    queryFn: ({ signal }) => api<Feed>(`/feeds/${encodeURIComponent(feedId)}`, { signal }),
+  });

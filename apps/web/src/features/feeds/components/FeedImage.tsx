@@ -1,0 +1,36 @@
+import { useState } from "react";
+import { avatarColour, initialsOf } from "../../../lib/avatar";
+import { cn } from "../../../lib/cn";
+
+/** A feed's square image, or its initials on a colour from its name when it has none or it fails to load. */
+export function FeedImage({
+  name,
+  src,
+  className,
+}: {
+  name: string;
+  src: string | null;
+  className?: string;
+}) {
+  const [failed, setFailed] = useState(false);
+  const frame = cn("inline-flex shrink-0 items-center justify-center overflow-hidden rounded-md", className);
+  if (src && !failed) {
+    return (
+      <img
+        src={src}
+        alt=""
+        className={cn(frame, "bg-zinc-100 object-cover")}
+        onError={() => setFailed(true)}
+      />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      className={cn(frame, "font-display text-2xl font-bold text-white")}
+      style={{ backgroundColor: avatarColour(name) }}
+    >
+      {initialsOf(name)}
+    </span>
+  );
+}

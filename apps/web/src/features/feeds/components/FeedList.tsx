@@ -1,0 +1,54 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { Avatar } from "../../../components/ui/avatar";
+import { Skeleton } from "../../../components/ui/skeleton";
+import { feedsQueryOptions } from "../api";
+
+/** Every public feed, each linking to its page. */
+export function FeedList() {
+  const { data: feeds, status } = useQuery(feedsQueryOptions());
+
+  if (status === "pending") {
+    return (
+      <ul className="flex flex-col gap-1" aria-busy="true" aria-label="Loading feeds">
+        {Array.from({ length: 6 }, (_, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+          <li key={index} className="flex items-center gap-3 px-2 py-2">
+            <Skeleton className="size-8" />
+            <Skeleton className="h-4 flex-1" />
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  if (status === "error") {
+    return (
+      <p role="alert" className="px-2 py-4 text-sm text-red-700">
+        Error fetching feeds
+      </p>
+    );
+  }
+  if (feeds.length === 0) {
+    return <p className="px-2 py-4 text-sm text-muted">No feeds found</p>;
+  }
+
+  return (
+    <ul className="flex flex-col gap-0.5" data-testid="feed-list">
+      {feeds.map((feed) => (
+        <li key={feed.id}>
+          <Link
+            to="/feed/$feedId"
+            params={{ feedId: feed.id }}
+            className="flex items-center gap-3 rounded-md px-2 py-2 transition-colors hover:bg-zinc-100"
+          >
+            <Avatar name={feed.name || feed.id} src={feed.image} size={32} shape="square" />
+            <span className="min-w-0">
+              <span className="block truncate text-sm font-medium text-ink">{feed.name}</span>
+              <span className="block truncate text-xs text-muted">#{feed.id}</span>
+            </span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}

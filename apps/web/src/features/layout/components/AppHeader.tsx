@@ -1,0 +1,89 @@
+import { Link } from "@tanstack/react-router";
+import { MenuIcon, PlusIcon, TrophyIcon } from "lucide-react";
+import { Button } from "../../../components/ui/button";
+import { Drawer, DrawerClose, DrawerContent, DrawerTrigger } from "../../../components/ui/drawer";
+import { cn } from "../../../lib/cn";
+import { LoginButton } from "../../auth/components/LoginButton";
+import { Logo } from "./Logo";
+
+const navLinkClasses = cn(
+  "inline-flex h-9 items-center gap-2 rounded-md px-3 text-sm font-medium text-muted transition-colors",
+  "hover:bg-zinc-100 hover:text-ink [&_svg]:size-4",
+);
+
+export function AppHeader() {
+  return (
+    <header className="sticky top-0 z-40 border-b border-line bg-surface/90 backdrop-blur supports-[backdrop-filter]:bg-surface/75">
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
+        <Logo />
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          <Link
+            to="/leaderboard"
+            className={navLinkClasses}
+            activeProps={{ className: "text-ink", "aria-current": "page" }}
+          >
+            <TrophyIcon aria-hidden="true" />
+            Leaderboard
+          </Link>
+          <Link
+            to="/create/feed"
+            className={navLinkClasses}
+            activeProps={{ className: "text-ink", "aria-current": "page" }}
+          >
+            <PlusIcon aria-hidden="true" />
+            Create
+          </Link>
+          <div className="ml-3 border-l border-line pl-4">
+            <LoginButton size="sm" />
+          </div>
+        </nav>
+        <MobileMenu />
+      </div>
+    </header>
+  );
+}
+
+function MobileMenu() {
+  return (
+    <Drawer>
+      <DrawerTrigger asChild>
+        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
+          <MenuIcon className="!size-5" />
+        </Button>
+      </DrawerTrigger>
+      <DrawerContent title="Menu" side="right">
+        <nav aria-label="Mobile" className="flex flex-col gap-1">
+          <DrawerClose asChild>
+            <Link
+              to="/"
+              className={navLinkClasses}
+              activeOptions={{ exact: true }}
+              activeProps={{ className: "text-ink" }}
+            >
+              Explore
+            </Link>
+          </DrawerClose>
+          <DrawerClose asChild>
+            <Link to="/leaderboard" className={navLinkClasses} activeProps={{ className: "text-ink" }}>
+              <TrophyIcon aria-hidden="true" />
+              Leaderboard
+            </Link>
+          </DrawerClose>
+          {/* Creating a feed is a desktop task for now, so the phone menu shows the entry but disables it. */}
+          <span
+            role="link"
+            aria-disabled="true"
+            tabIndex={0}
+            className={cn(navLinkClasses, "cursor-not-allowed opacity-50 hover:bg-transparent")}
+          >
+            <PlusIcon aria-hidden="true" />
+            Create
+          </span>
+        </nav>
+        <div className="mt-6 border-t border-line pt-6">
+          <LoginButton className="w-full" />
+        </div>
+      </DrawerContent>
+    </Drawer>
+  );
+}

@@ -1,0 +1,59 @@
+import { TOP_CURATORS_EXPLORE } from "@curate/core";
+import { useQuery } from "@tanstack/react-query";
+import { Avatar } from "../../../components/ui/avatar";
+import { Skeleton } from "../../../components/ui/skeleton";
+import { topCurators, topCuratorsQueryOptions } from "../api";
+import { RankBadge } from "./RankBadge";
+
+export function TopCurators() {
+  const { data, status } = useQuery({
+    ...topCuratorsQueryOptions(),
+    select: (entries) => topCurators(entries, TOP_CURATORS_EXPLORE),
+  });
+
+  if (status === "pending") {
+    return (
+      <ol className="flex flex-col gap-1" aria-busy="true" aria-label="Loading curators">
+        {Array.from({ length: 5 }, (_, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+          <li key={index} className="flex items-center gap-3 px-2 py-2">
+            <Skeleton className="size-8 rounded-full" />
+            <Skeleton className="h-4 flex-1" />
+          </li>
+        ))}
+      </ol>
+    );
+  }
+  if (status === "error") {
+    return (
+      <p role="alert" className="px-2 py-4 text-sm text-red-700">
+        Failed to load curators
+      </p>
+    );
+  }
+  if (data.length === 0) {
+    return <p className="px-2 py-4 text-sm text-muted">No curators found</p>;
+  }
+
+  return (
+    <ol className="flex flex-col gap-0.5" data-testid="top-curators">
+      {data.map(({ entry, points }, index) => (
+        <li key={entry.curatorId} className="flex items-center gap-3 rounded-md px-2 py-2">
+          <RankBadge rank={index + 1} />
+          <Avatar name={entry.curatorUsername} size={32} />
+          <a
+            href={`https://x.com/${encodeURIComponent(entry.curatorUsername)}`}
+            target="_blank"
+            rel="noreferrer"
+            className="min-w-0 flex-1 truncate text-sm font-medium text-ink hover:text-accent hover:underline"
+          >
+            @{entry.curatorUsername}
+          </a>
+          <span className="text-sm text-muted tabular-nums">
+            <span className="font-semibold text-ink">{points}</span> {points === 1 ? "point" : "points"}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,76 @@
+import {
+  DEFAULT_PAGE_SIZE,
+  type ListSearch,
+  type Paged,
+  type SortOrder,
+  type StatusFilter,
+  type Submission,
+} from "@curate/core";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { api } from "../../lib/api";
+
+export const SUBMISSIONS_REFRESH_MS = 10_000;
+
+export interface SubmissionFilters {
+  status: StatusFilter;
+  sortOrder: SortOrder;
+  q?: string;
+}
+
+/** Fills in the defaults of a validated list search (all statuses, newest first). */
+export function toSubmissionFilters(search: ListSearch): SubmissionFilters {
+  return { status: search.status ?? "all", sortOrder: search.sortOrder ?? "newest", q: search.q };
+}
+
+export const submissionKeys = {
+  all: ["submissions"] as const,
+  lists: () => [...submissionKeys.all, "list"] as const,
+  list: (filters: SubmissionFilters) => [...submissionKeys.lists(), filters] as const,
+  feedList: (feedId: string, filters: SubmissionFilters) =>
+    [...submissionKeys.lists(), { feedId, ...filters }] as const,
+  detail: (tweetId: string) => [...submissionKeys.all, "detail", tweetId] as const,
+};
+
+function fetchSubmissionPage(path: string, filters: SubmissionFilters, page: number, signal: AbortSignal) {
+  return api<Paged<Submission>>(path, {
+    signal,
+    query: {
+      page,
+      limit: DEFAULT_PAGE_SIZE,
+      status: filters.status,
+      sortOrder: filters.sortOrder,
+      q: filters.q,
+    },
+  });
+}
+
+const pagedListDefaults = {
+  initialPageParam: 0 as number,
+  getNextPageParam: (last: Paged<Submission>) =>
+    last.pagination.hasNextPage ? last.pagination.page + 1 : undefined,
+  refetchInterval: SUBMISSIONS_REFRESH_MS,
+  refetchOnWindowFocus: true,
+  refetchOnReconnect: true,
+};
+
+export const submissionsInfiniteQueryOptions = (filters: SubmissionFilters) =>
+  infiniteQueryOptions({
+    queryKey: submissionKeys.list(filters),
+    queryFn: ({ pageParam, signal }) => fetchSubmissionPage("/submissions", filters, pageParam, signal),
+    ...pagedListDefaults,
+  });
+
+export const feedSubmissionsInfiniteQueryOptions = (feedId: string, filters: SubmissionFilters) =>
+  infiniteQueryOptions({
+    queryKey: submissionKeys.feedList(feedId, filters),
+    queryFn: ({ pageParam, signal }) =>
+      fetchSubmissionPage(`/submissions/feed/${encodeURIComponent(feedId)}`, filters, pageParam, signal),
+    ...pagedListDefaults,
+  });
+
+export const submissionQueryOptions = (tweetId: string) =>
+  queryOptions({
+    queryKey: submissionKeys.detail(tweetId),
+    queryFn: ({ signal }) =>
+      api<Submission>(`/submissions/single/${encodeURIComponent(tweetId)}`, { signal }),
+  });

@@ -1,0 +1,95 @@
+import type { SortOrder, StatusFilter } from "@curate/core";
+import { SearchIcon } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import { Input } from "../../../components/ui/input";
+import { Select, type SelectOption } from "../../../components/ui/select";
+import { useDebouncedValue } from "../../../lib/use-debounced-value";
+import type { SubmissionFilters as Filters } from "../api";
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+const SORT_OPTIONS: ReadonlyArray<SelectOption<SortOrder>> = [
+  { value: "newest", label: "Most Recent" },
+  { value: "oldest", label: "Oldest" },
+];
+
+const STATUS_OPTIONS: ReadonlyArray<SelectOption<StatusFilter>> = [
+  { value: "all", label: "All" },
+  { value: "pending", label: "Pending" },
+  { value: "approved", label: "Approved" },
+  { value: "rejected", label: "Rejected" },
+];
+
+interface SubmissionFiltersProps {
+  filters: Filters;
+  onChange: (patch: Partial<Filters>) => void;
+}
+
+export function SubmissionFilters({ filters, onChange }: SubmissionFiltersProps) {
+  return (
+    <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_10rem] sm:items-end">
+      <SearchBox value={filters.q} onSearch={(q) => onChange({ q })} />
+      <Select
+        label="Sort By"
+        value={filters.sortOrder}
+        options={SORT_OPTIONS}
+        onValueChange={(sortOrder) => onChange({ sortOrder })}
+      />
+      <Select
+        label="Status"
+        value={filters.status}
+        options={STATUS_OPTIONS}
+        onValueChange={(status) => onChange({ status })}
+      />
+    </div>
+  );
+}
+
+interface SearchBoxProps {
+  value: string | undefined;
+  onSearch: (q: string | undefined) => void;
+}
+
+/** Keeps typing local and reports it 300 ms after the last keystroke. */
+function SearchBox({ value, onSearch }: SearchBoxProps) {
+  const [text, setText] = useState(value ?? "");
+  const debouncedText = useDebouncedValue(text, SEARCH_DEBOUNCE_MS);
+  const reported = useRef(value);
+  const onSearchRef = useRef(onSearch);
+  onSearchRef.current = onSearch;
+
+  // A search changed elsewhere (back button, a link) replaces what the box shows.
+  useEffect(() => {
+    if (value !== reported.current) {
+      reported.current = value;
+      setText(value ?? "");
+    }
+  }, [value]);
+
+  useEffect(() => {
+    const next = debouncedText === "" ? undefined : debouncedText;
+    if (next === reported.current) return;
+    reported.current = next;
+    onSearchRef.current(next);
+  }, [debouncedText]);
+
+  return (
+    <div className="relative">
+      <label htmlFor="submission-search" className="sr-only">
+        Search submissions
+      </label>
+      <SearchIcon
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
+        aria-hidden="true"
+      />
+      <Input
+        id="submission-search"
+        type="search"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        placeholder="Search submissions, curators or notes"
+        className="pl-9"
+      />
+    </div>
+  );
+}

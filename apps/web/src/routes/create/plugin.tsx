@@ -1,0 +1,8 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { PlaceholderPage } from "../../features/layout/components/PlaceholderPage";
+
+export const Route = createFileRoute("/create/plugin")({
+  component: () => (
+    <PlaceholderPage title="Create Plugin">Registering a new plugin is on its way.</PlaceholderPage>
+  ),
+});

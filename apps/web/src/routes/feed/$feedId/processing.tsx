@@ -1,0 +1,10 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { PlaceholderSection } from "../../../features/layout/components/PlaceholderPage";
+
+export const Route = createFileRoute("/feed/$feedId/processing")({
+  component: () => (
+    <PlaceholderSection title="Processing History">
+      Processing jobs of approved submissions are on their way.
+    </PlaceholderSection>
+  ),
+});

@@ -1,0 +1,8 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { PlaceholderSection } from "../../../features/layout/components/PlaceholderPage";
+
+export const Route = createFileRoute("/feed/$feedId/proposals")({
+  component: () => (
+    <PlaceholderSection title="Proposals">Community proposals are coming soon.</PlaceholderSection>
+  ),
+});

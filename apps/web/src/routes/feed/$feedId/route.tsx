@@ -1,0 +1,44 @@
+import { createFileRoute, Outlet } from "@tanstack/react-router";
+import { type TabLink, TabNav } from "../../../components/ui/tabs";
+import { feedQueryOptions } from "../../../features/feeds/api";
+import { FeedHeader } from "../../../features/feeds/components/FeedHeader";
+import { PageContainer } from "../../../features/layout/components/PageContainer";
+
+export const Route = createFileRoute("/feed/$feedId")({
+  loader: ({ context: { queryClient }, params }) =>
+    queryClient.prefetchQuery(feedQueryOptions(params.feedId)),
+  component: FeedLayout,
+});
+
+const FEED_TABS = [
+  ["curation", "Curation"],
+  ["content", "Content"],
+  ["processing", "Processing"],
+  ["token", "Token"],
+  ["proposals", "Proposals"],
+  ["points", "Points"],
+  ["members", "Members"],
+  ["settings", "Settings"],
+] as const;
+
+function FeedLayout() {
+  const { feedId } = Route.useParams();
+  const tabs: TabLink[] = FEED_TABS.map(([path, label]) => ({
+    label,
+    link: { to: `/feed/$feedId/${path}`, params: { feedId } },
+  }));
+
+  return (
+    <>
+      <div className="border-b border-line bg-surface">
+        <div className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
+          <FeedHeader feedId={feedId} />
+          <TabNav label="Feed sections" tabs={tabs} className="mt-6" />
+        </div>
+      </div>
+      <PageContainer>
+        <Outlet />
+      </PageContainer>
+    </>
+  );
+}

@@ -1,0 +1,28 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { PlusIcon } from "lucide-react";
+import { Button } from "../../../../components/ui/button";
+
+export const Route = createFileRoute("/feed/$feedId/settings/connected")({
+  component: ConnectedAccountsRoute,
+});
+
+function ConnectedAccountsRoute() {
+  return (
+    <section aria-labelledby="connected-accounts-title" className="flex flex-col gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <h2 id="connected-accounts-title" className="text-xl font-bold">
+          Connected Accounts
+        </h2>
+        {/* Connecting is not offered for feeds yet: the button is part of the screen but has no action. */}
+        <Button variant="secondary">
+          <PlusIcon aria-hidden="true" />
+          Connect Account
+        </Button>
+      </div>
+      <ul
+        aria-label="Connected accounts"
+        className="min-h-24 rounded-md border border-dashed border-line bg-surface"
+      />
+    </section>
+  );
+}

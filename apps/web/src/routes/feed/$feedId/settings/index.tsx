@@ -1,0 +1,8 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { PlaceholderSection } from "../../../../features/layout/components/PlaceholderPage";
+
+export const Route = createFileRoute("/feed/$feedId/settings/")({
+  component: () => (
+    <PlaceholderSection title="General">General feed settings are on their way.</PlaceholderSection>
+  ),
+});

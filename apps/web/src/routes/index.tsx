@@ -1,0 +1,46 @@
+import { listSearchSchema } from "@curate/core";
+import { createFileRoute } from "@tanstack/react-router";
+import { appConfigQueryOptions } from "../features/config/api";
+import { ExplorePage } from "../features/explore/components/ExplorePage";
+import { feedsQueryOptions } from "../features/feeds/api";
+import { topCuratorsQueryOptions } from "../features/leaderboard/api";
+import {
+  type SubmissionFilters,
+  submissionsInfiniteQueryOptions,
+  toSubmissionFilters,
+} from "../features/submissions/api";
+
+export const Route = createFileRoute("/")({
+  validateSearch: listSearchSchema,
+  loaderDeps: ({ search }) => toSubmissionFilters(search),
+  loader: ({ context: { queryClient }, deps }) => {
+    // Side panels fill in as they arrive; only the main list is worth holding the page for.
+    void queryClient.prefetchQuery(appConfigQueryOptions());
+    void queryClient.prefetchQuery(feedsQueryOptions());
+    void queryClient.prefetchQuery(topCuratorsQueryOptions());
+    return queryClient.prefetchInfiniteQuery(submissionsInfiniteQueryOptions(deps));
+  },
+  component: ExploreRoute,
+});
+
+function ExploreRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+
+  const changeFilters = (patch: Partial<SubmissionFilters>) => {
+    void navigate({
+      replace: true,
+      search: (previous) => {
+        const next = { ...previous, ...patch };
+        // Defaults stay out of the address so shared links stay short.
+        return {
+          status: next.status === "all" ? undefined : next.status,
+          sortOrder: next.sortOrder === "newest" ? undefined : next.sortOrder,
+          q: next.q || undefined,
+        };
+      },
+    });
+  };
+
+  return <ExplorePage search={search} onFiltersChange={changeFilters} />;
+}

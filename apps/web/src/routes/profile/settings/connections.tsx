@@ -1,0 +1,10 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { PlaceholderSection } from "../../../features/layout/components/PlaceholderPage";
+
+export const Route = createFileRoute("/profile/settings/connections")({
+  component: () => (
+    <PlaceholderSection title="Connected Accounts">
+      Connecting social accounts is on its way.
+    </PlaceholderSection>
+  ),
+});

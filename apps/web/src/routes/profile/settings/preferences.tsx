@@ -1,0 +1,16 @@
+import { createFileRoute } from "@tanstack/react-router";
+import { ComingSoon } from "../../../features/layout/components/ComingSoon";
+
+export const Route = createFileRoute("/profile/settings/preferences")({
+  component: () => (
+    <ComingSoon
+      title="Preferences"
+      plannedFeatures={[
+        "Default sort order and status filter for lists",
+        "Time zone and date format",
+        "Display density and theme",
+        "Privacy of your curation activity",
+      ]}
+    />
+  ),
+});
