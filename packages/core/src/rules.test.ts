@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { listSearchSchema } from "./explore.ts";
+import { feedConfigSchema, isFeedComplete } from "./feeds.ts";
+import { approvalRate, curatorPoints, type LeaderboardEntry } from "./leaderboard.ts";
+import { overallStatus, submissionListQuerySchema } from "./submissions.ts";
+
+describe("listSearchSchema (page search parameters)", () => {
+  it("keeps valid values", () => {
+    expect(listSearchSchema.parse({ status: "approved", sortOrder: "oldest", q: "near" })).toEqual({
+      status: "approved",
+      sortOrder: "oldest",
+      q: "near",
+    });
+  });
+
+  it("drops anything outside the enums instead of failing", () => {
+    expect(listSearchSchema.parse({ status: "bogus", sortOrder: 5, q: ["a"] })).toEqual({
+      status: undefined,
+      sortOrder: undefined,
+      q: undefined,
+    });
+    expect(listSearchSchema.parse({ q: "   " }).q).toBeUndefined();
+  });
+});
+
+describe("submissionListQuerySchema (API query)", () => {
+  it("applies defaults", () => {
+    expect(submissionListQuerySchema.parse({})).toEqual({ page: 0, limit: 20, status: "all", sortOrder: "newest" });
+  });
+
+  it.each([{ page: "-1" }, { limit: "0" }, { limit: "101" }, { status: "done" }, { sortOrder: "asc" }])(
+    "refuses %o",
+    (query) => {
+      expect(submissionListQuerySchema.safeParse(query).success).toBe(false);
+    },
+  );
+});
+
+describe("overallStatus", () => {
+  it.each([
+    [[], "pending"],
+    [["pending"], "pending"],
+    [["approved", "rejected"], "approved"],
+    [["pending", "rejected"], "pending"],
+    [["rejected", "rejected"], "rejected"],
+    [["pending", "approved"], "approved"],
+  ] as const)("%o → %s", (statuses, expected) => {
+    expect(overallStatus(statuses)).toBe(expected);
+  });
+});
+
+describe("leaderboard rules", () => {
+  it("rounds the approval rate and is 0 without submissions", () => {
+    expect(approvalRate(0, 0)).toBe(0);
+    expect(approvalRate(1, 3)).toBe(33);
+    expect(approvalRate(2, 3)).toBe(67);
+    expect(approvalRate(5, 5)).toBe(100);
+  });
+
+  it("counts points per feed on a feed page, else in total", () => {
+    const entry: LeaderboardEntry = {
+      curatorId: "1",
+      curatorUsername: "alice",
+      submissionCount: 7,
+      approvalCount: 3,
+      rejectionCount: 1,
+      feedSubmissions: [{ feedId: "ai", count: 4, totalInFeed: 10 }],
+    };
+    expect(curatorPoints(entry)).toBe(7);
+    expect(curatorPoints(entry, "ai")).toBe(4);
+    expect(curatorPoints(entry, "web3")).toBe(0);
+  });
+});
+
+describe("feed config", () => {
+  const base = { id: "ai-news", name: "AI News", description: "The latest in AI" };
+
+  it("accepts configs written by older tools unchanged", () => {
+    const legacy = {
+      ...base,
+      sources: [{ plugin: "@curatedotfun/twitter", search: [{ type: "twitter", query: "#ai", extra: 1 }] }],
+      outputs: { stream: { enabled: true, distribute: [{ plugin: "@curatedotfun/rss", config: { x: "{{Y}}" } }] } },
+      someFutureKey: { kept: true },
+    };
+    expect(feedConfigSchema.parse(legacy)).toEqual(legacy);
+  });
+
+  it.each([
+    [{ ...base, id: "AI" }, "id"],
+    [{ ...base, image: "not a url" }, "image"],
+    [{ ...base, pollingIntervalMs: 999 }, "pollingIntervalMs"],
+    [{ ...base, name: "" }, "name"],
+  ])("refuses %o at %s", (config, path) => {
+    const result = feedConfigSchema.safeParse(config);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual([path]);
+  });
+
+  it("is complete with a name, a description and a source", () => {
+    expect(isFeedComplete(base)).toBe(false);
+    expect(isFeedComplete({ ...base, sources: [{ plugin: "x" }] })).toBe(true);
+    expect(isFeedComplete({ ...base, name: " ", sources: [{ plugin: "x" }] })).toBe(false);
+  });
+});
