@@ -1,0 +1,593 @@
+import { ALL_FEED_ID, type FeedConfig } from "@curate/core";
+import type {
+  activities,
+  feeds,
+  feedUserStats,
+  moderationHistory,
+  submissionFeeds,
+  submissions,
+  users,
+} from "../db/schema.ts";
+import {
+  APPROVE_NOTES,
+  AUTHORS,
+  CURATORS,
+  type DemoFeedSpec,
+  FEED_SPECS,
+  GENERIC_NOTES,
+  GENERIC_TAKES,
+  NEAR_ACCOUNTS,
+  REJECT_NOTES,
+  type Topic,
+} from "./catalog.ts";
+import { feedImageSvg } from "./images.ts";
+import { hashString, Random } from "./random.ts";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** X snowflake epoch: ids carry their creation time, like real post ids. */
+const SNOWFLAKE_EPOCH = 1288834974657n;
+
+const SEED = 0x5eed_c0de;
+/** Posts submitted to one or more feeds, plus a few that named no feed. */
+const POST_COUNT = 296;
+const UNROUTED_COUNT = 4;
+const SPREAD_DAYS = 60;
+const LAST_HOUR_AGES_MIN = [3, 9, 17, 26, 38, 52];
+
+type Status = "pending" | "approved" | "rejected";
+
+export interface PlannedImage {
+  feedId: string;
+  svg: string;
+}
+
+export interface DemoPlan {
+  images: PlannedImage[];
+  users: (typeof users.$inferInsert)[];
+  feeds: (Omit<typeof feeds.$inferInsert, "image" | "config"> & { config: Omit<FeedConfig, "image"> })[];
+  submissions: (typeof submissions.$inferInsert)[];
+  links: (typeof submissionFeeds.$inferInsert)[];
+  moderation: (typeof moderationHistory.$inferInsert)[];
+  activities: (typeof activities.$inferInsert)[];
+  stats: (typeof feedUserStats.$inferInsert)[];
+  curators: number;
+}
+
+export interface PlanOptions {
+  now: Date;
+  publicUrl: string;
+  botHandle: string;
+}
+
+/** Numeric X account ids: old accounts have short ids, newer ones 19-digit snowflakes. */
+function xUserId(handle: string): string {
+  const rng = new Random(hashString(handle));
+  if (rng.chance(0.4)) return String(rng.int(10_000_000, 2_999_999_999));
+  const ms = BigInt(Date.UTC(2012, 0, 1) + rng.int(0, 12 * 365) * DAY);
+  return (((ms - SNOWFLAKE_EPOCH) << 22n) | BigInt(rng.int(0, 4_194_303))).toString();
+}
+
+function snowflake(at: number, rng: Random): string {
+  return (((BigInt(at) - SNOWFLAKE_EPOCH) << 22n) | BigInt(rng.int(0, 4_194_303))).toString();
+}
+
+const OPENERS = ["Big news:", "Just in:", "ICYMI:", "Worth noting:", "Today:", "Finally:"];
+const LONG_CONTEXT = [
+  "A few things stand out after reading the full announcement: the timeline is realistic, the trade-offs are spelled out, and the people most affected were consulted early instead of being told after the fact.",
+  "What I appreciate is the level of detail. There's a clear explanation of what changed, what didn't, and what is still unknown, which is more than most announcements bother with.",
+  "The first reactions focus on the headline number, but the more interesting part is buried in the second half, where they explain how they measured it and what would prove them wrong.",
+];
+
+/** Builds a post from the topic's hand-written pieces; duplicates are avoided by the caller. */
+function composePost(rng: Random, topic: Topic): string {
+  const tags = rng.sample(topic.hashtags, rng.int(1, 2)).join(" ");
+  const take = rng.chance(0.6) ? rng.pick(topic.takes) : rng.pick(GENERIC_TAKES);
+  const headline = rng.pick(topic.headlines);
+  const link = rng.pick(topic.links);
+  const mention = `h/t @${rng.pick(AUTHORS)}`;
+  switch (rng.int(0, 6)) {
+    case 0:
+      return `${headline}. ${take}`;
+    case 1:
+      return `${headline}. ${take} ${link}`;
+    case 2:
+      return `${headline} ${link} ${tags}`;
+    case 3:
+      return `${rng.pick(OPENERS)} ${headline}. ${take} ${tags}`;
+    case 4:
+      return `${headline}.\n\n${take} ${rng.pick(GENERIC_TAKES)}\n\n${link} ${mention}`;
+    case 5:
+      return `Thread 🧵 ${headline}. Here's what it means and why it matters 👇 ${tags}`;
+    default:
+      return `${headline}. ${rng.pick(LONG_CONTEXT)} ${take} ${link} ${tags}`;
+  }
+}
+
+function pickStatus(rng: Random, ageMs: number): Status {
+  const table: readonly (readonly [Status, number])[] =
+    ageMs < HOUR
+      ? [
+          ["pending", 88],
+          ["approved", 8],
+          ["rejected", 4],
+        ]
+      : ageMs < DAY
+        ? [
+            ["pending", 55],
+            ["approved", 35],
+            ["rejected", 10],
+          ]
+        : ageMs < 3 * DAY
+          ? [
+              ["pending", 25],
+              ["approved", 55],
+              ["rejected", 20],
+            ]
+          : [
+              ["pending", 12],
+              ["approved", 63],
+              ["rejected", 25],
+            ];
+  return rng.weighted(table);
+}
+
+function moderationDelay(rng: Random): number {
+  return rng.weighted([
+    [rng.int(5, 60) * MINUTE, 50],
+    [rng.int(60, 8 * 60) * MINUTE, 35],
+    [rng.int(8 * 60, 40 * 60) * MINUTE, 15],
+  ]);
+}
+
+/** The pipeline a curated feed plausibly runs: map the post, optionally summarise, then distribute. */
+function streamOutput(spec: DemoFeedSpec, publicUrl: string) {
+  const transform: Record<string, unknown>[] = [
+    {
+      plugin: "@curatedotfun/object-transform",
+      config: {
+        mappings: {
+          source: "https://x.com/{{username}}/status/{{tweetId}}",
+          content: "{{content}}",
+          author: "{{username}}",
+          notes: "{{curatorNotes}}",
+          submittedAt: "{{submittedAt}}",
+        },
+      },
+    },
+  ];
+  if (spec.aiSummary) {
+    transform.push({
+      plugin: "@curatedotfun/ai-transform",
+      config: {
+        prompt: `Summarise this post for readers of ${spec.name}. Keep it factual, neutral and under 60 words.`,
+        apiKey: "{{OPENROUTER_API_KEY}}",
+        outputFormat: "json",
+        schema: {
+          title: { type: "string", description: "A headline of at most 80 characters" },
+          summary: { type: "string", description: "Two or three plain sentences" },
+          tags: { type: "array", items: { type: "string" }, description: "Up to three topic tags" },
+        },
+      },
+    });
+  }
+  const distribute: Record<string, unknown>[] = [
+    {
+      plugin: "@curatedotfun/rss",
+      config: {
+        feedConfig: {
+          title: spec.name,
+          description: spec.description,
+          siteUrl: `${publicUrl}/feed/${spec.id}`,
+        },
+        serviceUrl: `${publicUrl}/rss`,
+        apiSecret: "{{RSS_SERVICE_SECRET}}",
+      },
+      transform: [
+        {
+          plugin: "@curatedotfun/object-transform",
+          config: {
+            mappings: {
+              title: spec.aiSummary ? "{{title}}" : "{{author}} on X",
+              description: spec.aiSummary ? "{{summary}}" : "{{content}}",
+              link: "{{source}}",
+              publishedAt: "{{submittedAt}}",
+              author: { name: "{{author}}", link: "https://x.com/{{author}}" },
+              categories: [spec.id],
+            },
+          },
+        },
+      ],
+    },
+  ];
+  if (spec.telegramChannel) {
+    distribute.push({
+      plugin: "@curatedotfun/telegram",
+      config: { botToken: "{{TELEGRAM_BOT_TOKEN}}", channelId: spec.telegramChannel },
+      transform: [
+        {
+          plugin: "@curatedotfun/simple-transform",
+          config: { template: "🔹 {{content}}\n\n📝 {{notes}}\n\n🔗 {{source}}" },
+        },
+      ],
+    });
+  }
+  if (spec.extraDistributor === "discord") {
+    distribute.push({
+      plugin: "@curatedotfun/discord",
+      config: { botToken: "{{DISCORD_BOT_TOKEN}}", channelId: "1187342915606147082" },
+    });
+  }
+  if (spec.extraDistributor === "notion") {
+    distribute.push({
+      plugin: "@curatedotfun/notion",
+      config: { token: "{{NOTION_TOKEN}}", databaseId: "b7c1e2f4a9d84c3e8f2a61d0c5e7b913" },
+    });
+  }
+  return { enabled: spec.streamEnabled, transform, distribute };
+}
+
+function feedConfig(spec: DemoFeedSpec, publicUrl: string, botHandle: string): Omit<FeedConfig, "image"> {
+  const config: Omit<FeedConfig, "image"> = {
+    id: spec.id,
+    name: spec.name,
+    description: spec.description,
+    enabled: true,
+    admins: spec.admins,
+    pollingIntervalMs: spec.pollingIntervalMs,
+    moderation: { approvers: { twitter: spec.approvers }, blacklist: { twitter: spec.blacklist } },
+    outputs: { stream: streamOutput(spec, publicUrl) },
+  };
+  if (spec.sourcePlugin) {
+    config.sources = [
+      {
+        plugin: spec.sourcePlugin,
+        search: [
+          {
+            searchId: `${spec.id}-mentions`,
+            type: "twitter-mention",
+            query: `@${botHandle} #${spec.id}`,
+            pageSize: 100,
+            language: "en",
+          },
+        ],
+      },
+    ];
+  }
+  return config;
+}
+
+interface LinkDraft {
+  feedId: string;
+  curator: string;
+  notes: string | null;
+  curatorTweetId: string;
+  submittedAt: number;
+  status: Status;
+  decidedAt: number | null;
+}
+
+interface Decision {
+  moderator: string;
+  idType: "near" | "platform_username";
+  source: "ui" | "platform_comment" | "auto_approval";
+  action: "approve" | "reject";
+  note: string | null;
+  at: number;
+}
+
+/** Who decided a link and how: an approver's own submission is approved on intake; others by reply or in the app. */
+function decide(rng: Random, spec: DemoFeedSpec, link: LinkDraft): Decision | null {
+  if (link.status === "pending" || link.decidedAt === null) return null;
+  const action = link.status === "approved" ? "approve" : "reject";
+  if (action === "approve" && spec.approvers.includes(link.curator) && rng.chance(0.7)) {
+    return {
+      moderator: link.curator,
+      idType: "platform_username",
+      source: "auto_approval",
+      action,
+      note: null,
+      at: link.submittedAt + 2000,
+    };
+  }
+  const notes = action === "approve" ? APPROVE_NOTES : REJECT_NOTES;
+  const note = rng.chance(action === "approve" ? 0.25 : 0.65) ? rng.pick(notes) : null;
+  const platformModerators = spec.approvers.filter((h) => h !== link.curator);
+  if (platformModerators.length > 0 && rng.chance(0.45)) {
+    const moderator = rng.pick(platformModerators);
+    return {
+      moderator,
+      idType: "platform_username",
+      source: "platform_comment",
+      action,
+      note,
+      at: link.decidedAt,
+    };
+  }
+  const moderator = rng.pick([spec.createdBy, ...spec.admins]);
+  return { moderator, idType: "near", source: "ui", action, note, at: link.decidedAt };
+}
+
+/**
+ * Everything the demo inserts, computed in memory from a fixed seed and `now`: the same inputs give the
+ * same rows, so screenshots, tests and bug reports stay comparable.
+ */
+export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOptions): DemoPlan {
+  const now = Math.floor(nowDate.getTime() / 1000) * 1000;
+  const rng = new Random(SEED);
+  const base = publicUrl.replace(/\/+$/, "");
+
+  const images = FEED_SPECS.map((spec) => ({ feedId: spec.id, svg: feedImageSvg(spec.art) }));
+
+  const creatorSince = new Map<string, number>();
+  for (const spec of FEED_SPECS) {
+    const at = now - spec.createdDaysAgo * DAY;
+    creatorSince.set(spec.createdBy, Math.min(creatorSince.get(spec.createdBy) ?? at, at));
+  }
+  const planUsers = NEAR_ACCOUNTS.map((account, i) => ({
+    nearAccountId: account,
+    username: account.replace(/\.near$/, ""),
+    createdAt: new Date((creatorSince.get(account) ?? now - (30 + i * 4) * DAY) - rng.int(1, 9) * DAY),
+    updatedAt: new Date(now - rng.int(0, 20) * DAY),
+  }));
+
+  const planFeeds: DemoPlan["feeds"] = FEED_SPECS.map((spec) => {
+    const createdAt = now - spec.createdDaysAgo * DAY - rng.int(0, 20 * 60) * MINUTE;
+    return {
+      id: spec.id,
+      name: spec.name,
+      description: spec.description,
+      config: feedConfig(spec, base, botHandle),
+      createdBy: spec.createdBy,
+      admins: spec.admins,
+      createdAt: new Date(createdAt),
+      updatedAt: new Date(Math.min(now - HOUR, createdAt + rng.int(0, spec.createdDaysAgo) * DAY)),
+    };
+  });
+  planFeeds.push({
+    id: ALL_FEED_ID,
+    name: "All",
+    description: "Submissions that name no feed.",
+    config: { id: ALL_FEED_ID, name: "All", description: "Submissions that name no feed.", enabled: true },
+    createdBy: null,
+    admins: [],
+    createdAt: new Date(now - 90 * DAY),
+    updatedAt: new Date(now - 90 * DAY),
+  });
+
+  // Curators favour a few feeds each and differ in activity, so leaderboards have a clear top and a long tail.
+  const specById = new Map(FEED_SPECS.map((s) => [s.id, s]));
+  const activeFeeds = FEED_SPECS.filter((s) => s.weight > 0);
+  const curatorOrder = rng.sample(CURATORS, CURATORS.length);
+  const activity = new Map(curatorOrder.map((c, rank) => [c, 1 / (rank + 2) ** 0.7]));
+  const favourites = new Map<string, Set<string>>();
+  for (const curator of curatorOrder) {
+    const set = new Set<string>();
+    const count = rng.int(1, 3);
+    while (set.size < count) set.add(rng.weighted(activeFeeds.map((s) => [s.id, s.weight] as const)));
+    favourites.set(curator, set);
+  }
+  for (const spec of activeFeeds) {
+    for (const approver of spec.approvers) favourites.get(approver)?.add(spec.id);
+  }
+  const poolOf = (feedId: string) => curatorOrder.filter((c) => favourites.get(c)?.has(feedId));
+  for (const spec of activeFeeds) {
+    while (poolOf(spec.id).length < 4) favourites.get(rng.pick(curatorOrder))?.add(spec.id);
+  }
+  const pickCurator = (feedId: string, except?: string) => {
+    const pool = poolOf(feedId).filter((c) => c !== except);
+    return rng.weighted(pool.map((c) => [c, activity.get(c) ?? 0.1] as const));
+  };
+  const authorWeights = AUTHORS.map((a, i) => [a, 1 / (1 + (i % 17)) ** 0.5] as const);
+
+  // Ages: a handful in the last hour, the rest skewed towards recent days across the spread.
+  const ages: number[] = LAST_HOUR_AGES_MIN.map((m) => m * MINUTE + rng.int(0, 50) * 1000);
+  while (ages.length < POST_COUNT + UNROUTED_COUNT) {
+    ages.push(HOUR + Math.floor(rng.next() ** 1.7 * SPREAD_DAYS * DAY));
+  }
+  ages.sort((a, b) => b - a);
+  const unroutedAt = new Set(rng.sample([...ages.keys()].slice(ages.length / 2), UNROUTED_COUNT));
+
+  const usedContent = new Set<string>();
+  const handwrittenLeft = new Map(
+    FEED_SPECS.map((s) => [s.id, rng.sample(s.topic.posts, s.topic.posts.length)]),
+  );
+  const contentFor = (feedId: string): string => {
+    const spec = specById.get(feedId)!;
+    const left = handwrittenLeft.get(feedId)!;
+    if (left.length > 0 && rng.chance(0.4)) return left.pop()!;
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const text = composePost(rng, spec.topic);
+      if (!usedContent.has(text)) return text;
+    }
+    return `${composePost(rng, spec.topic)} ${rng.pick(GENERIC_TAKES)}`;
+  };
+  const noteFor = () => (rng.chance(0.3) ? null : rng.pick(GENERIC_NOTES));
+
+  const planSubmissions: DemoPlan["submissions"] = [];
+  const planLinks: DemoPlan["links"] = [];
+  const planModeration: DemoPlan["moderation"] = [];
+  const planActivities: DemoPlan["activities"] = [];
+  const stats = new Map<string, typeof feedUserStats.$inferInsert>();
+  const curatorsUsed = new Set<string>();
+
+  ages.forEach((age, index) => {
+    const submittedAt = now - age;
+    const unrouted = unroutedAt.has(index);
+    const eligible = activeFeeds.filter((s) => now - s.createdDaysAgo * DAY < submittedAt - HOUR);
+    const primary = unrouted ? null : rng.weighted(eligible.map((s) => [s, s.weight] as const));
+
+    const feedIds: string[] = [];
+    if (primary) {
+      feedIds.push(primary.id);
+      const extra = rng.weighted([
+        [0, 82],
+        [1, 14],
+        [2, 4],
+      ]);
+      const related = primary.related.filter((id) => eligible.some((s) => s.id === id));
+      feedIds.push(...rng.sample(related, extra));
+    } else {
+      feedIds.push(ALL_FEED_ID);
+    }
+
+    const author = rng.weighted(authorWeights);
+    const firstCurator = primary ? pickCurator(primary.id) : rng.pick(curatorOrder);
+    const tweetRng = new Random(hashString(`${index}:${author}`));
+    const postedAt =
+      submittedAt -
+      rng.weighted([
+        [rng.int(2, 90) * MINUTE, 60],
+        [rng.int(90, 24 * 60) * MINUTE, 30],
+        [rng.int(1, 4) * DAY, 10],
+      ]);
+    const tweetId = snowflake(postedAt, tweetRng);
+    let content = contentFor(primary?.id ?? rng.pick(activeFeeds).id);
+    if (usedContent.has(content)) content = `${content} ${rng.pick(GENERIC_TAKES)}`;
+    usedContent.add(content);
+
+    const links: LinkDraft[] = [];
+    const firstReply = snowflake(submittedAt, tweetRng);
+    const firstNotes = noteFor();
+    feedIds.forEach((feedId, i) => {
+      const spec = specById.get(feedId);
+      // Cross-posts: sometimes the same reply named several hashtags, sometimes another curator added it later.
+      const otherCurator = i > 0 && rng.chance(0.45);
+      const curator = otherCurator ? pickCurator(feedId, firstCurator) : firstCurator;
+      const at = otherCurator
+        ? Math.min(now - 2 * MINUTE, submittedAt + rng.int(10, 36 * 60) * MINUTE)
+        : submittedAt;
+      const linkAt = Math.max(at, submittedAt + i * 1000);
+      let status: Status = spec ? pickStatus(rng, now - linkAt) : "pending";
+      let decidedAt: number | null = null;
+      if (status !== "pending") {
+        decidedAt = linkAt + moderationDelay(rng);
+        if (decidedAt > now - MINUTE) {
+          status = "pending";
+          decidedAt = null;
+        }
+      }
+      links.push({
+        feedId,
+        curator,
+        notes: otherCurator ? noteFor() : firstNotes,
+        curatorTweetId: otherCurator ? snowflake(linkAt, tweetRng) : firstReply,
+        submittedAt: linkAt,
+        status,
+        decidedAt,
+      });
+    });
+
+    const submission: typeof submissions.$inferInsert = {
+      tweetId,
+      userId: xUserId(author),
+      username: author,
+      authorProfileImage: null,
+      content,
+      curatorId: xUserId(firstCurator),
+      curatorUsername: firstCurator,
+      curatorNotes: firstNotes,
+      curatorTweetId: firstReply,
+      status: "pending",
+      createdAt: new Date(postedAt),
+      submittedAt: new Date(submittedAt),
+      updatedAt: new Date(submittedAt),
+    };
+    planSubmissions.push(submission);
+
+    for (const link of links) {
+      const spec = specById.get(link.feedId);
+      const decision = spec ? decide(rng, spec, link) : null;
+      const touched = decision?.at ?? link.submittedAt;
+      curatorsUsed.add(link.curator);
+      planLinks.push({
+        submissionId: tweetId,
+        feedId: link.feedId,
+        status: link.status,
+        curatorId: xUserId(link.curator),
+        curatorUsername: link.curator,
+        curatorNotes: link.notes,
+        curatorTweetId: link.curatorTweetId,
+        submittedAt: new Date(link.submittedAt),
+        createdAt: new Date(link.submittedAt),
+        updatedAt: new Date(touched),
+      });
+      if (touched > (submission.updatedAt as Date).getTime()) submission.updatedAt = new Date(touched);
+      planActivities.push({
+        userId: link.curator,
+        type: "CONTENT_SUBMISSION",
+        timestamp: new Date(link.submittedAt),
+        feedId: link.feedId,
+        submissionId: tweetId,
+        data: { curatorTweetId: link.curatorTweetId, curatorNotes: link.notes },
+        metadata: { platform: "twitter" },
+        createdAt: new Date(link.submittedAt),
+        updatedAt: new Date(link.submittedAt),
+      });
+
+      const key = `${link.feedId}\u0000${link.curator}`;
+      const stat = stats.get(key) ?? {
+        feedId: link.feedId,
+        curatorUsername: link.curator,
+        curatorId: xUserId(link.curator),
+        submissionCount: 0,
+        approvalCount: 0,
+        rejectionCount: 0,
+        updatedAt: new Date(touched),
+      };
+      stat.submissionCount = (stat.submissionCount ?? 0) + 1;
+      if (link.status === "approved") stat.approvalCount = (stat.approvalCount ?? 0) + 1;
+      if (link.status === "rejected") stat.rejectionCount = (stat.rejectionCount ?? 0) + 1;
+      if (touched > (stat.updatedAt as Date).getTime()) stat.updatedAt = new Date(touched);
+      stats.set(key, stat);
+
+      if (!decision) continue;
+      const at = new Date(decision.at);
+      planModeration.push({
+        submissionId: tweetId,
+        feedId: link.feedId,
+        moderatorAccountId: decision.moderator,
+        moderatorAccountIdType: decision.idType,
+        source: decision.source,
+        action: decision.action,
+        note: decision.note,
+        createdAt: at,
+        updatedAt: at,
+      });
+      planActivities.push({
+        userId: decision.moderator,
+        type: decision.action === "approve" ? "CONTENT_APPROVAL" : "CONTENT_REJECTION",
+        timestamp: at,
+        feedId: link.feedId,
+        submissionId: tweetId,
+        data: {
+          moderationDetails: {
+            action: decision.action,
+            source: decision.source,
+            moderatorAccountIdType: decision.idType,
+            note: decision.note,
+          },
+        },
+        metadata: { platform: decision.idType === "near" ? "near" : "twitter" },
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+  });
+
+  const byTime = <T extends { createdAt?: Date }>(rows: T[]) =>
+    rows.sort((a, b) => (a.createdAt?.getTime() ?? 0) - (b.createdAt?.getTime() ?? 0));
+
+  return {
+    images,
+    users: planUsers,
+    feeds: planFeeds,
+    submissions: planSubmissions,
+    links: planLinks,
+    moderation: byTime(planModeration),
+    activities: byTime(planActivities),
+    stats: [...stats.values()],
+    curators: curatorsUsed.size,
+  };
+}
