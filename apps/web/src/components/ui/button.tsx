@@ -1,5 +1,5 @@
 import { Slot } from "radix-ui";
-import type { ButtonHTMLAttributes } from "react";
+import type { ComponentProps } from "react";
 import { cn } from "../../lib/cn";
 
 const variants = {
@@ -16,7 +16,7 @@ const sizes = {
   icon: "size-10",
 } as const;
 
-export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+export interface ButtonProps extends ComponentProps<"button"> {
   variant?: keyof typeof variants;
   size?: keyof typeof sizes;
   /** Renders the single child (e.g. a router Link) with the button's look instead of a <button>. */

@@ -45,3 +45,18 @@ export function DrawerContent({ title, side = "left", className, children, ...pr
     </DialogPrimitive.Portal>
   );
 }
+
+interface ControlledDrawerProps extends Omit<DrawerContentProps, "title"> {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: ReactNode;
+}
+
+/** The drawer as one component, so it can be loaded on demand by LazyDrawer. */
+export default function ControlledDrawer({ open, onOpenChange, ...contentProps }: ControlledDrawerProps) {
+  return (
+    <Drawer open={open} onOpenChange={onOpenChange}>
+      <DrawerContent {...contentProps} />
+    </Drawer>
+  );
+}

@@ -7,7 +7,8 @@ const tabClasses = cn(
   "inline-flex h-10 items-center border-b-2 border-transparent px-1 text-sm font-medium whitespace-nowrap text-muted",
   "transition-colors hover:text-ink",
 );
-const activeTabClasses = "border-accent text-ink";
+// The router marks the matched link with data-status="active"; a variant beats the base colours without class merging.
+const routeTabClasses = "data-[status=active]:border-accent data-[status=active]:text-ink";
 
 /** In-page tabs (panels switch without navigation). */
 export const Tabs = TabsPrimitive.Root;
@@ -44,12 +45,7 @@ export function TabNav({ label, tabs, className }: { label: string; tabs: TabLin
   return (
     <nav aria-label={label} className={cn("-mb-px flex gap-6 overflow-x-auto", className)}>
       {tabs.map((tab) => (
-        <Link
-          key={String(tab.link.to)}
-          {...tab.link}
-          className={tabClasses}
-          activeProps={{ className: activeTabClasses, "aria-current": "page" }}
-        >
+        <Link key={String(tab.link.to)} {...tab.link} className={cn(tabClasses, routeTabClasses)}>
           {tab.label}
         </Link>
       ))}

@@ -2,7 +2,7 @@ import type { ListSearch } from "@curate/core";
 import { LayersIcon, TrophyIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button";
-import { Drawer, DrawerContent, DrawerTrigger } from "../../../components/ui/drawer";
+import { LazyDrawer } from "../../../components/ui/lazy-drawer";
 import { FeedList } from "../../feeds/components/FeedList";
 import { TopCurators } from "../../leaderboard/components/TopCurators";
 import {
@@ -99,16 +99,18 @@ interface PanelDrawerProps {
 /** On narrow screens the side panels live in drawers opened from buttons above the list. */
 function PanelDrawer({ label, title, icon, side, children }: PanelDrawerProps) {
   return (
-    <Drawer>
-      <DrawerTrigger asChild>
-        <Button variant="secondary" size="sm">
+    <LazyDrawer
+      title={title ?? label}
+      side={side}
+      className="[&>div:last-child]:p-3"
+      trigger={(props) => (
+        <Button variant="secondary" size="sm" {...props}>
           {icon}
           {label}
         </Button>
-      </DrawerTrigger>
-      <DrawerContent title={title ?? label} side={side} className="[&>div:last-child]:p-3">
-        {children}
-      </DrawerContent>
-    </Drawer>
+      )}
+    >
+      {children}
+    </LazyDrawer>
   );
 }

@@ -9,7 +9,7 @@ export function Hero() {
         aria-hidden="true"
         className="pointer-events-none absolute inset-0 bg-[radial-gradient(60rem_20rem_at_50%_-4rem,var(--color-accent-soft),transparent)]"
       />
-      <div className="relative mx-auto flex max-w-4xl flex-col items-center px-4 py-14 text-center sm:px-6 sm:py-20">
+      <div className="relative mx-auto flex max-w-4xl flex-col items-center px-4 py-12 text-center sm:px-6 sm:py-16">
         <h1 className="text-4xl leading-[1.08] font-bold text-balance text-ink sm:text-5xl lg:text-6xl">
           Discover autonomous brands powered by curators and AI
         </h1>

@@ -1,14 +1,14 @@
 import { Link } from "@tanstack/react-router";
-import { MenuIcon, PlusIcon, TrophyIcon } from "lucide-react";
+import { CompassIcon, MenuIcon, PlusIcon, TrophyIcon } from "lucide-react";
 import { Button } from "../../../components/ui/button";
-import { Drawer, DrawerClose, DrawerContent, DrawerTrigger } from "../../../components/ui/drawer";
+import { LazyDrawer } from "../../../components/ui/lazy-drawer";
 import { cn } from "../../../lib/cn";
 import { LoginButton } from "../../auth/components/LoginButton";
 import { Logo } from "./Logo";
 
 const navLinkClasses = cn(
   "inline-flex h-9 items-center gap-2 rounded-md px-3 text-sm font-medium text-muted transition-colors",
-  "hover:bg-zinc-100 hover:text-ink [&_svg]:size-4",
+  "hover:bg-zinc-100 hover:text-ink data-[status=active]:text-ink [&_svg]:size-4",
 );
 
 export function AppHeader() {
@@ -17,19 +17,11 @@ export function AppHeader() {
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Logo />
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
-          <Link
-            to="/leaderboard"
-            className={navLinkClasses}
-            activeProps={{ className: "text-ink", "aria-current": "page" }}
-          >
+          <Link to="/leaderboard" className={navLinkClasses}>
             <TrophyIcon aria-hidden="true" />
             Leaderboard
           </Link>
-          <Link
-            to="/create/feed"
-            className={navLinkClasses}
-            activeProps={{ className: "text-ink", "aria-current": "page" }}
-          >
+          <Link to="/create/feed" className={navLinkClasses}>
             <PlusIcon aria-hidden="true" />
             Create
           </Link>
@@ -45,45 +37,42 @@ export function AppHeader() {
 
 function MobileMenu() {
   return (
-    <Drawer>
-      <DrawerTrigger asChild>
-        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
+    <LazyDrawer
+      title="Menu"
+      side="right"
+      trigger={(props) => (
+        <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" {...props}>
           <MenuIcon className="!size-5" />
         </Button>
-      </DrawerTrigger>
-      <DrawerContent title="Menu" side="right">
-        <nav aria-label="Mobile" className="flex flex-col gap-1">
-          <DrawerClose asChild>
-            <Link
-              to="/"
-              className={navLinkClasses}
-              activeOptions={{ exact: true }}
-              activeProps={{ className: "text-ink" }}
-            >
+      )}
+    >
+      {(close) => (
+        <>
+          <nav aria-label="Mobile" className="flex flex-col gap-1">
+            <Link to="/" className={navLinkClasses} activeOptions={{ exact: true }} onClick={close}>
+              <CompassIcon aria-hidden="true" />
               Explore
             </Link>
-          </DrawerClose>
-          <DrawerClose asChild>
-            <Link to="/leaderboard" className={navLinkClasses} activeProps={{ className: "text-ink" }}>
+            <Link to="/leaderboard" className={navLinkClasses} onClick={close}>
               <TrophyIcon aria-hidden="true" />
               Leaderboard
             </Link>
-          </DrawerClose>
-          {/* Creating a feed is a desktop task for now, so the phone menu shows the entry but disables it. */}
-          <span
-            role="link"
-            aria-disabled="true"
-            tabIndex={0}
-            className={cn(navLinkClasses, "cursor-not-allowed opacity-50 hover:bg-transparent")}
-          >
-            <PlusIcon aria-hidden="true" />
-            Create
-          </span>
-        </nav>
-        <div className="mt-6 border-t border-line pt-6">
-          <LoginButton className="w-full" />
-        </div>
-      </DrawerContent>
-    </Drawer>
+            {/* Creating a feed is a desktop task for now, so the phone menu shows the entry but disables it. */}
+            <span
+              role="link"
+              aria-disabled="true"
+              tabIndex={0}
+              className={cn(navLinkClasses, "cursor-not-allowed opacity-50 hover:bg-transparent")}
+            >
+              <PlusIcon aria-hidden="true" />
+              Create
+            </span>
+          </nav>
+          <div className="mt-6 border-t border-line pt-6">
+            <LoginButton className="w-full" />
+          </div>
+        </>
+      )}
+    </LazyDrawer>
   );
 }

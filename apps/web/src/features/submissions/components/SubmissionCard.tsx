@@ -17,8 +17,8 @@ export function SubmissionCard({ submission }: { submission: Submission }) {
   const authorUrl = postUrl(username, tweetId);
 
   return (
-    <Card className="p-5 sm:p-6" data-testid="submission-card" data-status={submission.status}>
-      <article aria-label={`Post by @${username}`} className="flex gap-4">
+    <Card className="p-4 sm:p-6" data-testid="submission-card" data-status={submission.status}>
+      <article aria-label={`Post by @${username}`} className="flex gap-3 sm:gap-4">
         <Avatar name={username} src={submission.authorProfileImage} size={40} />
         <div className="min-w-0 flex-1">
           <header className="flex items-start justify-between gap-3">

@@ -27,7 +27,7 @@ interface SubmissionFiltersProps {
 
 export function SubmissionFilters({ filters, onChange }: SubmissionFiltersProps) {
   return (
-    <div className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_10rem] sm:items-end">
+    <div className="grid grid-cols-2 gap-3 sm:grid-cols-[minmax(0,1fr)_9rem_9rem] sm:items-end">
       <SearchBox value={filters.q} onSearch={(q) => onChange({ q })} />
       <Select
         label="Sort By"
@@ -74,7 +74,7 @@ function SearchBox({ value, onSearch }: SearchBoxProps) {
   }, [debouncedText]);
 
   return (
-    <div className="relative">
+    <div className="relative col-span-2 sm:col-span-1">
       <label htmlFor="submission-search" className="sr-only">
         Search submissions
       </label>
@@ -87,7 +87,7 @@ function SearchBox({ value, onSearch }: SearchBoxProps) {
         type="search"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        placeholder="Search submissions, curators or notes"
+        placeholder="Search submissions"
         className="pl-9"
       />
     </div>

@@ -1,12 +1,15 @@
 import { createFileRoute, Link, Outlet } from "@tanstack/react-router";
 import { buttonClasses } from "../../../../components/ui/button";
+import { cn } from "../../../../lib/cn";
 
 export const Route = createFileRoute("/feed/$feedId/settings")({
   component: FeedSettingsLayout,
 });
 
-const inactive = buttonClasses("secondary", "sm");
-const active = "!border-accent !bg-accent-soft !text-accent-strong";
+const settingsButtonClasses = cn(
+  buttonClasses("secondary", "sm"),
+  "data-[status=active]:border-accent data-[status=active]:bg-accent-soft data-[status=active]:text-accent-strong",
+);
 
 function FeedSettingsLayout() {
   const { feedId } = Route.useParams();
@@ -17,17 +20,11 @@ function FeedSettingsLayout() {
           to="/feed/$feedId/settings"
           params={{ feedId }}
           activeOptions={{ exact: true }}
-          className={inactive}
-          activeProps={{ className: active, "aria-current": "page" }}
+          className={settingsButtonClasses}
         >
           General
         </Link>
-        <Link
-          to="/feed/$feedId/settings/connected"
-          params={{ feedId }}
-          className={inactive}
-          activeProps={{ className: active, "aria-current": "page" }}
-        >
+        <Link to="/feed/$feedId/settings/connected" params={{ feedId }} className={settingsButtonClasses}>
           Connected Accounts
         </Link>
       </div>

@@ -1,0 +1,54 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SEARCH_DEBOUNCE_MS, SubmissionFilters } from "./SubmissionFilters";
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+describe("submission search box", () => {
+  it("reports the search once, 300 ms after the last keystroke", () => {
+    const onChange = vi.fn();
+    render(<SubmissionFilters filters={{ status: "all", sortOrder: "newest" }} onChange={onChange} />);
+    const box = screen.getByLabelText("Search submissions");
+
+    fireEvent.change(box, { target: { value: "ne" } });
+    act(() => vi.advanceTimersByTime(200));
+    fireEvent.change(box, { target: { value: "near" } });
+    act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS - 1));
+    expect(onChange).not.toHaveBeenCalled();
+
+    act(() => vi.advanceTimersByTime(1));
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenCalledWith({ q: "near" });
+  });
+
+  it("clears the search when the box is emptied", () => {
+    const onChange = vi.fn();
+    render(
+      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "near" }} onChange={onChange} />,
+    );
+    fireEvent.change(screen.getByLabelText("Search submissions"), { target: { value: "" } });
+    act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS));
+    expect(onChange).toHaveBeenCalledWith({ q: undefined });
+  });
+
+  it("shows a search changed elsewhere without reporting it back", () => {
+    const onChange = vi.fn();
+    const { rerender } = render(
+      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "near" }} onChange={onChange} />,
+    );
+    rerender(
+      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "ai" }} onChange={onChange} />,
+    );
+    act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS * 2));
+    expect(screen.getByLabelText<HTMLInputElement>("Search submissions").value).toBe("ai");
+    expect(onChange).not.toHaveBeenCalled();
+  });
+});
