@@ -4,6 +4,8 @@ import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { mutationGuard, sessionLoader } from "./auth/middleware.ts";
+import { authRoutes } from "./auth/routes.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { API_DOCS_HTML } from "./http/docs.ts";
@@ -12,6 +14,7 @@ import { AppError } from "./http/errors.ts";
 import type { AppBindings, AppDeps } from "./http/router.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
+import { userRoutes } from "./users/routes.ts";
 import { spaHandler, uploadsHandler } from "./web/static.ts";
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
@@ -41,7 +44,16 @@ export function createApp(deps: AppDeps) {
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();
-  for (const routes of [healthRoutes, feedRoutes, submissionRoutes, leaderboardRoutes]) {
+  api.use(sessionLoader(deps.database.db, deps.env));
+  api.use(mutationGuard(deps.env));
+  for (const routes of [
+    healthRoutes,
+    authRoutes,
+    userRoutes,
+    feedRoutes,
+    submissionRoutes,
+    leaderboardRoutes,
+  ]) {
     api.route("/", routes(deps));
   }
   api.doc31("/openapi.json", {

@@ -6,13 +6,14 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import pg from "pg";
 import { inject } from "vitest";
-import { createApp } from "../src/app.ts";
+import { type App, createApp } from "../src/app.ts";
 import { type AppEnv, loadEnv } from "../src/config/env.ts";
 import { type Database, type DatabaseHandle, openDatabase } from "../src/db/index.ts";
 import { createLogger } from "../src/logger.ts";
 import { withDatabase } from "./global-setup.ts";
 
 export interface TestServer {
+  app: App;
   baseUrl: string;
   db: Database;
   database: DatabaseHandle;
@@ -73,6 +74,7 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init);
   return {
+    app,
     baseUrl,
     db: handle.db,
     database: handle,
@@ -89,3 +91,7 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     },
   };
 }
+
+/** A response's JSON body, loosely typed for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: bodies are checked by assertions, not types
+export const readJson = (response: Response): Promise<any> => response.json();

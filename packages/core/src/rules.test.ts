@@ -25,7 +25,12 @@ describe("listSearchSchema (page search parameters)", () => {
 
 describe("submissionListQuerySchema (API query)", () => {
   it("applies defaults", () => {
-    expect(submissionListQuerySchema.parse({})).toEqual({ page: 0, limit: 20, status: "all", sortOrder: "newest" });
+    expect(submissionListQuerySchema.parse({})).toEqual({
+      page: 0,
+      limit: 20,
+      status: "all",
+      sortOrder: "newest",
+    });
   });
 
   it.each([{ page: "-1" }, { limit: "0" }, { limit: "101" }, { status: "done" }, { sortOrder: "asc" }])(
@@ -79,7 +84,9 @@ describe("feed config", () => {
     const legacy = {
       ...base,
       sources: [{ plugin: "@curatedotfun/twitter", search: [{ type: "twitter", query: "#ai", extra: 1 }] }],
-      outputs: { stream: { enabled: true, distribute: [{ plugin: "@curatedotfun/rss", config: { x: "{{Y}}" } }] } },
+      outputs: {
+        stream: { enabled: true, distribute: [{ plugin: "@curatedotfun/rss", config: { x: "{{Y}}" } }] },
+      },
       someFutureKey: { kept: true },
     };
     expect(feedConfigSchema.parse(legacy)).toEqual(legacy);

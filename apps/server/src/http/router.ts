@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Logger } from "pino";
+import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { AppError } from "./errors.ts";
@@ -13,7 +14,7 @@ export interface AppDeps {
 }
 
 export interface AppBindings {
-  Variables: { requestId: string };
+  Variables: { requestId: string; user: User | null };
 }
 
 const TARGET_NAMES: Record<string, string> = {
