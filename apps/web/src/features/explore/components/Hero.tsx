@@ -29,12 +29,12 @@ function SubmitHint() {
         className="inline-flex items-center gap-1.5 rounded-md border border-line bg-zinc-50 px-2.5 py-1 font-mono text-sm text-ink"
         data-testid="submit-hint"
       >
-        !submit
+        !submit{" "}
         {status === "pending" ? (
           <Skeleton className="inline-block h-4 w-28" />
         ) : config ? (
           <span className="text-accent">@{config.botHandle}</span>
-        ) : null}
+        ) : null}{" "}
         #feedId
       </code>
     </p>

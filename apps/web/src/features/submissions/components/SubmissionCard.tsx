@@ -45,7 +45,10 @@ export function SubmissionCard({ submission }: { submission: Submission }) {
             <StatusPill status={submission.status} />
           </header>
 
-          <p className="mt-2 text-[15px] leading-relaxed break-words whitespace-pre-line text-ink">
+          <p
+            className="mt-2 text-[15px] leading-relaxed break-words whitespace-pre-line text-ink"
+            data-testid="submission-content"
+          >
             {truncateAtWord(submission.content)}
           </p>
 

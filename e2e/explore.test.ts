@@ -1,0 +1,225 @@
+import type { BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { launchBrowser, type OpenedPage, openPage, PHONE } from "./support/browser.ts";
+
+const baseUrl = inject("baseUrl");
+const PAGE_SIZE = 20;
+
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let context: BrowserContext;
+const opened: Page[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = browser.context;
+});
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((page) => page.close()));
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function visit(pathAndQuery: string, viewport?: typeof PHONE): Promise<OpenedPage> {
+  const result = await openPage(context, `${baseUrl}${pathAndQuery}`, viewport);
+  opened.push(result.page);
+  return result;
+}
+
+const cards = (page: Page) => page.getByTestId("submission-card");
+
+async function cardStatuses(page: Page): Promise<string[]> {
+  return page.$$eval("[data-testid=submission-card]", (elements) =>
+    elements.map((element) => element.getAttribute("data-status") ?? ""),
+  );
+}
+
+/** Records the query of every submissions-list request the page makes. */
+function recordListQueries(page: Page): URLSearchParams[] {
+  const queries: URLSearchParams[] = [];
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === "/api/submissions") queries.push(url.searchParams);
+  });
+  return queries;
+}
+
+describe("Explore", () => {
+  it("shows the hero, the feeds, the top curators and a first page of submissions", async () => {
+    const { page, pageErrors } = await visit("/");
+
+    await page
+      .getByRole("heading", { level: 1, name: "Discover autonomous brands powered by curators and AI" })
+      .waitFor();
+    await cards(page).first().waitFor();
+    expect(await cards(page).count()).toBe(PAGE_SIZE);
+
+    const config = (await (await fetch(`${baseUrl}/api/config`)).json()).data;
+    await expect
+      .poll(() => page.getByTestId("submit-hint").textContent())
+      .toBe(`!submit @${config.botHandle} #feedId`);
+
+    const feedLinks = page.getByTestId("feed-list").getByRole("link");
+    await feedLinks.first().waitFor();
+    const hrefs = await feedLinks.evaluateAll((links) => links.map((link) => link.getAttribute("href")));
+    expect(hrefs.length).toBeGreaterThan(0);
+    expect(hrefs.every((href) => /^\/feed\/[a-z0-9_-]+$/.test(href ?? ""))).toBe(true);
+    expect(hrefs).not.toContain("/feed/all");
+
+    const curators = page.getByTestId("top-curators").getByRole("listitem");
+    await curators.first().waitFor();
+    const curatorCount = await curators.count();
+    expect(curatorCount).toBeGreaterThan(0);
+    expect(curatorCount).toBeLessThanOrEqual(10);
+    const points = await curators.evaluateAll((items) =>
+      items.map((item) => Number(item.textContent?.match(/(\d+)\s+points?$/)?.[1])),
+    );
+    expect(points).toEqual([...points].sort((a, b) => b - a));
+
+    expect(await page.getByRole("button", { name: /approve|reject/i }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("filters by status and keeps the filter in the address", async () => {
+    const { page, pageErrors } = await visit("/");
+    await cards(page).first().waitFor();
+
+    for (const [status, label] of [
+      ["approved", "Approved"],
+      ["rejected", "Rejected"],
+    ] as const) {
+      await page.getByLabel("Status").selectOption(status);
+      await page.waitForURL((url) => url.searchParams.get("status") === status);
+      await expect
+        .poll(async () => {
+          const statuses = await cardStatuses(page);
+          return statuses.length > 0 && statuses.every((value) => value === status);
+        })
+        .toBe(true);
+      const pills = await page.getByTestId("status-pill").allTextContents();
+      expect(new Set(pills)).toEqual(new Set([label]));
+    }
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("searches 300 ms after typing stops and shows only matching cards", async () => {
+    const { page, pageErrors } = await visit("/");
+    await cards(page).first().waitFor();
+    const listQueries = recordListQueries(page);
+
+    const content = (await page.getByTestId("submission-content").first().textContent()) ?? "";
+    const term = (content.match(/[A-Za-z]{6,}/g) ?? []).sort((a, b) => b.length - a.length)[0];
+    expect(term, `no searchable word in "${content}"`).toBeTruthy();
+
+    await page.getByLabel("Search submissions").pressSequentially(term, { delay: 40 });
+    await page.waitForURL((url) => url.searchParams.get("q") === term);
+    await expect
+      .poll(async () => {
+        const texts = await cards(page).allTextContents();
+        return texts.length > 0 && texts.every((text) => text.toLowerCase().includes(term.toLowerCase()));
+      })
+      .toBe(true);
+
+    // Debounced: the partial words typed on the way were never sent.
+    const searched = new Set(listQueries.map((query) => query.get("q")).filter(Boolean));
+    expect([...searched]).toEqual([term]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("loads the next page when scrolled near the end", async () => {
+    const { page, pageErrors } = await visit("/");
+    await cards(page).first().waitFor();
+    expect(await cards(page).count()).toBe(PAGE_SIZE);
+
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => cards(page).count()).toBeGreaterThan(PAGE_SIZE);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("falls back to the defaults for unusable search parameters", async () => {
+    const listQueries: URLSearchParams[] = [];
+    const page = await context.newPage();
+    opened.push(page);
+    const pageErrors: Error[] = [];
+    page.on("pageerror", (error) => pageErrors.push(error));
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === "/api/submissions") listQueries.push(url.searchParams);
+    });
+
+    await page.goto(`${baseUrl}/?status=bogus&sortOrder=sideways`);
+    await cards(page).first().waitFor();
+
+    expect(await page.getByLabel("Status").inputValue()).toBe("all");
+    expect(await page.getByLabel("Sort By").inputValue()).toBe("newest");
+    expect(listQueries[0]?.get("status")).toBe("all");
+    expect(listQueries[0]?.get("sortOrder")).toBe("newest");
+    expect(await page.getByText("Something went wrong").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("Explore on a phone", () => {
+  it("moves the feeds and the curators into drawers", async () => {
+    const { page, pageErrors } = await visit("/", PHONE);
+    await cards(page).first().waitFor();
+    expect(await page.getByRole("complementary", { name: "Feeds" }).isVisible()).toBe(false);
+    expect(await page.getByRole("complementary", { name: "Top Curators" }).isVisible()).toBe(false);
+
+    const feedsButton = page.getByRole("button", { name: "Feeds", exact: true });
+    await feedsButton.click();
+    const feedsDrawer = page.getByRole("dialog", { name: "Feeds" });
+    await feedsDrawer.getByRole("link").first().waitFor();
+    expect(await feedsDrawer.getByRole("link").count()).toBeGreaterThan(0);
+    await page.keyboard.press("Escape");
+    await feedsDrawer.waitFor({ state: "detached" });
+    expect(await feedsButton.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    await page.getByRole("button", { name: "Curators", exact: true }).click();
+    const curatorsDrawer = page.getByRole("dialog", { name: "Top Curators" });
+    await curatorsDrawer.getByRole("listitem").first().waitFor();
+    const curatorCount = await curatorsDrawer.getByRole("listitem").count();
+    expect(curatorCount).toBeGreaterThan(0);
+    expect(curatorCount).toBeLessThanOrEqual(10);
+    await curatorsDrawer.getByRole("button", { name: "Close" }).click();
+    await curatorsDrawer.waitFor({ state: "detached" });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("has a menu whose Create entry is disabled", async () => {
+    const { page } = await visit("/", PHONE);
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const menu = page.getByRole("dialog", { name: "Menu" });
+    await menu.waitFor();
+    expect(await menu.getByRole("link", { name: "Leaderboard" }).getAttribute("href")).toBe("/leaderboard");
+    expect(await menu.getByRole("link", { name: "Create" }).getAttribute("aria-disabled")).toBe("true");
+  });
+});
+
+describe("Routing", () => {
+  it("shows a not-found page for an unknown address, with a way home", async () => {
+    const { page, pageErrors } = await visit("/this/page/does-not-exist");
+    await page.getByRole("heading", { name: "Page not found" }).waitFor();
+    expect(await page.getByText("404").isVisible()).toBe(true);
+
+    await page.getByRole("link", { name: "Back to Explore" }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    await cards(page).first().waitFor();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("sends a feed's address to its curation tab, under the feed header", async () => {
+    const feeds = (await (await fetch(`${baseUrl}/api/feeds`)).json()).data as Array<{
+      id: string;
+      name: string;
+    }>;
+    const feed = feeds[0];
+    const { page } = await visit(`/feed/${feed.id}`);
+    await page.waitForURL(`${baseUrl}/feed/${feed.id}/curation`);
+    await page.getByRole("heading", { level: 1, name: feed.name }).waitFor();
+    expect(await page.getByText(`#${feed.id}`, { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "Curation" }).getAttribute("aria-current")).toBe("page");
+  });
+});

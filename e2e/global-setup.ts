@@ -1,0 +1,110 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { TestProject } from "vitest/node";
+import { CHROMIUM_PATH } from "./support/browser.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SERVER_ENTRY = "apps/server/src/main.ts";
+const BUILT_APP = path.join(ROOT, "apps/web/dist/index.html");
+const START_TIMEOUT_MS = 90_000;
+const STOP_TIMEOUT_MS = 10_000;
+
+/** Starts the real server on a free port with a fresh, demo-seeded embedded database, for every journey. */
+export default async function setup(project: TestProject) {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `End-to-end tests need Chromium at ${CHROMIUM_PATH} (Debian package "chromium": apt-get install chromium).`,
+    );
+  }
+  if (!existsSync(BUILT_APP)) {
+    throw new Error(`No built web app at ${BUILT_APP}: run "npm run build" before the e2e project.`);
+  }
+
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-"));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const output: string[] = [];
+
+  // node --import tsx keeps the server a single process, so stopping it stops everything it started.
+  const server = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY, "serve"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NODE_ENV: "test",
+      SEED_DEMO_DATA: "true",
+      PUBLIC_URL: baseUrl,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const remember = (chunk: Buffer) => {
+    output.push(chunk.toString());
+    if (output.length > 200) output.shift();
+  };
+  server.stdout?.on("data", remember);
+  server.stderr?.on("data", remember);
+
+  try {
+    await waitForHealth(baseUrl, server);
+  } catch (error) {
+    await stop(server);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output.join("")}`);
+  }
+
+  project.provide("baseUrl", baseUrl);
+
+  return async () => {
+    await stop(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess) {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null)
+      throw new Error(`The server exited with code ${server.exitCode} while starting.`);
+    try {
+      const response = await fetch(`${baseUrl}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server did not answer ${baseUrl}/api/health within ${START_TIMEOUT_MS / 1000} s.`);
+}
+
+async function stop(server: ChildProcess) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  const timer = setTimeout(() => server.kill("SIGKILL"), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
