@@ -72,7 +72,3 @@ function errorMessage(payload: unknown, response: Response): string {
   }
   return response.statusText || "Unexpected response";
 }
-
-export function isNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 404;
-}

@@ -6,7 +6,7 @@ import {
   type StatusFilter,
   type Submission,
 } from "@curate/core";
-import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions } from "@tanstack/react-query";
 import { api } from "../../lib/api";
 
 export const SUBMISSIONS_REFRESH_MS = 10_000;
@@ -44,6 +44,7 @@ function fetchSubmissionPage(path: string, filters: SubmissionFilters, page: num
   });
 }
 
+// Shared with the per-feed lists to come (GET /submissions/feed/{feedId} pages the same way).
 const pagedListDefaults = {
   initialPageParam: 0 as number,
   getNextPageParam: (last: Paged<Submission>) =>
@@ -58,19 +59,4 @@ export const submissionsInfiniteQueryOptions = (filters: SubmissionFilters) =>
     queryKey: submissionKeys.list(filters),
     queryFn: ({ pageParam, signal }) => fetchSubmissionPage("/submissions", filters, pageParam, signal),
     ...pagedListDefaults,
-  });
-
-export const feedSubmissionsInfiniteQueryOptions = (feedId: string, filters: SubmissionFilters) =>
-  infiniteQueryOptions({
-    queryKey: submissionKeys.feedList(feedId, filters),
-    queryFn: ({ pageParam, signal }) =>
-      fetchSubmissionPage(`/submissions/feed/${encodeURIComponent(feedId)}`, filters, pageParam, signal),
-    ...pagedListDefaults,
-  });
-
-export const submissionQueryOptions = (tweetId: string) =>
-  queryOptions({
-    queryKey: submissionKeys.detail(tweetId),
-    queryFn: ({ signal }) =>
-      api<Submission>(`/submissions/single/${encodeURIComponent(tweetId)}`, { signal }),
   });
