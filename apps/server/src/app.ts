@@ -12,7 +12,9 @@ import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
 import { AppError } from "./http/errors.ts";
 import type { AppBindings, AppDeps } from "./http/router.ts";
+import { testTweetRoutes } from "./intake/routes.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
+import { moderationRoutes } from "./moderation/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
 import { userRoutes } from "./users/routes.ts";
 import { spaHandler, uploadsHandler } from "./web/static.ts";
@@ -52,10 +54,12 @@ export function createApp(deps: AppDeps) {
     userRoutes,
     feedRoutes,
     submissionRoutes,
+    moderationRoutes,
     leaderboardRoutes,
   ]) {
     api.route("/", routes(deps));
   }
+  if (deps.env.NODE_ENV !== "production") api.route("/", testTweetRoutes(deps));
   api.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {
@@ -116,7 +120,10 @@ function isDatabaseDown(err: unknown): boolean {
     e = e.cause as typeof e
   ) {
     if (typeof e.code === "string" && CONNECTION_ERROR_CODES.has(e.code)) return true;
-    if (typeof e.message === "string" && /Connection terminated|PGlite is closed/i.test(e.message))
+    if (
+      typeof e.message === "string" &&
+      /Connection terminated|PGlite is closed|pool after calling end|Client was closed/i.test(e.message)
+    )
       return true;
   }
   return false;

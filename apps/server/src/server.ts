@@ -6,6 +6,8 @@ import { createApp } from "./app.ts";
 import type { AppEnv } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
+import { createIntake } from "./intake/runtime.ts";
+import { startIntakeWorker } from "./intake/worker.ts";
 import { seedDemoData } from "./seed/demo.ts";
 import { VERSION } from "./version.ts";
 
@@ -42,7 +44,9 @@ export async function startServer(env: AppEnv, logger: Logger): Promise<RunningS
   const database = await openConfiguredDatabase(env);
   await database.migrate();
   await seedIfFirstStart(database, env, logger);
-  const app = createApp({ database, env, logger, version: VERSION });
+  const intake = createIntake(database.db, env, logger);
+  const app = createApp({ database, env, logger, version: VERSION, intake });
+  const worker = startIntakeWorker(database.db, intake, logger, env.INTAKE_INTERVAL_MS);
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
       const url = `http://localhost:${info.port}`;
@@ -53,7 +57,10 @@ export async function startServer(env: AppEnv, logger: Logger): Promise<RunningS
         close: () =>
           new Promise<void>((done) => {
             server.close(() => {
-              database.close().finally(done);
+              worker
+                .stop()
+                .then(() => database.close())
+                .finally(done);
             });
           }),
       });

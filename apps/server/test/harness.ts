@@ -9,11 +9,13 @@ import { inject } from "vitest";
 import { type App, createApp } from "../src/app.ts";
 import { type AppEnv, loadEnv } from "../src/config/env.ts";
 import { type Database, type DatabaseHandle, openDatabase } from "../src/db/index.ts";
+import { createIntake, type Intake } from "../src/intake/runtime.ts";
 import { createLogger } from "../src/logger.ts";
 import { withDatabase } from "./global-setup.ts";
 
 export interface TestServer {
   app: App;
+  intake: Intake;
   baseUrl: string;
   db: Database;
   database: DatabaseHandle;
@@ -68,13 +70,16 @@ export async function startTestServer(envOverrides: Record<string, string> = {})
     LOG_LEVEL: "silent",
     ...envOverrides,
   });
-  const app = createApp({ database: handle, env, logger: createLogger(env.LOG_LEVEL), version: "test" });
+  const logger = createLogger(env.LOG_LEVEL);
+  const intake = createIntake(handle.db, env, logger);
+  const app = createApp({ database: handle, env, logger, version: "test", intake });
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const request = (path: string, init?: RequestInit) => fetch(`${baseUrl}${path}`, init);
   return {
     app,
+    intake,
     baseUrl,
     db: handle.db,
     database: handle,

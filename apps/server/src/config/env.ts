@@ -46,6 +46,7 @@ const envSchema = z.object({
   CROSSPOST_API_URL: optionalUrl,
   PLUGIN_ALLOWED_HOSTS: list,
   SEED_DEMO_DATA: booleanFlag.optional(),
+  INTAKE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),

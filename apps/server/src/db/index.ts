@@ -29,7 +29,11 @@ export type DatabaseTarget = { url: string } | { pgliteDir: string };
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if ("url" in target) {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle client losing its connection (server restart, terminated backend) must not crash the
+    // process; the next query fails instead and is answered as UNAVAILABLE.
+    pool.on("error", () => {});
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    let closed: Promise<void> | null = null;
     return {
       db,
       driver: "postgres",
@@ -37,13 +41,17 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       ping: async () => {
         await db.execute(sql`select 1`);
       },
-      close: () => pool.end(),
+      close: () => {
+        closed ??= pool.end();
+        return closed;
+      },
     };
   }
   mkdirSync(target.pgliteDir, { recursive: true });
   const client = await PGlite.create(target.pgliteDir, { extensions: { pg_trgm } });
   const pgliteDb = drizzlePglite(client, { schema });
   const db = pgliteDb as unknown as Database;
+  let closed: Promise<void> | null = null;
   return {
     db,
     driver: "pglite",
@@ -51,7 +59,10 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => client.close(),
+    close: () => {
+      closed ??= client.close();
+      return closed;
+    },
   };
 }
 

@@ -34,13 +34,17 @@ describe("system routes", () => {
 
   it("GET /api/health is a 503 envelope when the database is gone", async () => {
     const broken = await startTestServer();
-    await broken.database.close();
-    const { status, body } = await broken.json("/api/health");
-    expect(status).toBe(503);
-    expect(body.error.code).toBe("UNAVAILABLE");
-    const list = await broken.json("/api/feeds");
-    expect(list.status).toBe(503);
-    expect(JSON.stringify(list.body)).not.toMatch(/select|stack/i);
+    try {
+      await broken.database.close();
+      const { status, body } = await broken.json("/api/health");
+      expect(status).toBe(503);
+      expect(body.error.code).toBe("UNAVAILABLE");
+      const list = await broken.json("/api/feeds");
+      expect(list.status).toBe(503);
+      expect(JSON.stringify(list.body)).not.toMatch(/select|stack/i);
+    } finally {
+      await broken.close();
+    }
   });
 
   it("GET /api/config exposes the bot handle and environment only", async () => {
@@ -84,6 +88,8 @@ describe("system routes", () => {
     const asset = await server.request("/assets/index-abc123.js");
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(asset.headers.get("content-type")).toContain("text/javascript");
+    const staleAsset = await server.request("/assets/index-old999.js");
+    expect(staleAsset.status).toBe(404);
     const icon = await server.request("/favicon.svg");
     expect(icon.headers.get("content-type")).toBe("image/svg+xml");
     expect(icon.headers.get("cache-control")).not.toContain("immutable");

@@ -3,11 +3,13 @@ import type { Logger } from "pino";
 import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
+import type { Intake } from "../intake/runtime.ts";
 import { AppError } from "./errors.ts";
 
 /** What every route module is given: the database, the parsed environment and the logger. */
 export interface AppDeps {
   database: DatabaseHandle;
+  intake: Intake;
   env: AppEnv;
   logger: Logger;
   version: string;

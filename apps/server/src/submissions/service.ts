@@ -8,11 +8,11 @@ import { AppError } from "../http/errors.ts";
 /** The feeds a submission went to and its moderation history, built in SQL for a page of rows at once. */
 const feedsJson = sql`coalesce((
   select json_agg(json_build_object(
-    'feedId', sf2.feed_id, 'feedName', f2.name, 'status', sf2.status,
+    'feedId', sf2.feed_id, 'feedName', (select f2.name from feeds f2 where f2.id = sf2.feed_id), 'status', sf2.status,
     'curatorId', sf2.curator_id, 'curatorUsername', sf2.curator_username, 'curatorNotes', sf2.curator_notes,
     'submittedAt', ${isoUtc("sf2.submitted_at")}
   ) order by sf2.submitted_at, sf2.feed_id)
-  from submission_feeds sf2 left join feeds f2 on f2.id = sf2.feed_id
+  from submission_feeds sf2
   where sf2.submission_id = s.tweet_id
 ), '[]'::json)`;
 
@@ -53,8 +53,11 @@ interface PageRow {
 }
 
 /**
- * One round trip per page: matching rows are paged in SQL (limit + 1 tells whether a next page exists),
- * and the total comes from the trigger-kept counters unless a search narrows the set.
+ * One round trip per page. The page's ids are found first from the narrowest source (the feed links, the
+ * search matches or all submissions) in index order, and JSON is built only for those rows: building it in
+ * the paged select would also build it for every row OFFSET skips, which made deep pages cost O(offset).
+ * limit + 1 rows tell whether a next page exists; the total comes from the trigger-kept counters unless a
+ * search narrows the set.
  */
 async function pageOfSubmissions(
   db: Database,
@@ -64,45 +67,53 @@ async function pageOfSubmissions(
   const { page, limit, status, sortOrder, q } = query;
   const scoped = feedId !== null;
   const direction = sortOrder === "oldest" ? sql`asc` : sql`desc`;
-  const statusColumn = scoped ? sql`sf.status` : sql`s.status`;
-  const sortColumn = scoped ? sql`sf.submitted_at` : sql`s.submitted_at`;
-  const from = scoped
-    ? sql`submission_feeds sf join submissions s on s.tweet_id = sf.submission_id`
-    : sql`submissions s`;
 
-  const filters: SQL[] = [];
-  if (scoped) filters.push(sql`sf.feed_id = ${feedId}`);
-  if (status !== "all") filters.push(sql`${statusColumn} = ${status}`);
-
+  // Candidate rows as (tweet_id, submitted_at, status): the status and date are the feed link's when scoped.
   let matched = sql``;
+  let candidates: SQL;
+  if (q) {
+    // Matching rows come first from the trigram indexes, carrying their sort key and status, so ordering and
+    // counting touch only those rows and never walk the date index for a rare or absent term.
+    const pattern = containsPattern(q);
+    const matches = sql`(s.content ilike ${pattern} escape '\\' or s.username ilike ${pattern} escape '\\'
+      or s.curator_username ilike ${pattern} escape '\\')`;
+    matched = scoped
+      ? sql`matched as materialized (
+          select sf.submission_id as tweet_id, sf.submitted_at, sf.status
+          from submissions s join submission_feeds sf on sf.submission_id = s.tweet_id and sf.feed_id = ${feedId}
+          where ${matches}
+        ),`
+      : sql`matched as materialized (select s.tweet_id, s.submitted_at, s.status from submissions s where ${matches}),`;
+    candidates = sql`matched`;
+  } else {
+    candidates = scoped
+      ? sql`(select submission_id as tweet_id, submitted_at, status from submission_feeds where feed_id = ${feedId})`
+      : sql`(select tweet_id, submitted_at, status from submissions)`;
+  }
+  const where = status === "all" ? sql`` : sql`where c.status = ${status}`;
+
   let total: SQL;
   if (q) {
-    // Matching ids come first from the trigram indexes; ordering then touches only those rows, so a rare
-    // or absent term never walks the whole date index.
-    const pattern = containsPattern(q);
-    matched = sql`matched as materialized (
-      select tweet_id from submissions
-      where content ilike ${pattern} escape '\\' or username ilike ${pattern} escape '\\'
-         or curator_username ilike ${pattern} escape '\\'
-    ),`;
-    filters.push(sql`s.tweet_id in (select tweet_id from matched)`);
-    total = sql`(select count(*) from ${from} where ${sql.join(filters, sql` and `)})::int`;
+    total = sql`(select count(*) from ${candidates} c ${where})::int`;
   } else {
     const scope = scoped ? feedId : "*";
     const statusFilter = status === "all" ? sql`` : sql` and status = ${status}`;
     total = sql`(select coalesce(sum(count), 0) from submission_counts where scope = ${scope}${statusFilter})::int`;
   }
-  const where = filters.length ? sql`where ${sql.join(filters, sql` and `)}` : sql``;
+  const link = scoped
+    ? sql`join submission_feeds sf on sf.submission_id = p.tweet_id and sf.feed_id = ${feedId}`
+    : sql``;
 
   const [row] = await queryRows<PageRow>(
     db,
-    sql`with ${matched} page as (
-      select ${itemColumns(scoped)} as item
-      from ${from} ${where}
-      order by ${sortColumn} ${direction}, s.tweet_id ${direction}
+    sql`with ${matched} page_ids as materialized (
+      select c.tweet_id, c.submitted_at from ${candidates} c ${where}
+      order by c.submitted_at ${direction}, c.tweet_id ${direction}
       limit ${limit + 1} offset ${page * limit}
     )
-    select ${total} as total, (select json_agg(item) from page) as items`,
+    select ${total} as total,
+      (select json_agg(${itemColumns(scoped)} order by p.submitted_at ${direction}, p.tweet_id ${direction})
+        from page_ids p join submissions s on s.tweet_id = p.tweet_id ${link}) as items`,
   );
   const items = row?.items ?? [];
   const hasNextPage = items.length > limit;

@@ -57,7 +57,6 @@ async function readIfFile(path: string): Promise<Buffer | null> {
  */
 export function spaHandler(distDir: string) {
   const root = resolve(distDir);
-  let indexHtml: Buffer | null = null;
   return async (c: Context) => {
     const path = safeJoin(root, c.req.path);
     const file = path && c.req.path !== "/" ? await readIfFile(path) : null;
@@ -68,7 +67,10 @@ export function spaHandler(distDir: string) {
         "Cache-Control": hashed ? IMMUTABLE : "public, max-age=0, must-revalidate",
       });
     }
-    indexHtml ??= await readIfFile(join(root, "index.html"));
+    // A missing hashed asset is a stale page asking for an old build: answering HTML would break it silently.
+    if (c.req.path.startsWith("/assets/")) return c.text("Not found", 404);
+    // Read on each navigation (it is small and cached by the OS) so a rebuild never serves stale asset names.
+    const indexHtml = await readIfFile(join(root, "index.html"));
     if (!indexHtml) {
       return c.text("The web app is not built yet: run `npm run build` first.", 503);
     }

@@ -1,0 +1,138 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+interface FakeTweet {
+  id: string;
+  text: string;
+  author_id: string;
+  created_at: string;
+  referenced_tweets?: Array<{ type: "replied_to" | "quoted"; id: string }>;
+}
+
+/**
+ * A local X API v2 speaking the real wire format for what intake uses: user lookup, mentions and recent
+ * search, newest first, with since_id, max_results, pagination_token and rate-limit answers.
+ */
+export async function startFakeX(options: { bearerToken: string; botUsername: string }) {
+  const users = new Map<string, { id: string; username: string; name: string; profile_image_url: string }>();
+  const tweets: FakeTweet[] = [];
+  const failures: Array<{ status: number; resetInSeconds?: number }> = [];
+  const requests: URL[] = [];
+  let nextId = 1_700_000_000_000_000_000n;
+
+  const user = (username: string) => {
+    let found = [...users.values()].find((u) => u.username.toLowerCase() === username.toLowerCase());
+    if (!found) {
+      found = {
+        id: String(users.size + 1000),
+        username,
+        name: username,
+        profile_image_url: `https://pbs.example/${username}.jpg`,
+      };
+      users.set(found.id, found);
+    }
+    return found;
+  };
+  const bot = user(options.botUsername);
+
+  const page = (matching: FakeTweet[], url: URL) => {
+    const sinceId = url.searchParams.get("since_id");
+    const max = Number(url.searchParams.get("max_results") ?? 10);
+    const offset = Number(url.searchParams.get("pagination_token") ?? 0);
+    const newer = matching
+      .filter((t) => !sinceId || BigInt(t.id) > BigInt(sinceId))
+      .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+    const slice = newer.slice(offset, offset + max);
+    const referenced = slice
+      .flatMap((t) => t.referenced_tweets ?? [])
+      .map((r) => tweets.find((t) => t.id === r.id))
+      .filter((t): t is FakeTweet => Boolean(t));
+    const authorIds = new Set([...slice, ...referenced].map((t) => t.author_id));
+    return {
+      ...(slice.length ? { data: slice } : {}),
+      includes: {
+        users: [...authorIds].map((id) => users.get(id)),
+        ...(referenced.length ? { tweets: referenced } : {}),
+      },
+      meta: {
+        result_count: slice.length,
+        ...(slice.length ? { newest_id: slice[0].id, oldest_id: slice[slice.length - 1].id } : {}),
+        ...(offset + max < newer.length ? { next_token: String(offset + max) } : {}),
+      },
+    };
+  };
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x.local");
+    requests.push(url);
+    res.setHeader("Content-Type", "application/json");
+    if (req.headers.authorization !== `Bearer ${options.bearerToken}`) {
+      res.statusCode = 401;
+      res.end(JSON.stringify({ title: "Unauthorized", status: 401 }));
+      return;
+    }
+    const failure = failures.shift();
+    if (failure) {
+      res.statusCode = failure.status;
+      if (failure.resetInSeconds !== undefined) {
+        res.setHeader("x-rate-limit-reset", String(Math.floor(Date.now() / 1000) + failure.resetInSeconds));
+      }
+      res.end(JSON.stringify({ title: "Too Many Requests", status: failure.status }));
+      return;
+    }
+    const byName = url.pathname.match(/^\/2\/users\/by\/username\/(\w+)$/);
+    if (byName) {
+      res.end(JSON.stringify({ data: user(byName[1]) }));
+      return;
+    }
+    if (url.pathname === `/2/users/${bot.id}/mentions`) {
+      const mention = new RegExp(`@${bot.username}(?!\\w)`, "i");
+      res.end(
+        JSON.stringify(
+          page(
+            tweets.filter((t) => mention.test(t.text)),
+            url,
+          ),
+        ),
+      );
+      return;
+    }
+    if (url.pathname === "/2/tweets/search/recent") {
+      const terms = (url.searchParams.get("query") ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+      res.end(
+        JSON.stringify(
+          page(
+            tweets.filter((t) => terms.every((term) => t.text.toLowerCase().includes(term))),
+            url,
+          ),
+        ),
+      );
+      return;
+    }
+    res.statusCode = 404;
+    res.end(JSON.stringify({ title: "Not Found" }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    /** Posts a tweet; returns its id. */
+    tweet(username: string, text: string, inReplyTo?: string): string {
+      nextId += 1n;
+      const id = String(nextId);
+      tweets.push({
+        id,
+        text,
+        author_id: user(username).id,
+        created_at: new Date().toISOString(),
+        ...(inReplyTo ? { referenced_tweets: [{ type: "replied_to" as const, id: inReplyTo }] } : {}),
+      });
+      return id;
+    },
+    failNext(status: number, resetInSeconds?: number) {
+      failures.push({ status, resetInSeconds });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
