@@ -1,0 +1,38 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { ApiError, api } from "../../lib/api";
+
+/** The signed-in user as GET /api/users/me returns it. */
+export interface CurrentUser {
+  id: number;
+  nearAccountId: string;
+  username: string | null;
+  profileImage: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const authKeys = {
+  all: ["auth"] as const,
+  me: () => [...authKeys.all, "me"] as const,
+};
+
+/** The session's user, or null when the server says 401 (signed out or session revoked). */
+export async function fetchCurrentUser(signal?: AbortSignal): Promise<CurrentUser | null> {
+  try {
+    return await api<CurrentUser>("/users/me", { signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export const currentUserQueryOptions = () =>
+  queryOptions({
+    queryKey: authKeys.me(),
+    queryFn: ({ signal }) => fetchCurrentUser(signal),
+    staleTime: 60_000,
+  });
+
+export function useCurrentUser() {
+  return useQuery(currentUserQueryOptions());
+}
