@@ -1,0 +1,262 @@
+/**
+ * API benchmark: the submission lists against the health route on the same server, per driver, in one run.
+ * Usage: npm run bench   (env: BENCH_DRIVERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_SUBMISSIONS, BENCH_DATABASE_URL)
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import autocannon from "autocannon";
+import pg from "pg";
+import { createApp } from "../apps/server/src/app.ts";
+import { loadEnv } from "../apps/server/src/config/env.ts";
+import { type DatabaseHandle, openDatabase } from "../apps/server/src/db/index.ts";
+import { createLogger } from "../apps/server/src/logger.ts";
+import { checkLoadedData, type LoadSize, loadBenchData, RARE_WORD } from "./load.ts";
+import { checkSearch } from "./search-check.ts";
+
+type Driver = "pglite" | "postgres";
+
+const env = process.env;
+const DURATION = Number(env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 10);
+const WARMUP = Number(env.BENCH_WARMUP ?? 1);
+const SIZE: LoadSize = {
+  submissions: Number(env.BENCH_SUBMISSIONS ?? 100_000),
+  feeds: Number(env.BENCH_FEEDS ?? 50),
+  curators: Number(env.BENCH_CURATORS ?? 5_000),
+  authors: Number(env.BENCH_AUTHORS ?? 20_000),
+};
+const ADMIN_URL = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const BENCH_DB = "curate_bench";
+const DRIVERS = (env.BENCH_DRIVERS ?? "pglite,postgres").split(",").map((d) => d.trim()) as Driver[];
+/** Loading plus measuring one driver must finish within this, or the run fails instead of hanging. */
+const LOAD_LIMIT_MS = Number(env.BENCH_LOAD_LIMIT_MS ?? 120_000);
+const GOAL_RATIO = 0.4;
+const GOAL_P99_MS = 50;
+const RESULTS_DIR = join(dirname(fileURLToPath(import.meta.url)), "results");
+
+/** The busiest feed by construction (feed ids are drawn with a skew towards low numbers). */
+const ROUTES: { name: string; path: string }[] = [
+  { name: "health", path: "/api/health" },
+  { name: "submissions (first page)", path: "/api/submissions?page=0&limit=20" },
+  { name: "submissions (status=approved)", path: "/api/submissions?status=approved" },
+  { name: `submissions (q=${RARE_WORD})`, path: `/api/submissions?q=${RARE_WORD}` },
+  { name: "feed submissions (feed01)", path: "/api/submissions/feed/feed01" },
+];
+
+interface RouteResult {
+  route: string;
+  path: string;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  ratio: number;
+  non2xx: number;
+  errors: number;
+}
+
+interface DriverResult {
+  driver: Driver;
+  loadMs: number;
+  submissions: number;
+  links: number;
+  routes: RouteResult[];
+  goalsMet: boolean | null;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}
+
+function log(message: string) {
+  process.stdout.write(`${message}\n`);
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function benchUrl(): string {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${BENCH_DB}`;
+  return url.toString();
+}
+
+/** Opens an empty database for the driver, and how to throw it away afterwards. */
+async function openFresh(driver: Driver): Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }> {
+  if (driver === "postgres") {
+    await adminQuery(`drop database if exists ${BENCH_DB} with (force)`);
+    await adminQuery(`create database ${BENCH_DB}`);
+    const handle = await openDatabase({ url: benchUrl() });
+    return {
+      handle,
+      dispose: async () => {
+        await handle.close();
+        await adminQuery(`drop database if exists ${BENCH_DB} with (force)`);
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "curate-bench-"));
+  const handle = await openDatabase({ pgliteDir: dir });
+  return {
+    handle,
+    dispose: async () => {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function fire(url: string, seconds: number): Promise<autocannon.Result> {
+  // The load generator runs in a worker thread so it does not share the event loop with the server.
+  return autocannon({ url, connections: CONNECTIONS, duration: seconds, workers: 1 });
+}
+
+async function measure(baseUrl: string): Promise<RouteResult[]> {
+  const results: RouteResult[] = [];
+  for (const route of ROUTES) {
+    const url = `${baseUrl}${route.path}`;
+    const probe = await fetch(url);
+    if (!probe.ok) throw new Error(`${route.path} answered ${probe.status}: ${await probe.text()}`);
+    if (WARMUP > 0) await fire(url, WARMUP);
+    const r = await fire(url, DURATION);
+    results.push({
+      route: route.name,
+      path: route.path,
+      requestsPerSec: Math.round(r.requests.average),
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      ratio: 0,
+      non2xx: r.non2xx,
+      errors: r.errors + r.timeouts,
+    });
+    log(
+      `  ${route.name.padEnd(32)} ${String(Math.round(r.requests.average)).padStart(6)} req/s  p99 ${r.latency.p99} ms`,
+    );
+  }
+  const health = results[0].requestsPerSec || 1;
+  for (const r of results) r.ratio = Math.round((r.requestsPerSec / health) * 100) / 100;
+  return results;
+}
+
+async function runDriver(driver: Driver): Promise<DriverResult> {
+  log(
+    `\n== ${driver}: ${SIZE.submissions.toLocaleString()} submissions, ${SIZE.feeds} feeds, ${SIZE.curators} curators`,
+  );
+  const { handle, dispose } = await openFresh(driver);
+  const dataDir = mkdtempSync(join(tmpdir(), "curate-bench-data-"));
+  let server: ReturnType<typeof serve> | undefined;
+  try {
+    await handle.migrate();
+    const started = Date.now();
+    await withTimeout(loadBenchData(handle.db, SIZE), LOAD_LIMIT_MS, `${driver} bulk load`);
+    const loaded = await checkLoadedData(handle.db);
+    const loadMs = Date.now() - started;
+    log(
+      `  loaded ${loaded.submissions} submissions / ${loaded.links} feed links in ${(loadMs / 1000).toFixed(1)} s`,
+    );
+
+    const appEnv = loadEnv({
+      NODE_ENV: "production",
+      SESSION_SECRET: "bench-session-secret-bench-session-secret",
+      DATA_DIR: dataDir,
+      PORT: "0",
+      LOG_LEVEL: "silent",
+    });
+    const app = createApp({
+      database: handle,
+      env: appEnv,
+      logger: createLogger("silent"),
+      version: "bench",
+    });
+    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve) => server?.once("listening", () => resolve()));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+    await checkSearch(baseUrl, handle.db);
+    const routes = await measure(baseUrl);
+    const goalsMet =
+      driver === "postgres"
+        ? routes.slice(1).every((r) => r.ratio >= GOAL_RATIO && r.p99 < GOAL_P99_MS && r.non2xx === 0)
+        : null;
+    return { driver, loadMs, ...loaded, routes, goalsMet };
+  } finally {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await dispose();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function printTable(result: DriverResult) {
+  log(`\n${result.driver} (load ${(result.loadMs / 1000).toFixed(1)} s, -c ${CONNECTIONS} -d ${DURATION})`);
+  log(
+    `${"route".padEnd(34)}${"req/s".padStart(8)}${"p50 ms".padStart(8)}${"p99 ms".padStart(8)}${"vs health".padStart(11)}`,
+  );
+  for (const r of result.routes) {
+    const flags = r.non2xx || r.errors ? `  (${r.non2xx} non-2xx, ${r.errors} errors)` : "";
+    log(
+      `${r.route.padEnd(34)}${String(r.requestsPerSec).padStart(8)}${String(r.p50).padStart(8)}${String(r.p99).padStart(8)}${`${Math.round(r.ratio * 100)}%`.padStart(11)}${flags}`,
+    );
+  }
+  if (result.goalsMet !== null) {
+    log(
+      `goal (every list >= ${GOAL_RATIO * 100}% of health and p99 < ${GOAL_P99_MS} ms): ${result.goalsMet ? "MET" : "NOT MET"}`,
+    );
+  }
+}
+
+async function main() {
+  const results: DriverResult[] = [];
+  for (const driver of DRIVERS) {
+    if (driver === "postgres" && !(await postgresReachable())) {
+      log(`\n== postgres: not reachable at ${ADMIN_URL}, skipped`);
+      continue;
+    }
+    results.push(await runDriver(driver));
+  }
+  for (const result of results) printTable(result);
+
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const report = {
+    at: new Date().toISOString(),
+    node: process.version,
+    settings: { duration: DURATION, connections: CONNECTIONS, warmup: WARMUP, ...SIZE },
+    goals: { ratio: GOAL_RATIO, p99Ms: GOAL_P99_MS },
+    results,
+  };
+  const file = join(RESULTS_DIR, `api-${report.at.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(RESULTS_DIR, "api-latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+  log(`\nresults written to ${file}`);
+  const failed = results.some((r) => r.goalsMet === false);
+  process.exit(failed && env.BENCH_STRICT === "1" ? 1 : 0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
