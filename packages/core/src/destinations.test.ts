@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { builtinPluginName, feedDestinations } from "./destinations.ts";
+
+describe("feedDestinations", () => {
+  it("links RSS to the feed's file on its service URL", () => {
+    expect(
+      feedDestinations(
+        [{ plugin: "@curate/rss", config: { serviceUrl: "https://curate.example/rss/" } }],
+        "solar",
+      ),
+    ).toEqual([{ kind: "rss", label: "RSS", href: "https://curate.example/rss/solar/rss.xml" }]);
+  });
+
+  it("accepts the @curatedotfun names of older configs", () => {
+    const [telegram] = feedDestinations(
+      [{ plugin: "@curatedotfun/telegram", config: { channelId: "@near_curated" } }],
+      "near",
+    );
+    expect(telegram).toEqual({ kind: "telegram", label: "Telegram", href: "https://t.me/near_curated" });
+  });
+
+  it.each([
+    [{ chatId: "@solar_news", messageThreadId: "7" }, "https://t.me/solar_news/7"],
+    [{ chatId: "-1001234567890" }, "https://t.me/c/1234567890"],
+    [{ chatId: "123" }, null],
+    [{ chatId: "{{TELEGRAM_CHAT}}" }, null],
+  ])("builds Telegram links from %o", (config, href) => {
+    expect(feedDestinations([{ plugin: "@curate/telegram", config }], "f")[0].href).toBe(href);
+  });
+
+  it("links Notion, Discord, NEAR Social, Supabase and crosspost from their configs", () => {
+    const hrefs = feedDestinations(
+      [
+        { plugin: "@curate/notion", config: { databaseId: "b7c1e2f4-a9d8-4c3e-8f2a-61d0c5e7b913" } },
+        { plugin: "@curate/discord", config: { guildId: "111", channelId: "222" } },
+        { plugin: "@curate/near-social", config: { accountId: "curate.near" } },
+        { plugin: "@curate/supabase", config: { url: "https://abcd1234.supabase.co", tableName: "posts" } },
+        { plugin: "@curate/crosspost", config: { handle: "@curate_fun" } },
+      ],
+      "f",
+    ).map((d) => d.href);
+    expect(hrefs).toEqual([
+      "https://www.notion.so/b7c1e2f4a9d84c3e8f2a61d0c5e7b913",
+      "https://discord.com/channels/111/222",
+      "https://near.social/mob.near/widget/ProfilePage?accountId=curate.near",
+      "https://supabase.com/dashboard/project/abcd1234",
+      "https://x.com/curate_fun",
+    ]);
+  });
+
+  it("ignores values that still hold template markers", () => {
+    const [rss, notion] = feedDestinations(
+      [
+        { plugin: "@curate/rss", config: { serviceUrl: "{{RSS_URL}}" } },
+        { plugin: "@curate/notion", config: { databaseId: "{{NOTION_DB}}" } },
+      ],
+      "f",
+    );
+    expect(rss.href).toBeNull();
+    expect(notion.href).toBeNull();
+  });
+
+  it("gives unknown plugins a badge without a link", () => {
+    expect(
+      feedDestinations([{ plugin: "@someone/webhook", config: { url: "https://x.example" } }], "f"),
+    ).toEqual([{ kind: "@someone/webhook", label: "@someone/webhook", href: null }]);
+    expect(feedDestinations(undefined, "f")).toEqual([]);
+  });
+});
+
+describe("builtinPluginName", () => {
+  it("strips either built-in prefix only", () => {
+    expect(builtinPluginName("@curate/rss")).toBe("rss");
+    expect(builtinPluginName("@curatedotfun/rss")).toBe("rss");
+    expect(builtinPluginName("rss")).toBeNull();
+  });
+});

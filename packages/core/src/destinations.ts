@@ -1,0 +1,129 @@
+/**
+ * "Posting to:" badges of a feed page: one per stream distributor, with a link to where the content lands
+ * when the distributor's config says so. Built-in plugins are `@curate/<name>`; the `@curatedotfun/<name>`
+ * names of older configs mean the same plugin.
+ */
+
+export interface Destination {
+  /** The plugin's short name (rss, telegram, …) or its full name when unknown. */
+  kind: string;
+  label: string;
+  href: string | null;
+}
+
+interface DistributorLike {
+  plugin: string;
+  config?: Record<string, unknown>;
+}
+
+const PLUGIN_PREFIX = /^@(curate|curatedotfun)\//;
+
+/** The built-in short name of a plugin (`@curatedotfun/rss` → `rss`), or null for third-party plugins. */
+export function builtinPluginName(plugin: string): string | null {
+  return PLUGIN_PREFIX.test(plugin) ? plugin.replace(PLUGIN_PREFIX, "") : null;
+}
+
+/** A config string usable in a link: present, and not a `{{NAME}}` template still waiting to be filled. */
+function text(value: unknown): string | null {
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  if (typeof value !== "string") return null;
+  const trimmed = value.trim();
+  if (!trimmed || trimmed.includes("{{")) return null;
+  return trimmed;
+}
+
+function httpUrl(value: unknown): string | null {
+  const candidate = text(value);
+  if (!candidate) return null;
+  try {
+    const url = new URL(candidate);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.href.replace(/\/+$/, "") : null;
+  } catch {
+    return null;
+  }
+}
+
+function first(config: Record<string, unknown>, keys: string[]): string | null {
+  for (const key of keys) {
+    const value = text(config[key]);
+    if (value) return value;
+  }
+  return null;
+}
+
+function telegramLink(config: Record<string, unknown>): string | null {
+  const chat = first(config, ["channelId", "chatId", "channel", "chat"]);
+  if (!chat) return null;
+  const thread = text(config.messageThreadId);
+  if (/^@?[A-Za-z][A-Za-z0-9_]{3,}$/.test(chat) && !/^-?\d+$/.test(chat)) {
+    const name = chat.replace(/^@/, "");
+    return thread ? `https://t.me/${name}/${thread}` : `https://t.me/${name}`;
+  }
+  // Private supergroups and channels are "-100<id>"; members open them as t.me/c/<id>.
+  const privateId = chat.match(/^-100(\d+)$/)?.[1];
+  if (privateId) return thread ? `https://t.me/c/${privateId}/${thread}` : `https://t.me/c/${privateId}`;
+  return null;
+}
+
+function notionLink(config: Record<string, unknown>): string | null {
+  const id = first(config, ["databaseId", "database_id"]);
+  if (!id || !/^[0-9a-f-]{32,36}$/i.test(id)) return null;
+  return `https://www.notion.so/${id.replace(/-/g, "")}`;
+}
+
+function discordLink(config: Record<string, unknown>): string | null {
+  const channel = first(config, ["channelId"]);
+  const guild = first(config, ["guildId", "serverId"]);
+  if (!channel || !guild || !/^\d+$/.test(channel) || !/^\d+$/.test(guild)) return null;
+  return `https://discord.com/channels/${guild}/${channel}`;
+}
+
+function nearSocialLink(config: Record<string, unknown>): string | null {
+  const account = first(config, ["accountId", "signerId"]);
+  if (!account || !/^[a-z0-9._-]+$/.test(account)) return null;
+  return `https://near.social/mob.near/widget/ProfilePage?accountId=${encodeURIComponent(account)}`;
+}
+
+function supabaseLink(config: Record<string, unknown>): string | null {
+  const url = httpUrl(config.url ?? config.supabaseUrl);
+  const ref = url?.match(/^https:\/\/([a-z0-9]+)\.supabase\.co$/)?.[1];
+  return ref ? `https://supabase.com/dashboard/project/${ref}` : null;
+}
+
+function microblogLink(config: Record<string, unknown>): string | null {
+  const handle = first(config, ["handle", "username", "accountHandle"])?.replace(/^@/, "");
+  return handle && /^[A-Za-z0-9_]{1,15}$/.test(handle) ? `https://x.com/${handle}` : null;
+}
+
+const KNOWN: Record<
+  string,
+  { label: string; link: (config: Record<string, unknown>, feedId: string) => string | null }
+> = {
+  rss: {
+    label: "RSS",
+    link: (config, feedId) => {
+      const service = httpUrl(config.serviceUrl);
+      return service ? `${service}/${encodeURIComponent(feedId)}/rss.xml` : null;
+    },
+  },
+  telegram: { label: "Telegram", link: telegramLink },
+  notion: { label: "Notion", link: notionLink },
+  discord: { label: "Discord", link: discordLink },
+  "near-social": { label: "NEAR Social", link: nearSocialLink },
+  supabase: { label: "Supabase", link: supabaseLink },
+  crosspost: { label: "Crosspost", link: microblogLink },
+  twitter: { label: "X", link: microblogLink },
+};
+
+/** The destination of each distributor, in config order; unknown plugins get a label and no link. */
+export function feedDestinations(
+  distributors: readonly DistributorLike[] | undefined,
+  feedId: string,
+): Destination[] {
+  return (distributors ?? []).map((distributor) => {
+    const name = builtinPluginName(distributor.plugin);
+    const known = name ? KNOWN[name] : undefined;
+    if (!known || !name) return { kind: distributor.plugin, label: distributor.plugin, href: null };
+    return { kind: name, label: known.label, href: known.link(distributor.config ?? {}, feedId) };
+  });
+}
