@@ -16,6 +16,7 @@ import { testTweetRoutes } from "./intake/routes.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
+import { uploadRoutes } from "./uploads/routes.ts";
 import { userRoutes } from "./users/routes.ts";
 import { spaHandler, uploadsHandler } from "./web/static.ts";
 
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
     feedRoutes,
     submissionRoutes,
     moderationRoutes,
+    uploadRoutes,
     leaderboardRoutes,
   ]) {
     api.route("/", routes(deps));

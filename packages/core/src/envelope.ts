@@ -77,4 +77,8 @@ export interface AppConfig {
   botHandle: string;
   environment: Environment;
   version: string;
+  /** "local": POST /api/upload; "pinata": a key from GET /api/upload/get-auth-key, then a direct upload. */
+  imageUpload: "local" | "pinata";
+  /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
+  pinata?: { uploadUrl: string; gatewayUrl: string };
 }

@@ -1,11 +1,13 @@
 import { ALL_FEED_ID, type Feed, type FeedConfig } from "@curate/core";
 import { and, asc, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
+import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { feeds } from "../db/schema.ts";
+import { feeds, submissions } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../http/errors.ts";
-import { moderatorConditions } from "./permissions.ts";
+import { moderationRight, moderatorConditions } from "./permissions.ts";
+import { findRawSecrets } from "./secrets.ts";
 
 type FeedRow = typeof feeds.$inferSelect;
 
@@ -100,4 +102,95 @@ async function feedsByIds(db: Database, ids: string[]): Promise<Feed[]> {
     .where(inArray(feeds.id, ids))
     .orderBy(asc(feeds.name), asc(feeds.id));
   return rows.map(toFeed);
+}
+
+export interface FeedWrite {
+  config: FeedConfig;
+}
+
+function columnsOf(config: FeedConfig) {
+  return {
+    name: config.name,
+    description: config.description,
+    image: config.image ? config.image : null,
+    admins: config.admins ?? [],
+    config: config as Record<string, unknown>,
+  };
+}
+
+function assertNoRawSecrets(config: FeedConfig) {
+  const issues = findRawSecrets(config);
+  if (issues.length) {
+    throw AppError.validation(
+      `Invalid feed config: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      issues,
+    );
+  }
+}
+
+/** Creates a feed owned by `creator`; the id is the lower-cased hashtag and must be free. */
+export async function createFeed(db: Database, creator: User, config: FeedConfig): Promise<Feed> {
+  assertNoRawSecrets(config);
+  const id = config.id.toLowerCase();
+  if (id === ALL_FEED_ID) throw AppError.conflict(`Feed "${id}" already exists.`);
+  const [row] = await db
+    .insert(feeds)
+    .values({ id, ...columnsOf({ ...config, id }), createdBy: creator.nearAccountId })
+    .onConflictDoNothing({ target: feeds.id })
+    .returning();
+  if (!row) throw AppError.conflict(`Feed "${id}" already exists.`);
+  return toFeed(row);
+}
+
+/** May `user` edit or delete the feed: its creator, its admins and super admins. */
+async function assertCanManage(db: Database, env: AppEnv, feedId: string, user: User) {
+  const right = await moderationRight(db, env, feedId, user);
+  if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
+  if (!["creator", "admin", "super_admin"].includes(right.reason)) {
+    throw AppError.forbidden(`Only the feed's owner or admins can change "${feedId}".`);
+  }
+}
+
+/** Replaces the stored config with the one sent (entries left out are removed). */
+export async function updateFeed(db: Database, env: AppEnv, user: User, feedId: string, config: FeedConfig) {
+  const id = feedId.toLowerCase();
+  if (config.id.toLowerCase() !== id) {
+    throw AppError.validation("Invalid feed config: id: the id cannot be changed", [
+      { path: "id", message: "The id cannot be changed" },
+    ]);
+  }
+  assertNoRawSecrets(config);
+  await assertCanManage(db, env, id, user);
+  const [row] = await db
+    .update(feeds)
+    .set({ ...columnsOf({ ...config, id }), updatedAt: sql`now()` })
+    .where(eq(feeds.id, id))
+    .returning();
+  if (!row) throw AppError.notFound(`Feed "${id}" not found.`);
+  return toFeed(row);
+}
+
+/**
+ * Deletes a feed with its links, moderation history and jobs (cascades), in one transaction; posts left
+ * in no feed at all go too, so they do not linger on Explore.
+ */
+export async function deleteFeed(db: Database, env: AppEnv, user: User, feedId: string) {
+  const id = feedId.toLowerCase();
+  await assertCanManage(db, env, id, user);
+  await db.transaction(async (tx) => {
+    const orphans = await queryRows<{ submissionId: string }>(
+      tx,
+      sql`select submission_id as "submissionId" from submission_feeds sf where sf.feed_id = ${id}
+        and not exists (select 1 from submission_feeds o where o.submission_id = sf.submission_id and o.feed_id <> ${id})`,
+    );
+    await tx.delete(feeds).where(eq(feeds.id, id));
+    if (orphans.length) {
+      await tx.delete(submissions).where(
+        inArray(
+          submissions.tweetId,
+          orphans.map((o) => o.submissionId),
+        ),
+      );
+    }
+  });
 }

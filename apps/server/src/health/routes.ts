@@ -17,6 +17,8 @@ const appConfigSchema = z.object({
   botHandle: z.string(),
   environment: z.enum(["development", "test", "production"]),
   version: z.string(),
+  imageUpload: z.enum(["local", "pinata"]),
+  pinata: z.object({ uploadUrl: z.string(), gatewayUrl: z.string() }).optional(),
 });
 
 const healthRoute = createRoute({
@@ -50,7 +52,15 @@ export function healthRoutes({ database, env, version }: AppDeps) {
     });
   });
   router.openapi(configRoute, (c) => {
-    const config: AppConfig = { botHandle: env.BOT_HANDLE, environment: env.NODE_ENV, version };
+    const config: AppConfig = {
+      botHandle: env.BOT_HANDLE,
+      environment: env.NODE_ENV,
+      version,
+      imageUpload: env.PINATA_JWT ? "pinata" : "local",
+      ...(env.PINATA_JWT
+        ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
+        : {}),
+    };
     return ok(c, config);
   });
   return router;

@@ -49,7 +49,12 @@ describe("system routes", () => {
 
   it("GET /api/config exposes the bot handle and environment only", async () => {
     const { body } = await server.json("/api/config");
-    expect(body.data).toEqual({ botHandle: "curatebot", environment: "test", version: "test" });
+    expect(body.data).toEqual({
+      botHandle: "curatebot",
+      environment: "test",
+      version: "test",
+      imageUpload: "local",
+    });
   });
 
   it("serves the OpenAPI document and the human docs", async () => {

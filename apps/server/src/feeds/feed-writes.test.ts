@@ -1,0 +1,226 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertFeed, insertSubmission } from "../../test/factories.ts";
+import { startTestServer, type TestServer } from "../../test/harness.ts";
+import { newKey } from "../../test/near.ts";
+import { sessionHeaders, signIn } from "../../test/session.ts";
+import { moderationHistory, submissionFeeds, submissions } from "../db/schema.ts";
+
+let server: TestServer;
+const ownerKey = newKey();
+const adminKey = newKey();
+const superKey = newKey();
+const cookies: Record<string, string> = {};
+
+const legacyConfig = {
+  id: "legacy",
+  name: "Legacy Feed",
+  description: "Written by curate.fun",
+  image: "https://example.com/legacy.png",
+  enabled: true,
+  pollingIntervalMs: 60000,
+  moderation: { approvers: { twitter: ["mod_one"] }, blacklist: { twitter: [] } },
+  sources: [
+    { plugin: "@curatedotfun/twitter-source", config: { apiKey: "{{TWITTER_API_KEY}}" }, search: [] },
+  ],
+  outputs: {
+    stream: {
+      enabled: true,
+      transform: [
+        { plugin: "@curatedotfun/object-transform", config: { mappings: { content: "{{content}}" } } },
+      ],
+      distribute: [
+        {
+          plugin: "@curatedotfun/telegram",
+          config: { botToken: "{{TELEGRAM_BOT_TOKEN}}", channelId: "@legacy" },
+        },
+      ],
+    },
+    recap: [{ id: "weekly", name: "Weekly", enabled: false, schedule: "0 0 * * 0" }],
+  },
+  customField: { keep: ["me"] },
+};
+
+beforeAll(async () => {
+  server = await startTestServer({
+    AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+    SUPER_ADMIN_ACCOUNTS: superKey.implicitAccountId,
+  });
+  cookies.owner = (await signIn(server, ownerKey)).cookie;
+  cookies.admin = (await signIn(server, adminKey)).cookie;
+  cookies.super = (await signIn(server, superKey)).cookie;
+  cookies.stranger = (await signIn(server)).cookie;
+});
+
+afterAll(() => server.close());
+
+const send = (method: string, path: string, cookie: string | null, body?: unknown) =>
+  server.json(path, {
+    method,
+    headers: cookie
+      ? sessionHeaders(server, cookie)
+      : { "Content-Type": "application/json", Origin: server.baseUrl },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+
+describe("POST /api/feeds", () => {
+  it("creates a feed owned by the signed-in user and keeps an older tool's config unchanged", async () => {
+    const { status, body } = await send("POST", "/api/feeds", cookies.owner, legacyConfig);
+    expect(status).toBe(201);
+    expect(body.data).toMatchObject({
+      id: "legacy",
+      name: "Legacy Feed",
+      image: "https://example.com/legacy.png",
+      createdBy: ownerKey.implicitAccountId,
+    });
+    expect(body.data.config).toEqual(legacyConfig);
+    expect((await server.json("/api/feeds/legacy")).body.data.config).toEqual(legacyConfig);
+  });
+
+  it("is a 409 when the id is taken (the hidden `all` feed included)", async () => {
+    const again = await send("POST", "/api/feeds", cookies.stranger, { ...legacyConfig, name: "Mine now" });
+    expect(again.status).toBe(409);
+    expect(again.body.error.message).toBe('Feed "legacy" already exists.');
+    expect((await server.json("/api/feeds/legacy")).body.data.name).toBe("Legacy Feed");
+    expect((await send("POST", "/api/feeds", cookies.owner, { ...legacyConfig, id: "all" })).status).toBe(
+      409,
+    );
+  });
+
+  it.each([
+    [{ ...legacyConfig, id: "Upper" }, "id"],
+    [{ ...legacyConfig, id: "has space" }, "id"],
+    [{ ...legacyConfig, name: "" }, "name"],
+    [{ ...legacyConfig, description: "" }, "description"],
+    [{ ...legacyConfig, image: "not-a-url" }, "image"],
+    [{ ...legacyConfig, pollingIntervalMs: 999 }, "pollingIntervalMs"],
+    [{ ...legacyConfig, pollingIntervalMs: 1500.5 }, "pollingIntervalMs"],
+    [
+      { ...legacyConfig, sources: [{ plugin: "x", search: [{ pageSize: 0 }] }] },
+      "sources.0.search.0.pageSize",
+    ],
+    [{ ...legacyConfig, ingestion: { schedule: "" } }, "ingestion.schedule"],
+  ])("refuses an invalid config with a 400 naming %s's field", async (config, path) => {
+    const { status, body } = await send("POST", "/api/feeds", cookies.owner, {
+      ...config,
+      id: config.id === "legacy" ? "fresh" : config.id,
+    });
+    expect(status).toBe(400);
+    expect(body.error.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
+    expect((await server.json("/api/feeds/fresh")).status).toBe(404);
+  });
+
+  it.each([
+    [
+      "a raw Telegram token",
+      { botToken: "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw_x" },
+      "outputs.stream.distribute.0.config.botToken",
+    ],
+    [
+      "a secret under a credential key",
+      { apiKey: "abc123plaintext" },
+      "outputs.stream.distribute.0.config.apiKey",
+    ],
+    [
+      "a JWT anywhere",
+      {
+        note: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+      },
+      "outputs.stream.distribute.0.config.note",
+    ],
+  ])("refuses %s in a config", async (_label, config, path) => {
+    const withSecret = {
+      ...legacyConfig,
+      id: "secretive",
+      outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/telegram", config }] } },
+    };
+    const { status, body } = await send("POST", "/api/feeds", cookies.owner, withSecret);
+    expect(status).toBe(400);
+    expect(body.error.details).toEqual([expect.objectContaining({ path })]);
+    expect((await server.json("/api/feeds/secretive")).status).toBe(404);
+  });
+
+  it("needs a session", async () => {
+    expect((await send("POST", "/api/feeds", null, { ...legacyConfig, id: "anon" })).status).toBe(401);
+  });
+});
+
+describe("PUT /api/feeds/{id}", () => {
+  it("replaces the config, so removed entries are gone, for the owner, admins and super admins", async () => {
+    const trimmed = {
+      ...legacyConfig,
+      admins: [adminKey.implicitAccountId],
+      sources: [],
+      customField: undefined,
+    };
+    const { status, body } = await send("PUT", "/api/feeds/legacy", cookies.owner, trimmed);
+    expect(status).toBe(200);
+    expect(body.data.config.sources).toEqual([]);
+    expect(body.data.config).not.toHaveProperty("customField");
+    expect(body.data.admins).toEqual([adminKey.implicitAccountId]);
+
+    const byAdmin = await send("PUT", "/api/feeds/legacy", cookies.admin, {
+      ...trimmed,
+      name: "Renamed by admin",
+    });
+    expect(byAdmin.status).toBe(200);
+    const bySuper = await send("PUT", "/api/feeds/legacy", cookies.super, {
+      ...trimmed,
+      name: "Renamed by super",
+    });
+    expect(bySuper.body.data.name).toBe("Renamed by super");
+  });
+
+  it("is 403 for others, 404 for unknown feeds, 400 for an id change or a bad config", async () => {
+    const current = (await server.json("/api/feeds/legacy")).body.data.config;
+    expect(
+      (await send("PUT", "/api/feeds/legacy", cookies.stranger, { ...current, name: "Hijack" })).status,
+    ).toBe(403);
+    expect((await send("PUT", "/api/feeds/nope", cookies.owner, { ...current, id: "nope" })).status).toBe(
+      404,
+    );
+    expect((await send("PUT", "/api/feeds/legacy", cookies.owner, { ...current, id: "other" })).status).toBe(
+      400,
+    );
+    expect((await send("PUT", "/api/feeds/legacy", cookies.owner, { ...current, name: "" })).status).toBe(
+      400,
+    );
+    expect((await server.json("/api/feeds/legacy")).body.data.name).toBe("Renamed by super");
+  });
+});
+
+describe("DELETE /api/feeds/{id}", () => {
+  it("removes the feed with its links and history in one go, keeping posts still in other feeds", async () => {
+    await insertFeed(server.db, { id: "doomed", createdBy: ownerKey.implicitAccountId });
+    await insertFeed(server.db, { id: "survivor" });
+    await insertSubmission(server.db, {
+      tweetId: "only-doomed",
+      feeds: [{ feedId: "doomed", status: "approved" }],
+    });
+    await insertSubmission(server.db, {
+      tweetId: "shared",
+      feeds: [
+        { feedId: "doomed", status: "rejected" },
+        { feedId: "survivor", status: "pending" },
+      ],
+    });
+    expect((await send("DELETE", "/api/feeds/doomed", cookies.stranger)).status).toBe(403);
+    const { status, body } = await send("DELETE", "/api/feeds/doomed", cookies.owner);
+    expect(status).toBe(200);
+    expect(body.data).toEqual({ id: "doomed", deleted: true });
+    expect((await server.json("/api/feeds/doomed")).status).toBe(404);
+    expect(
+      await server.db.select().from(submissionFeeds).where(eq(submissionFeeds.feedId, "doomed")),
+    ).toEqual([]);
+    expect(
+      await server.db.select().from(moderationHistory).where(eq(moderationHistory.feedId, "doomed")),
+    ).toEqual([]);
+    expect(await server.db.select().from(submissions).where(eq(submissions.tweetId, "only-doomed"))).toEqual(
+      [],
+    );
+    const shared = await server.json("/api/submissions/single/shared");
+    expect(shared.body.data.status).toBe("pending");
+    expect(shared.body.data.feeds.map((f: { feedId: string }) => f.feedId)).toEqual(["survivor"]);
+    expect((await send("DELETE", "/api/feeds/doomed", cookies.owner)).status).toBe(404);
+  });
+});

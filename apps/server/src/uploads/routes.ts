@@ -1,0 +1,80 @@
+import { join } from "node:path";
+import { successEnvelopeSchema } from "@curate/core";
+import { createRoute } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import { requireUser } from "../auth/middleware.ts";
+import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
+import { created, ok } from "../http/envelope.ts";
+import { AppError } from "../http/errors.ts";
+import { type AppDeps, createRouter } from "../http/router.ts";
+import { createPinataUploadKey, MAX_UPLOAD_BYTES, storeUpload } from "./service.ts";
+
+const uploadRoute = createRoute({
+  method: "post",
+  path: "/upload",
+  tags: ["uploads"],
+  summary:
+    "Upload an image (multipart field `file`; PNG, JPEG, GIF or WebP up to 5 MB, checked by its bytes)",
+  request: {
+    body: {
+      content: { "multipart/form-data": { schema: z.object({ file: z.any().describe("The image file") }) } },
+    },
+  },
+  responses: {
+    201: jsonResponse(
+      successEnvelopeSchema(z.object({ url: z.string(), mimeType: z.string(), size: z.number() })),
+      "Stored; `url` is where it is served",
+    ),
+    400: commonErrors[400],
+    401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+  },
+});
+
+const authKeyRoute = createRoute({
+  method: "get",
+  path: "/upload/get-auth-key",
+  tags: ["uploads"],
+  summary: "A single-use Pinata key for a direct browser upload (only when the server has PINATA_JWT)",
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(z.object({ JWT: z.string() })), "The key"),
+    401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+    404: errorResponse("Pinata uploads are not configured (NOT_FOUND)"),
+    503: commonErrors[503],
+  },
+});
+
+export function uploadRoutes({ database: { db }, env }: AppDeps) {
+  const router = createRouter();
+  router.use(
+    "/upload",
+    bodyLimit({
+      maxSize: MAX_UPLOAD_BYTES + 64 * 1024,
+      onError: () => {
+        throw AppError.validation("The file is too large (at most 5 MB).");
+      },
+    }),
+  );
+  router.openapi(uploadRoute, async (c) => {
+    const user = requireUser(c);
+    const form = await c.req.parseBody().catch(() => {
+      throw AppError.validation("Send the image as multipart/form-data in the field `file`.");
+    });
+    const file = form.file;
+    if (!(file instanceof File))
+      throw AppError.validation("No file selected: send the image in the field `file`.");
+    const stored = await storeUpload(
+      db,
+      { uploadsDir: join(env.DATA_DIR, "uploads"), publicUrl: env.PUBLIC_URL },
+      new Uint8Array(await file.arrayBuffer()),
+      user.nearAccountId,
+    );
+    return created(c, stored, "Image uploaded.");
+  });
+  router.openapi(authKeyRoute, async (c) => {
+    requireUser(c);
+    if (!env.PINATA_JWT) throw AppError.notFound("Pinata uploads are not configured on this server.");
+    return ok(c, await createPinataUploadKey(env.PINATA_API_URL, env.PINATA_JWT));
+  });
+  return router;
+}

@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { mkdir, rename, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Database } from "../db/index.ts";
+import { uploads } from "../db/schema.ts";
+import { AppError } from "../http/errors.ts";
+
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+const SIGNATURES: Array<{ mime: string; extension: string; matches(bytes: Uint8Array): boolean }> = [
+  {
+    mime: "image/png",
+    extension: "png",
+    matches: (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((v, i) => b[i] === v),
+  },
+  { mime: "image/jpeg", extension: "jpg", matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { mime: "image/gif", extension: "gif", matches: (b) => /^GIF8[79]a$/.test(ascii(b, 0, 6)) },
+  {
+    mime: "image/webp",
+    extension: "webp",
+    matches: (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
+  },
+];
+
+function ascii(bytes: Uint8Array, start: number, end: number) {
+  return String.fromCharCode(...bytes.subarray(start, end));
+}
+
+/** What the bytes are, whatever the file is called: only raster images are accepted. */
+export function sniffImage(bytes: Uint8Array) {
+  return SIGNATURES.find((s) => bytes.length >= 12 && s.matches(bytes)) ?? null;
+}
+
+/**
+ * Stores an image under the sha256 of its bytes (so the same image is stored once and its URL never changes
+ * meaning) and answers its public URL.
+ */
+export async function storeUpload(
+  db: Database,
+  options: { uploadsDir: string; publicUrl: string },
+  bytes: Uint8Array,
+  createdBy: string,
+) {
+  if (bytes.length === 0) throw AppError.validation("The file is empty.");
+  if (bytes.length > MAX_UPLOAD_BYTES) throw AppError.validation("The file is too large (at most 5 MB).");
+  const kind = sniffImage(bytes);
+  if (!kind) throw AppError.validation("Only PNG, JPEG, GIF and WebP images can be uploaded.");
+  const hash = createHash("sha256").update(bytes).digest("hex");
+  const name = `${hash}.${kind.extension}`;
+  const path = join(options.uploadsDir, name);
+  const exists = await stat(path).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    await mkdir(options.uploadsDir, { recursive: true });
+    const partial = `${path}.${process.pid}.partial`;
+    await writeFile(partial, bytes);
+    await rename(partial, path);
+  }
+  await db
+    .insert(uploads)
+    .values({ hash, mimeType: kind.mime, size: bytes.length, extension: kind.extension, createdBy })
+    .onConflictDoNothing();
+  return { url: `${options.publicUrl}/uploads/${name}`, mimeType: kind.mime, size: bytes.length };
+}
+
+/** A single-use Pinata key for one browser upload, so the server's own JWT never leaves it. */
+export async function createPinataUploadKey(apiUrl: string, jwt: string) {
+  const response = await fetch(`${apiUrl.replace(/\/+$/, "")}/users/generateApiKey`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${jwt}`, "Content-Type": "application/json" },
+    signal: AbortSignal.timeout(10_000),
+    body: JSON.stringify({
+      keyName: `curate-upload-${Date.now()}`,
+      maxUses: 1,
+      permissions: { endpoints: { pinning: { pinFileToIPFS: true } } },
+    }),
+  }).catch(() => null);
+  if (!response) throw new AppError("UNAVAILABLE", "Pinata could not be reached.");
+  if (!response.ok)
+    throw new AppError("UNAVAILABLE", `Pinata refused to create an upload key (${response.status}).`);
+  const body = (await response.json().catch(() => ({}))) as { JWT?: unknown };
+  if (typeof body.JWT !== "string" || !body.JWT)
+    throw new AppError("UNAVAILABLE", "Pinata returned no upload key.");
+  return { JWT: body.JWT };
+}

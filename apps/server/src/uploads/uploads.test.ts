@@ -1,0 +1,150 @@
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { deflateSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../../test/harness.ts";
+import { signIn } from "../../test/session.ts";
+
+/** A real 2×2 RGBA PNG, built from its chunks. */
+function png(): Uint8Array {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0);
+  header.writeUInt32BE(2, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const rows = Buffer.from([0, 255, 0, 0, 255, 0, 0, 255, 255, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+let server: TestServer;
+let cookie: string;
+
+beforeAll(async () => {
+  server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+  cookie = (await signIn(server)).cookie;
+});
+
+afterAll(() => server.close());
+
+function upload(bytes: Uint8Array, name: string, type: string, withCookie = true) {
+  const form = new FormData();
+  form.set("file", new Blob([bytes], { type }), name);
+  return server.json("/api/upload", {
+    method: "POST",
+    headers: withCookie ? { Cookie: cookie, Origin: server.baseUrl } : { Origin: server.baseUrl },
+    body: form,
+  });
+}
+
+describe("POST /api/upload", () => {
+  it("stores a real PNG under the hash of its bytes and serves it", async () => {
+    const image = png();
+    const { status, body } = await upload(image, "avatar.jpeg", "image/jpeg");
+    expect(status).toBe(201);
+    expect(body.data).toMatchObject({ mimeType: "image/png", size: image.length });
+    expect(body.data.url).toMatch(new RegExp(`^${server.env.PUBLIC_URL}/uploads/[0-9a-f]{64}\\.png$`));
+    const name = body.data.url.split("/").pop();
+    expect(Buffer.compare(readFileSync(join(server.env.DATA_DIR, "uploads", name)), image)).toBe(0);
+    const served = await server.request(`/uploads/${name}`);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.compare(Buffer.from(await served.arrayBuffer()), image)).toBe(0);
+    const again = await upload(image, "copy.png", "image/png");
+    expect(again.body.data.url).toBe(body.data.url);
+  });
+
+  it("refuses a text file renamed to .png", async () => {
+    const { status, body } = await upload(
+      new TextEncoder().encode("<script>alert(1)</script>"),
+      "evil.png",
+      "image/png",
+    );
+    expect(status).toBe(400);
+    expect(body.error.message).toMatch(/Only PNG, JPEG, GIF and WebP/);
+  });
+
+  it("refuses an oversize file", async () => {
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(png().subarray(0, 8));
+    const { status, body } = await upload(big, "big.png", "image/png");
+    expect(status).toBe(400);
+    expect(body.error.message).toMatch(/too large/);
+  });
+
+  it("refuses a request without a file, and anonymous uploads", async () => {
+    const empty = await server.json("/api/upload", {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: server.baseUrl },
+      body: new FormData(),
+    });
+    expect(empty.status).toBe(400);
+    expect((await upload(png(), "a.png", "image/png", false)).status).toBe(401);
+  });
+});
+
+describe("GET /api/upload/get-auth-key", () => {
+  it("is a 404 when Pinata is not configured", async () => {
+    expect((await server.json("/api/upload/get-auth-key", { headers: { Cookie: cookie } })).status).toBe(404);
+  });
+
+  it("returns a single-use key made with the server's own Pinata JWT", async () => {
+    const calls: Array<{ auth?: string; body: string }> = [];
+    const pinata = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => {
+        body += c;
+      });
+      req.on("end", () => {
+        calls.push({ auth: req.headers.authorization, body });
+        res.setHeader("Content-Type", "application/json");
+        res.end(JSON.stringify({ JWT: "scoped.jwt.value", pinata_api_key: "k", pinata_api_secret: "s" }));
+      });
+    });
+    await new Promise<void>((resolve) => pinata.listen(0, "127.0.0.1", resolve));
+    const withPinata = await startTestServer({
+      PINATA_JWT: "server-secret-jwt",
+      PINATA_API_URL: `http://127.0.0.1:${(pinata.address() as AddressInfo).port}`,
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+    });
+    try {
+      const { cookie: c } = await signIn(withPinata);
+      const { status, body } = await withPinata.json("/api/upload/get-auth-key", { headers: { Cookie: c } });
+      expect(status).toBe(200);
+      expect(body.data).toEqual({ JWT: "scoped.jwt.value" });
+      expect(calls[0].auth).toBe("Bearer server-secret-jwt");
+      expect(JSON.parse(calls[0].body)).toMatchObject({ maxUses: 1 });
+      const config = await withPinata.json("/api/config");
+      expect(config.body.data).toMatchObject({
+        imageUpload: "pinata",
+        pinata: { uploadUrl: expect.any(String) },
+      });
+      expect(JSON.stringify(config.body)).not.toContain("server-secret-jwt");
+    } finally {
+      await withPinata.close();
+      await new Promise<void>((resolve) => pinata.close(() => resolve()));
+    }
+  });
+});
