@@ -4,13 +4,14 @@ import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
-import { mutationGuard, sessionLoader } from "./auth/middleware.ts";
+import { isMutation, mutationGuard, sessionLoader } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
 import { AppError } from "./http/errors.ts";
+import { createReadCache } from "./http/read-cache.ts";
 import type { AppBindings, AppDeps } from "./http/router.ts";
 import { testTweetRoutes } from "./intake/routes.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
@@ -47,8 +48,15 @@ export function createApp(deps: AppDeps) {
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();
+  const readCache = createReadCache(deps.env.READ_CACHE_TTL_MS);
+  deps.intake.onChange(readCache.invalidate);
   api.use(sessionLoader(deps.database.db, deps.env));
   api.use(mutationGuard(deps.env));
+  api.use(async (c, next) => {
+    await next();
+    if (isMutation(c.req.method) && c.res.status < 400) readCache.invalidate();
+  });
+  api.use(readCache.middleware);
   for (const routes of [
     healthRoutes,
     authRoutes,

@@ -63,11 +63,13 @@ export async function freshDatabase(): Promise<{ handle: DatabaseHandle; dispose
 export async function startTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
   const { handle, dispose } = await freshDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), "curate-data-"));
+  // Tests write through the database directly as well as the API, so the read cache is off unless a test asks.
   const env = loadEnv({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
     PORT: "0",
     LOG_LEVEL: "silent",
+    READ_CACHE_TTL_MS: "0",
     ...envOverrides,
   });
   const logger = createLogger(env.LOG_LEVEL);

@@ -49,6 +49,7 @@ const envSchema = z.object({
   CROSSPOST_API_URL: optionalUrl,
   PLUGIN_ALLOWED_HOSTS: list,
   SEED_DEMO_DATA: booleanFlag.optional(),
+  READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   INTAKE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),

@@ -17,6 +17,9 @@ export interface Intake {
   searchSourceFor(plugin: string): SearchSource | null;
   /** Runs one pass over a source; passes over the same source never overlap. */
   runPass(source: MentionSource): Promise<IntakeRun>;
+  /** Listens for intake storing or deciding anything (read caches clear on it). */
+  onChange(listener: () => void): void;
+  notifyChanged(): void;
 }
 
 const X_SOURCE_PLUGINS = new Set([
@@ -36,6 +39,10 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger): Intake 
   const testMentions = env.NODE_ENV === "production" ? null : new TestMentionSource(db, env.BOT_HANDLE);
   const testSearch = env.NODE_ENV === "production" ? null : new TestSearchSource(db);
   const running = new Map<string, Promise<IntakeRun>>();
+  const listeners = new Set<() => void>();
+  const notifyChanged = () => {
+    for (const listener of listeners) listener();
+  };
 
   const runPass = async (source: MentionSource): Promise<IntakeRun> => {
     // Chained so a pass asked for while one runs starts after it and sees everything stored by then.
@@ -45,7 +52,9 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger): Intake 
       .then(() => runMentionIntake(db, env.BOT_HANDLE, source, logger));
     running.set(source.key, next);
     try {
-      return await next;
+      const run = await next;
+      if (run.submitted || run.moderated) notifyChanged();
+      return run;
     } finally {
       if (running.get(source.key) === next) running.delete(source.key);
     }
@@ -64,6 +73,8 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger): Intake 
       return null;
     },
     runPass,
+    onChange: (listener) => listeners.add(listener),
+    notifyChanged,
   };
 }
 

@@ -27,7 +27,10 @@ export function startIntakeWorker(
     }
     try {
       const { stored } = await runFeedSources(db, intake, logger);
-      if (stored) logger.info({ stored }, "feed sources stored posts");
+      if (stored) {
+        intake.notifyChanged();
+        logger.info({ stored }, "feed sources stored posts");
+      }
     } catch (error) {
       logger.warn({ err: error }, "feed sources failed");
     }
