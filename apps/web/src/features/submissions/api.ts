@@ -22,6 +22,15 @@ export function toSubmissionFilters(search: ListSearch): SubmissionFilters {
   return { status: search.status ?? "all", sortOrder: search.sortOrder ?? "newest", q: search.q };
 }
 
+/** The search parameters for these filters; defaults stay out of the address so shared links stay short. */
+export function toListSearch(filters: SubmissionFilters): ListSearch {
+  return {
+    status: filters.status === "all" ? undefined : filters.status,
+    sortOrder: filters.sortOrder === "newest" ? undefined : filters.sortOrder,
+    q: filters.q || undefined,
+  };
+}
+
 export const submissionKeys = {
   all: ["submissions"] as const,
   lists: () => [...submissionKeys.all, "list"] as const,
@@ -44,7 +53,7 @@ function fetchSubmissionPage(path: string, filters: SubmissionFilters, page: num
   });
 }
 
-// Shared with the per-feed lists to come (GET /submissions/feed/{feedId} pages the same way).
+// Explore and the feed curation tab page the same way (GET /submissions and GET /submissions/feed/{feedId}).
 const pagedListDefaults = {
   initialPageParam: 0 as number,
   getNextPageParam: (last: Paged<Submission>) =>
@@ -58,5 +67,14 @@ export const submissionsInfiniteQueryOptions = (filters: SubmissionFilters) =>
   infiniteQueryOptions({
     queryKey: submissionKeys.list(filters),
     queryFn: ({ pageParam, signal }) => fetchSubmissionPage("/submissions", filters, pageParam, signal),
+    ...pagedListDefaults,
+  });
+
+/** One feed's submissions; each item's status, curator and notes are those of its link to this feed. */
+export const feedSubmissionsInfiniteQueryOptions = (feedId: string, filters: SubmissionFilters) =>
+  infiniteQueryOptions({
+    queryKey: submissionKeys.feedList(feedId, filters),
+    queryFn: ({ pageParam, signal }) =>
+      fetchSubmissionPage(`/submissions/feed/${encodeURIComponent(feedId)}`, filters, pageParam, signal),
     ...pagedListDefaults,
   });

@@ -1,6 +1,7 @@
 import { relativeTime, type Submission, truncateAtWord } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { MessageSquareQuoteIcon } from "lucide-react";
+import type { ReactNode } from "react";
 import { Avatar } from "../../../components/ui/avatar";
 import { badgeClasses } from "../../../components/ui/badge";
 import { Card } from "../../../components/ui/card";
@@ -12,7 +13,13 @@ export function postUrl(username: string, tweetId: string): string {
   return `https://x.com/${encodeURIComponent(username)}/status/${encodeURIComponent(tweetId)}`;
 }
 
-export function SubmissionCard({ submission }: { submission: Submission }) {
+interface SubmissionCardProps {
+  submission: Submission;
+  /** Controls placed under the post, inside the card (moderation on the curation tab). */
+  actions?: ReactNode;
+}
+
+export function SubmissionCard({ submission, actions }: SubmissionCardProps) {
   const { username, tweetId, curatorUsername, curatorNotes, curatorTweetId } = submission;
   const authorUrl = postUrl(username, tweetId);
 
@@ -93,6 +100,7 @@ export function SubmissionCard({ submission }: { submission: Submission }) {
               ))}
             </ul>
           ) : null}
+          {actions}
         </div>
       </article>
     </Card>

@@ -24,10 +24,16 @@ interface SubmissionListProps<TKey extends QueryKey> {
   options: SubmissionPagesOptions<TKey>;
   /** Shown above the cards once the first page arrived, e.g. the total. */
   renderSummary?: (totalCount: number) => ReactNode;
+  /** Draws one list entry; the curation tab wraps the card with moderation controls. Defaults to the card. */
+  renderItem?: (submission: Submission, index: number) => ReactNode;
 }
 
 /** An infinitely scrolling list of submission cards over any paged submissions query. */
-export function SubmissionList<TKey extends QueryKey>({ options, renderSummary }: SubmissionListProps<TKey>) {
+export function SubmissionList<TKey extends QueryKey>({
+  options,
+  renderSummary,
+  renderItem = (submission) => <SubmissionCard submission={submission} />,
+}: SubmissionListProps<TKey>) {
   const { data, status, error, refetch, hasNextPage, isFetchingNextPage, fetchNextPage } =
     useInfiniteQuery(options);
   const sentinelRef = useLoadMoreSentinel<HTMLDivElement>(
@@ -39,7 +45,11 @@ export function SubmissionList<TKey extends QueryKey>({ options, renderSummary }
 
   if (status === "pending") {
     return (
-      <div role="status" className="flex flex-col gap-4" aria-busy="true" aria-label="Loading submissions">
+      <div role="status" className="flex flex-col gap-4" aria-busy="true">
+        <p className="flex items-center gap-2 text-sm text-muted">
+          <Loader2Icon className="size-4 animate-spin" aria-hidden="true" />
+          Loading submissions...
+        </p>
         <SubmissionCardSkeleton />
         <SubmissionCardSkeleton />
         <SubmissionCardSkeleton />
@@ -79,10 +89,8 @@ export function SubmissionList<TKey extends QueryKey>({ options, renderSummary }
     <div className="flex flex-col gap-4">
       {renderSummary?.(totalCount)}
       <ul className="flex flex-col gap-4" aria-label="Submissions">
-        {submissions.map((submission) => (
-          <li key={submission.tweetId}>
-            <SubmissionCard submission={submission} />
-          </li>
+        {submissions.map((submission, index) => (
+          <li key={submission.tweetId}>{renderItem(submission, index)}</li>
         ))}
       </ul>
       <div ref={sentinelRef} aria-hidden="true" />

@@ -1,10 +1,43 @@
+import { listSearchSchema } from "@curate/core";
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderSection } from "../../../features/layout/components/PlaceholderPage";
+import { currentUserQueryOptions } from "../../../features/auth/api";
+import { FeedCuration } from "../../../features/curation/components/FeedCuration";
+import { canModerateQueryOptions } from "../../../features/moderation/queries";
+import {
+  feedSubmissionsInfiniteQueryOptions,
+  type SubmissionFilters,
+  toListSearch,
+  toSubmissionFilters,
+} from "../../../features/submissions/api";
 
 export const Route = createFileRoute("/feed/$feedId/curation")({
-  component: () => (
-    <PlaceholderSection title="Recent Curation">
-      Submissions to this feed, with moderation, are on their way.
-    </PlaceholderSection>
-  ),
+  validateSearch: listSearchSchema,
+  loaderDeps: ({ search }) => toSubmissionFilters(search),
+  loader: ({ context: { queryClient }, params: { feedId }, deps }) => {
+    // The moderation check waits on the session; starting both now keeps the buttons from appearing late.
+    void queryClient
+      .fetchQuery(currentUserQueryOptions())
+      .then((user) => {
+        if (user) return queryClient.prefetchQuery(canModerateQueryOptions(feedId, user.nearAccountId));
+      })
+      // Only a head start: the components run the same queries and show their own errors.
+      .catch(() => undefined);
+    return queryClient.prefetchInfiniteQuery(feedSubmissionsInfiniteQueryOptions(feedId, deps));
+  },
+  component: CurationRoute,
 });
+
+function CurationRoute() {
+  const { feedId } = Route.useParams();
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+
+  const changeFilters = (patch: Partial<SubmissionFilters>) => {
+    void navigate({
+      replace: true,
+      search: (previous) => toListSearch({ ...toSubmissionFilters(previous), ...patch }),
+    });
+  };
+
+  return <FeedCuration feedId={feedId} search={search} onFiltersChange={changeFilters} />;
+}

@@ -1,0 +1,48 @@
+import { type ModerationRecord, relativeTime } from "@curate/core";
+import { MessageSquareTextIcon } from "lucide-react";
+
+const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
+  ui: "in the app",
+  platform_comment: "by reply",
+  auto_approval: "automatically (curator is an approver)",
+  super_admin_direct: "by a super admin",
+};
+
+/** Implicit NEAR accounts are 64 hex characters: keep both ends readable. */
+export function shortAccount(accountId: string): string {
+  return accountId.length > 24 ? `${accountId.slice(0, 8)}…${accountId.slice(-6)}` : accountId;
+}
+
+/** The latest decision on a submission in this feed: who, how, when, and the note if one was given. */
+export function DecisionNote({ record }: { record: ModerationRecord }) {
+  const verb = record.action === "approve" ? "Approved" : "Rejected";
+  const who =
+    record.moderatorAccountIdType === "platform_username"
+      ? `@${record.moderatorAccountId}`
+      : shortAccount(record.moderatorAccountId);
+  return (
+    <div className="mt-4 border-t border-line pt-3 text-sm" data-testid="decision-note">
+      <p className="flex flex-wrap items-center gap-x-1.5 text-muted">
+        <MessageSquareTextIcon className="size-4 shrink-0" aria-hidden="true" />
+        {verb} by
+        <span className="font-medium text-ink" title={record.moderatorAccountId}>
+          {who}
+        </span>
+        {SOURCE_LABELS[record.source]}
+        <span aria-hidden="true">·</span>
+        <time dateTime={record.createdAt}>{relativeTime(record.createdAt)}</time>
+      </p>
+      {record.note ? <p className="mt-1 break-words text-ink">“{record.note}”</p> : null}
+    </div>
+  );
+}
+
+/** The newest record for this feed, if the submission was decided there. */
+export function latestDecision(history: readonly ModerationRecord[], feedId: string) {
+  let latest: ModerationRecord | undefined;
+  for (const record of history) {
+    if (record.feedId !== feedId) continue;
+    if (!latest || record.createdAt >= latest.createdAt) latest = record;
+  }
+  return latest;
+}
