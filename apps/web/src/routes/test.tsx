@@ -1,10 +1,8 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "../features/layout/components/PlaceholderPage";
+import { appConfigQueryOptions } from "../features/config/api";
+import { TestTweetPage } from "../features/curation/components/TestTweetPage";
 
 export const Route = createFileRoute("/test")({
-  component: () => (
-    <PlaceholderPage title="Create Test Tweet">
-      The developer form for test tweets is on its way.
-    </PlaceholderPage>
-  ),
+  loader: ({ context: { queryClient } }) => queryClient.prefetchQuery(appConfigQueryOptions()),
+  component: TestTweetPage,
 });

@@ -1,0 +1,271 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { CheckCircle2Icon, FlaskConicalIcon, ShieldOffIcon } from "lucide-react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { Input } from "../../../components/ui/input";
+import { Skeleton } from "../../../components/ui/skeleton";
+import { cn } from "../../../lib/cn";
+import { useCurrentUser } from "../../auth/api";
+import { LoginButton } from "../../auth/components/LoginButton";
+import { appConfigQueryOptions } from "../../config/api";
+import { feedsQueryOptions } from "../../feeds/api";
+import { PageContainer } from "../../layout/components/PageContainer";
+import {
+  hashtagsIn,
+  type TestTweet,
+  type TestTweetErrors,
+  type TestTweetInput,
+  useCreateTestTweet,
+  validateTestTweet,
+} from "../api";
+
+/** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */
+export function TestTweetPage() {
+  const config = useQuery(appConfigQueryOptions());
+  const user = useCurrentUser();
+
+  let body: ReactNode;
+  if (config.status === "pending" || user.status === "pending") {
+    body = <Skeleton className="h-80 w-full" />;
+  } else if (config.status === "error") {
+    body = <Notice title="Could not load the server settings.">{config.error.message}</Notice>;
+  } else if (config.data.environment === "production") {
+    body = (
+      <Notice
+        title="Test tweets are not available in production."
+        icon={<ShieldOffIcon aria-hidden="true" />}
+      >
+        This developer form only works against a development or test server, where posts made here are read by
+        the same intake as real mentions of @{config.data.botHandle}.
+      </Notice>
+    );
+  } else if (!user.data) {
+    body = (
+      <Notice title="Sign in to create test tweets.">
+        <p>Test tweets are created on behalf of a signed-in account.</p>
+        <LoginButton className="mt-4" />
+      </Notice>
+    );
+  } else {
+    body = <TestTweetForm botHandle={config.data.botHandle} />;
+  }
+
+  return (
+    <PageContainer>
+      <title>Create Test Tweet · Curate</title>
+      <div className="mx-auto max-w-3xl">
+        <div className="mb-6 flex items-start gap-3">
+          <span className="mt-1 inline-flex size-10 shrink-0 items-center justify-center rounded-md bg-accent-soft text-accent">
+            <FlaskConicalIcon className="size-5" aria-hidden="true" />
+          </span>
+          <div>
+            <h1 className="text-3xl font-bold">Create Test Tweet</h1>
+            <p className="mt-1 text-muted">
+              Post as any username without the X API; intake reads the post at once, like a mention of the
+              bot.
+            </p>
+          </div>
+        </div>
+        {body}
+      </div>
+    </PageContainer>
+  );
+}
+
+function Notice({ title, icon, children }: { title: string; icon?: ReactNode; children: ReactNode }) {
+  return (
+    <Card role="status" className="flex flex-col items-start gap-2 px-6 py-8">
+      <p className="flex items-center gap-2 font-semibold text-ink [&_svg]:size-5 [&_svg]:text-muted">
+        {icon}
+        {title}
+      </p>
+      <div className="text-sm text-muted">{children}</div>
+    </Card>
+  );
+}
+
+const EMPTY: TestTweetInput = { text: "", username: "", inReplyToStatusId: "" };
+
+function TestTweetForm({ botHandle }: { botHandle: string }) {
+  const ids = { text: useId(), username: useId(), reply: useId() };
+  const [input, setInput] = useState<TestTweetInput>(EMPTY);
+  const [errors, setErrors] = useState<TestTweetErrors>({});
+  const create = useCreateTestTweet();
+  const command = `!submit @${botHandle} #`;
+
+  const update = (patch: Partial<TestTweetInput>) => {
+    setInput((previous) => ({ ...previous, ...patch }));
+    // A field's error goes away as soon as it is edited; the rest stay until the next submit.
+    setErrors((previous) => ({
+      ...previous,
+      ...Object.fromEntries(Object.keys(patch).map((key) => [key, undefined])),
+    }));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateTestTweet(input);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
+    const reply = input.inReplyToStatusId?.trim();
+    create.mutate({
+      text: input.text.trim(),
+      username: input.username.trim(),
+      inReplyToStatusId: reply || undefined,
+    });
+  };
+
+  return (
+    <div className="flex flex-col gap-6">
+      <Card className="p-5 sm:p-6">
+        <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Create Test Tweet">
+          <Field id={ids.text} label="Tweet text" error={errors.text}>
+            <textarea
+              id={ids.text}
+              value={input.text}
+              rows={4}
+              onChange={(event) => update({ text: event.target.value })}
+              placeholder={`${command}feedId Worth a read`}
+              aria-invalid={errors.text ? true : undefined}
+              aria-describedby={`${ids.text}-hint${errors.text ? ` ${ids.text}-error` : ""}`}
+              className={cn(
+                "w-full rounded-md border border-line bg-surface px-3 py-2 text-sm text-ink shadow-xs",
+                "placeholder:text-muted focus-visible:border-accent",
+              )}
+            />
+            <p id={`${ids.text}-hint`} className="text-xs text-muted">
+              A post containing{" "}
+              <code className="rounded bg-zinc-100 px-1 py-0.5 text-ink">{command}feedId</code> submits itself
+              to that feed (or, as a reply, the post it replies to); the rest of the text is the curator's
+              note.
+            </p>
+          </Field>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field id={ids.username} label="Username" error={errors.username}>
+              <Input
+                id={ids.username}
+                value={input.username}
+                onChange={(event) => update({ username: event.target.value })}
+                placeholder="curator_jane"
+                autoComplete="off"
+                aria-invalid={errors.username ? true : undefined}
+                aria-describedby={errors.username ? `${ids.username}-error` : undefined}
+              />
+            </Field>
+            <Field id={ids.reply} label="Reply to post id (optional)" error={errors.inReplyToStatusId}>
+              <Input
+                id={ids.reply}
+                value={input.inReplyToStatusId}
+                inputMode="numeric"
+                onChange={(event) => update({ inReplyToStatusId: event.target.value })}
+                placeholder="Empty for a new post"
+                aria-invalid={errors.inReplyToStatusId ? true : undefined}
+                aria-describedby={errors.inReplyToStatusId ? `${ids.reply}-error` : undefined}
+              />
+            </Field>
+          </div>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button type="submit" disabled={create.isPending}>
+              {create.isPending ? "Creating..." : "Create Tweet"}
+            </Button>
+            {create.isError ? (
+              <p role="alert" className="text-sm text-red-700">
+                {create.error.message}
+              </p>
+            ) : null}
+          </div>
+        </form>
+      </Card>
+      {create.data ? (
+        <TestTweetResult tweet={create.data} onReply={(id) => update({ inReplyToStatusId: id })} />
+      ) : null}
+    </div>
+  );
+}
+
+function Field({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-1.5">
+      <label htmlFor={id} className="text-sm font-medium text-ink">
+        {label}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="text-xs font-medium text-red-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function plural(count: number, word: string) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function TestTweetResult({ tweet, onReply }: { tweet: TestTweet; onReply: (id: string) => void }) {
+  const { data: feeds } = useQuery(feedsQueryOptions());
+  const known = new Set(feeds?.map((feed) => feed.id));
+  const named = hashtagsIn(tweet.text).filter((tag) => known.has(tag));
+  const { read, submitted, moderated } = tweet.intake;
+
+  return (
+    <Card role="status" className="flex flex-col gap-4 p-5 sm:p-6" data-testid="test-tweet-result">
+      <p className="flex items-center gap-2 font-semibold text-ink">
+        <CheckCircle2Icon className="size-5 text-emerald-600" aria-hidden="true" />
+        Created post
+        <code className="rounded bg-zinc-100 px-1.5 py-0.5 text-sm" data-testid="test-tweet-id">
+          {tweet.id}
+        </code>
+      </p>
+      <p className="text-sm break-words whitespace-pre-line text-muted">
+        @{tweet.username}: {tweet.text}
+      </p>
+      <dl className="grid grid-cols-3 gap-3 text-center" data-testid="test-tweet-intake">
+        {(
+          [
+            ["Read", read],
+            ["Submitted", submitted],
+            ["Moderated", moderated],
+          ] as const
+        ).map(([label, value]) => (
+          <div key={label} className="rounded-md border border-line bg-canvas px-3 py-2">
+            <dt className="text-xs text-muted">{label}</dt>
+            <dd className="font-display text-xl font-semibold text-ink">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="text-sm text-muted">
+        Intake read {plural(read, "post")}, made {plural(submitted, "submission")} and{" "}
+        {plural(moderated, "moderation decision")}.
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        {named.map((feedId) => (
+          <Button key={feedId} asChild size="sm" variant="secondary">
+            <Link to="/feed/$feedId/curation" params={{ feedId }}>
+              View #{feedId} curation
+            </Link>
+          </Button>
+        ))}
+        <Button asChild size="sm" variant="ghost">
+          <Link to="/">View on Explore</Link>
+        </Button>
+        <Button size="sm" variant="ghost" onClick={() => onReply(tweet.id)}>
+          Reply to this post
+        </Button>
+      </div>
+    </Card>
+  );
+}
