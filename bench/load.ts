@@ -166,11 +166,8 @@ export async function loadBenchData(db: Database, size: LoadSize): Promise<void>
       select '*', status, count(*) from submissions group by status
       union all
       select feed_id, status, count(*) from submission_feeds group by feed_id, status`);
-    await tx.execute(sql`
-      insert into feed_user_stats (feed_id, curator_username, submission_count, approval_count, rejection_count)
-      select feed_id, curator_username, count(*), count(*) filter (where status = 'approved'),
-        count(*) filter (where status = 'rejected')
-      from submission_feeds group by feed_id, curator_username`);
+    // Curator, daily and moderator statistics, as the per-row triggers would have kept them.
+    await tx.execute(sql`select curate_rebuild_stats()`);
 
     for (const index of indexes) await tx.execute(sql.raw(index.def));
   });

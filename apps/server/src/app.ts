@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
+import { activityRoutes } from "./activity/routes.ts";
 import { isMutation, mutationGuard, sessionLoader } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { feedRoutes } from "./feeds/routes.ts";
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps) {
     moderationRoutes,
     uploadRoutes,
     leaderboardRoutes,
+    activityRoutes,
   ]) {
     api.route("/", routes(deps));
   }

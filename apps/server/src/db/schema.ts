@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  date,
   index,
   integer,
   jsonb,
@@ -235,8 +236,65 @@ export const feedUserStats = pgTable(
   (t) => [
     primaryKey({ columns: [t.feedId, t.curatorUsername] }),
     index("feed_user_stats_curator_idx").on(t.curatorUsername),
+    index("feed_user_stats_rank_idx").on(
+      t.feedId,
+      t.submissionCount.desc(),
+      t.approvalCount.desc(),
+      t.curatorUsername,
+    ),
   ],
 );
+
+/** All-time totals per curator across feeds (the unfiltered leaderboard). Kept by triggers. */
+export const curatorStats = pgTable(
+  "curator_stats",
+  {
+    curatorUsername: text("curator_username").primaryKey(),
+    curatorId: text("curator_id"),
+    submissionCount: integer("submission_count").notNull().default(0),
+    approvalCount: integer("approval_count").notNull().default(0),
+    rejectionCount: integer("rejection_count").notNull().default(0),
+  },
+  (t) => [
+    index("curator_stats_rank_idx").on(t.submissionCount.desc(), t.approvalCount.desc(), t.curatorUsername),
+  ],
+);
+
+/** Per feed, curator and UTC day of submission: the time-ranged leaderboards. Kept by triggers. */
+export const curatorDailyStats = pgTable(
+  "curator_daily_stats",
+  {
+    feedId: text("feed_id").notNull(),
+    curatorUsername: text("curator_username").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    curatorId: text("curator_id"),
+    submissionCount: integer("submission_count").notNull().default(0),
+    approvalCount: integer("approval_count").notNull().default(0),
+    rejectionCount: integer("rejection_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.feedId, t.curatorUsername] }),
+    index("curator_daily_stats_feed_day_idx").on(t.feedId, t.day),
+  ],
+);
+
+/** Decisions per moderator (approver ranks). Kept by triggers. */
+export const moderatorStats = pgTable(
+  "moderator_stats",
+  {
+    moderatorAccountId: text("moderator_account_id").primaryKey(),
+    approvalCount: integer("approval_count").notNull().default(0),
+    rejectionCount: integer("rejection_count").notNull().default(0),
+    totalCount: integer("total_count").notNull().default(0),
+  },
+  (t) => [index("moderator_stats_rank_idx").on(t.totalCount.desc(), t.moderatorAccountId)],
+);
+
+/** Site-wide counters too costly to count on each request (activities). Kept by triggers. */
+export const siteCounters = pgTable("site_counters", {
+  name: text("name").primaryKey(),
+  count: bigint("count", { mode: "number" }).notNull().default(0),
+});
 
 export const processingJobs = pgTable(
   "processing_jobs",

@@ -1,7 +1,7 @@
 import { ALL_FEED_ID } from "@curate/core";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import { bumpCuratorStats, recordActivity } from "../activity/service.ts";
+import { recordActivity } from "../activity/service.ts";
 import type { Database } from "../db/index.ts";
 import { feeds, sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
 import { AppError } from "../http/errors.ts";
@@ -105,7 +105,6 @@ async function linkToFeed(
     submissionId: post.id,
     data: { curatorTweetId: curator.tweetId, notes: curator.notes },
   });
-  await bumpCuratorStats(tx, feedId, { username: curator.username, id: curator.id }, { submissions: 1 });
   return true;
 }
 

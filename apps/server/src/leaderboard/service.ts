@@ -26,41 +26,72 @@ export interface LeaderboardQuery {
   limit: number;
 }
 
-/** Curators ordered by submissions then approvals; each feed link counts once in its own feed. */
-export async function getLeaderboard(db: Database, query: LeaderboardQuery): Promise<LeaderboardEntry[]> {
-  const filters: SQL[] = [sql`curator_username is not null`];
-  if (query.feedId) filters.push(sql`feed_id = ${query.feedId.toLowerCase()}`);
-  const since = timeRangeStart(query.timeRange);
-  if (since) filters.push(sql`submitted_at >= ${since.toISOString()}`);
+const ORDER = sql`submission_count desc, approval_count desc, curator_username`;
 
+/**
+ * The ranked curators (the first `limit`) from the trigger-kept statistics: all-time totals, per-feed totals,
+ * or the daily rows of the range — never the raw links (docs/decisions/0004).
+ */
+function rankedCurators(query: LeaderboardQuery, since: string | null): SQL {
+  if (!since && !query.feedId) {
+    return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
+      from curator_stats where submission_count > 0 order by ${ORDER} limit ${query.limit}`;
+  }
+  if (!since) {
+    return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
+      from feed_user_stats where feed_id = ${query.feedId} and submission_count > 0
+      order by ${ORDER} limit ${query.limit}`;
+  }
+  const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
+  return sql`select curator_username, max(curator_id) as curator_id, sum(submission_count)::int as submission_count,
+      sum(approval_count)::int as approval_count, sum(rejection_count)::int as rejection_count
+    from curator_daily_stats where day >= ${since}::date${feedFilter}
+    group by curator_username having sum(submission_count) > 0
+    order by ${ORDER} limit ${query.limit}`;
+}
+
+/** Each ranked curator's submissions per feed, and each of those feeds' totals, in the same scope. */
+function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; totals: SQL } {
+  const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
+  if (!since) {
+    return {
+      counts: sql`select curator_username, feed_id, submission_count as count from feed_user_stats
+        where curator_username in (select curator_username from ranked) and submission_count > 0${feedFilter}`,
+      totals: sql`select scope as feed_id, sum(count)::int as total from submission_counts
+        where scope in (select feed_id from per_feed) group by scope`,
+    };
+  }
+  return {
+    counts: sql`select curator_username, feed_id, sum(submission_count)::int as count from curator_daily_stats
+      where day >= ${since}::date and curator_username in (select curator_username from ranked)${feedFilter}
+      group by curator_username, feed_id having sum(submission_count) > 0`,
+    totals: sql`select feed_id, sum(submission_count)::int as total from curator_daily_stats
+      where day >= ${since}::date and feed_id in (select feed_id from per_feed) group by feed_id`,
+  };
+}
+
+/** Curators ordered by submissions then approvals; each feed link counts once in its own feed. */
+export async function getLeaderboard(
+  db: Database,
+  query: LeaderboardQuery,
+  now = new Date(),
+): Promise<LeaderboardEntry[]> {
+  const normalized = { ...query, feedId: query.feedId?.toLowerCase() };
+  const start = timeRangeStart(query.timeRange, now);
+  const since = start ? start.toISOString().slice(0, 10) : null;
+  const { counts, totals } = perFeed(normalized, since);
   return queryRows<LeaderboardEntry>(
     db,
-    sql`with scoped as (
-      select curator_username, curator_id, feed_id, status from submission_feeds
-      where ${sql.join(filters, sql` and `)}
-    ),
-    ranked as (
-      select curator_username, max(curator_id) as curator_id,
-        count(*)::int as submission_count,
-        (count(*) filter (where status = 'approved'))::int as approval_count,
-        (count(*) filter (where status = 'rejected'))::int as rejection_count
-      from scoped group by curator_username
-      order by submission_count desc, approval_count desc, curator_username
-      limit ${query.limit}
-    ),
-    per_feed as (
-      select curator_username, feed_id, count(*)::int as count from scoped
-      where curator_username in (select curator_username from ranked)
-      group by curator_username, feed_id
-    ),
-    feed_totals as (select feed_id, count(*)::int as total from scoped group by feed_id)
+    sql`with ranked as materialized (${rankedCurators(normalized, since)}),
+    per_feed as materialized (${counts}),
+    feed_totals as (${totals})
     select coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",
-      r.submission_count as "submissionCount", r.approval_count as "approvalCount",
-      r.rejection_count as "rejectionCount",
+      r.submission_count::int as "submissionCount", r.approval_count::int as "approvalCount",
+      r.rejection_count::int as "rejectionCount",
       coalesce((
-        select json_agg(json_build_object('feedId', p.feed_id, 'count', p.count, 'totalInFeed', t.total)
+        select json_agg(json_build_object('feedId', p.feed_id, 'count', p.count, 'totalInFeed', coalesce(t.total, p.count))
           order by p.count desc, p.feed_id)
-        from per_feed p join feed_totals t using (feed_id)
+        from per_feed p left join feed_totals t using (feed_id)
         where p.curator_username = r.curator_username
       ), '[]'::json) as "feedSubmissions"
     from ranked r

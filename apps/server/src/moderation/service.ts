@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ModerationRecord } from "@curate/core";
 import { and, eq, sql } from "drizzle-orm";
-import { bumpCuratorStats, recordActivity } from "../activity/service.ts";
+import { recordActivity } from "../activity/service.ts";
 import type { Database } from "../db/index.ts";
 import { moderationHistory, processingJobs, submissionFeeds } from "../db/schema.ts";
 import { AppError } from "../http/errors.ts";
@@ -28,8 +28,8 @@ export interface ModerationOutcome {
 
 /**
  * Decides a pending feed link, in the caller's transaction: the status changes only if it is still pending
- * (so a second approval is a 409, never a second distribution), and the history row, activity, curator
- * statistics and — on approval — the pipeline's processing job request are written with it.
+ * (so a second approval is a 409, never a second distribution), and the history row, activity and — on
+ * approval — the pipeline's processing job request are written with it (statistics follow by trigger).
  */
 export async function moderateLink(tx: Database, input: ModerationInput): Promise<ModerationOutcome> {
   const status = input.action === "approve" ? "approved" : "rejected";
@@ -43,7 +43,7 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
         eq(submissionFeeds.status, "pending"),
       ),
     )
-    .returning({ curatorUsername: submissionFeeds.curatorUsername, curatorId: submissionFeeds.curatorId });
+    .returning({ feedId: submissionFeeds.feedId });
 
   if (!link) {
     const [existing] = await tx
@@ -89,12 +89,6 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
       },
     },
   });
-  await bumpCuratorStats(
-    tx,
-    input.feedId,
-    { username: link.curatorUsername, id: link.curatorId },
-    input.action === "approve" ? { approvals: 1 } : { rejections: 1 },
-  );
 
   let processingJobId: string | null = null;
   if (input.action === "approve") {

@@ -4,7 +4,6 @@ import type { Database } from "../db/index.ts";
 import {
   activities,
   feeds,
-  feedUserStats,
   moderationHistory,
   submissionFeeds,
   submissions,
@@ -85,7 +84,6 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
       where s.tweet_id = v.id`);
     await insertChunked(plan.moderation, (chunk) => tx.insert(moderationHistory).values(chunk));
     await insertChunked(plan.activities, (chunk) => tx.insert(activities).values(chunk));
-    await insertChunked(plan.stats, (chunk) => tx.insert(feedUserStats).values(chunk));
   });
 
   return {

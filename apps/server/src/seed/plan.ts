@@ -2,7 +2,6 @@ import { ALL_FEED_ID, type FeedConfig } from "@curate/core";
 import type {
   activities,
   feeds,
-  feedUserStats,
   moderationHistory,
   submissionFeeds,
   submissions,
@@ -51,7 +50,6 @@ export interface DemoPlan {
   links: (typeof submissionFeeds.$inferInsert)[];
   moderation: (typeof moderationHistory.$inferInsert)[];
   activities: (typeof activities.$inferInsert)[];
-  stats: (typeof feedUserStats.$inferInsert)[];
   curators: number;
 }
 
@@ -409,7 +407,6 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
   const planLinks: DemoPlan["links"] = [];
   const planModeration: DemoPlan["moderation"] = [];
   const planActivities: DemoPlan["activities"] = [];
-  const stats = new Map<string, typeof feedUserStats.$inferInsert>();
   const curatorsUsed = new Set<string>();
 
   ages.forEach((age, index) => {
@@ -526,22 +523,6 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
         updatedAt: new Date(link.submittedAt),
       });
 
-      const key = `${link.feedId}\u0000${link.curator}`;
-      const stat = stats.get(key) ?? {
-        feedId: link.feedId,
-        curatorUsername: link.curator,
-        curatorId: xUserId(link.curator),
-        submissionCount: 0,
-        approvalCount: 0,
-        rejectionCount: 0,
-        updatedAt: new Date(touched),
-      };
-      stat.submissionCount = (stat.submissionCount ?? 0) + 1;
-      if (link.status === "approved") stat.approvalCount = (stat.approvalCount ?? 0) + 1;
-      if (link.status === "rejected") stat.rejectionCount = (stat.rejectionCount ?? 0) + 1;
-      if (touched > (stat.updatedAt as Date).getTime()) stat.updatedAt = new Date(touched);
-      stats.set(key, stat);
-
       if (!decision) continue;
       const at = new Date(decision.at);
       planModeration.push({
@@ -587,7 +568,6 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
     links: planLinks,
     moderation: byTime(planModeration),
     activities: byTime(planActivities),
-    stats: [...stats.values()],
     curators: curatorsUsed.size,
   };
 }
