@@ -1,4 +1,10 @@
-import { curatorPoints, type LeaderboardEntry, type TimeRange, TOP_CURATORS_EXPLORE } from "@curate/core";
+import {
+  curatorPoints,
+  type LeaderboardEntry,
+  type TimeRange,
+  TOP_CURATORS_EXPLORE,
+  TOP_CURATORS_FEED,
+} from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "../../lib/api";
 
@@ -36,6 +42,21 @@ export function topCurators(
     .slice(0, limit);
 }
 
-/** The all-time Top Curator panel of Explore. */
-export const topCuratorsQueryOptions = () =>
-  leaderboardQueryOptions({ timeRange: "all", limit: TOP_CURATORS_EXPLORE });
+export interface TopCuratorsOptions {
+  /** On a feed page: rank by that feed's own count. */
+  feedId?: string;
+  limit?: number;
+}
+
+/** The panel's size: 10 on Explore, 5 on a feed page, unless the caller says otherwise. */
+export function topCuratorsLimit({ feedId, limit }: TopCuratorsOptions): number {
+  return limit ?? (feedId ? TOP_CURATORS_FEED : TOP_CURATORS_EXPLORE);
+}
+
+/**
+ * The all-time Top Curator panel (Explore, or one feed's page). Asking the server for only `limit` rows is
+ * sound: it ranks by submissions within the requested scope, which is exactly the points measure of that scope
+ * (the total, or the feed's own count), so its cut keeps the same curators that sorting by points would.
+ */
+export const topCuratorsQueryOptions = (options: TopCuratorsOptions = {}) =>
+  leaderboardQueryOptions({ timeRange: "all", feedId: options.feedId, limit: topCuratorsLimit(options) });

@@ -1,7 +1,13 @@
 import type { LeaderboardEntry } from "@curate/core";
 import { describe, expect, it } from "vitest";
-import { topCurators } from "./api";
-import { ALL_FEEDS, leaderboardSearchSchema, resolveLeaderboardSearch } from "./search";
+import { topCurators, topCuratorsLimit, topCuratorsQueryOptions } from "./api";
+import {
+  ALL_FEEDS,
+  feedIdFilter,
+  leaderboardSearchSchema,
+  resolveLeaderboardSearch,
+  toLeaderboardSearch,
+} from "./search";
 
 function entry(
   curatorUsername: string,
@@ -44,6 +50,21 @@ describe("topCurators", () => {
   });
 });
 
+describe("top curator panel size", () => {
+  it("is 10 on Explore and 5 on a feed page unless a limit is given", () => {
+    expect(topCuratorsLimit({})).toBe(10);
+    expect(topCuratorsLimit({ feedId: "ai" })).toBe(5);
+    expect(topCuratorsLimit({ feedId: "ai", limit: 3 })).toBe(3);
+  });
+
+  it("asks the server for that feed's all-time ranking", () => {
+    expect(topCuratorsQueryOptions({ feedId: "ai" }).queryKey).toEqual([
+      "leaderboard",
+      { timeRange: "all", feedId: "ai", limit: 5 },
+    ]);
+  });
+});
+
 describe("leaderboard search parameters", () => {
   it("keeps usable values", () => {
     const search = leaderboardSearchSchema.parse({ feed: "ai-news", timeframe: "week" });
@@ -57,5 +78,26 @@ describe("leaderboard search parameters", () => {
         timeframe: "all",
       });
     }
+  });
+
+  it("falls back to all feeds for a well-formed id that names no feed, once the feeds are known", () => {
+    const feeds = [{ id: "ai" }, { id: "crypto" }];
+    const search = leaderboardSearchSchema.parse({ feed: "nope", timeframe: "month" });
+    expect(resolveLeaderboardSearch(search, feeds)).toEqual({ feed: ALL_FEEDS, timeframe: "month" });
+    expect(resolveLeaderboardSearch(search)).toEqual({ feed: "nope", timeframe: "month" });
+    expect(resolveLeaderboardSearch({ feed: "crypto" }, feeds)).toEqual({ feed: "crypto", timeframe: "all" });
+  });
+
+  it("leaves defaults out of the address and out of the server query", () => {
+    expect(toLeaderboardSearch({ feed: ALL_FEEDS, timeframe: "all" })).toEqual({
+      feed: undefined,
+      timeframe: undefined,
+    });
+    expect(toLeaderboardSearch({ feed: "ai", timeframe: "today" })).toEqual({
+      feed: "ai",
+      timeframe: "today",
+    });
+    expect(feedIdFilter(ALL_FEEDS)).toBeUndefined();
+    expect(feedIdFilter("ai")).toBe("ai");
   });
 });

@@ -1,20 +1,24 @@
-import { TOP_CURATORS_EXPLORE } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Avatar } from "../../../components/ui/avatar";
 import { Skeleton } from "../../../components/ui/skeleton";
-import { topCurators, topCuratorsQueryOptions } from "../api";
+import { type TopCuratorsOptions, topCurators, topCuratorsLimit, topCuratorsQueryOptions } from "../api";
 import { RankBadge } from "./RankBadge";
 
-export function TopCurators() {
+/**
+ * The all-time top curators, highest points first: every feed on Explore (10), one feed's own count on its
+ * page (`feedId`, 5). Sorted by points before being cut to the limit.
+ */
+export function TopCurators({ feedId, limit }: TopCuratorsOptions = {}) {
+  const size = topCuratorsLimit({ feedId, limit });
   const { data, status } = useQuery({
-    ...topCuratorsQueryOptions(),
-    select: (entries) => topCurators(entries, TOP_CURATORS_EXPLORE),
+    ...topCuratorsQueryOptions({ feedId, limit: size }),
+    select: (entries) => topCurators(entries, size, feedId),
   });
 
   if (status === "pending") {
     return (
       <ol className="flex flex-col gap-1" aria-busy="true" aria-label="Loading curators">
-        {Array.from({ length: 5 }, (_, index) => (
+        {Array.from({ length: Math.min(size, 5) }, (_, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
           <li key={index} className="flex items-center gap-3 px-2 py-2">
             <Skeleton className="size-8 rounded-full" />
