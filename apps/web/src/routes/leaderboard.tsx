@@ -1,10 +1,36 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "../features/layout/components/PlaceholderPage";
-import { leaderboardSearchSchema } from "../features/leaderboard/search";
+import { feedsQueryOptions, visibleFeeds } from "../features/feeds/api";
+import { leaderboardQueryOptions } from "../features/leaderboard/api";
+import { LeaderboardPage } from "../features/leaderboard/components/LeaderboardPage";
+import {
+  feedIdFilter,
+  leaderboardSearchSchema,
+  resolveLeaderboardSearch,
+} from "../features/leaderboard/search";
 
 export const Route = createFileRoute("/leaderboard")({
   validateSearch: leaderboardSearchSchema,
-  component: () => (
-    <PlaceholderPage title="Leaderboard">The curator leaderboard is on its way.</PlaceholderPage>
-  ),
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context: { queryClient }, deps }) => {
+    // The feed list decides whether `feed` names a real feed (else it falls back to all feeds); without it the
+    // id is trusted rather than failing the page.
+    const feeds = await queryClient.ensureQueryData(feedsQueryOptions()).then(visibleFeeds, () => undefined);
+    const { feed, timeframe } = resolveLeaderboardSearch(deps, feeds);
+    // Not awaited: the controls answer at once and the table shows its skeleton until the rows arrive.
+    void queryClient.prefetchQuery(
+      leaderboardQueryOptions({ timeRange: timeframe, feedId: feedIdFilter(feed) }),
+    );
+  },
+  component: LeaderboardRoute,
 });
+
+function LeaderboardRoute() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return (
+    <LeaderboardPage
+      search={search}
+      onSearchChange={(next) => void navigate({ search: next, replace: true, resetScroll: false })}
+    />
+  );
+}

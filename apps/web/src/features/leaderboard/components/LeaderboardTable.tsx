@@ -1,0 +1,269 @@
+import { Link } from "@tanstack/react-router";
+import { ArrowDownIcon, ArrowUpIcon, ChevronsUpDownIcon } from "lucide-react";
+import { useId } from "react";
+import { Avatar } from "../../../components/ui/avatar";
+import { Skeleton } from "../../../components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../../components/ui/table";
+import { cn } from "../../../lib/cn";
+import { ariaSort, COLLAPSED_FEED_ROWS, type LeaderboardRow, type SortKey, type SortState } from "../table";
+import { RankStar } from "./RankStar";
+
+const COLUMNS: ReadonlyArray<{ key: SortKey; label: string; className?: string }> = [
+  { key: "rank", label: "Rank", className: "w-24" },
+  { key: "username", label: "Username" },
+  { key: "approvalRate", label: "Approval Rate", className: "w-40" },
+  { key: "submissions", label: "Submissions", className: "w-32" },
+  { key: "topFeeds", label: "Top Feeds", className: "w-[22rem]" },
+];
+
+// Wide enough for the Top Feeds rows to stay legible; narrower screens scroll the table sideways.
+const TABLE_MIN_WIDTH = "min-w-[52rem]";
+
+interface LeaderboardTableProps {
+  rows: readonly LeaderboardRow[];
+  sort: SortState;
+  onSort: (key: SortKey) => void;
+  expanded: ReadonlySet<string>;
+  onToggleExpanded: (curatorId: string) => void;
+  feedNames: ReadonlyMap<string, string>;
+}
+
+export function LeaderboardTable({
+  rows,
+  sort,
+  onSort,
+  expanded,
+  onToggleExpanded,
+  feedNames,
+}: LeaderboardTableProps) {
+  return (
+    <Table className={TABLE_MIN_WIDTH} data-testid="leaderboard-table">
+      <caption className="sr-only">Curators ranked by submissions, then approvals</caption>
+      <TableHeader>
+        <tr>
+          {COLUMNS.map((column) => (
+            <SortableHead
+              key={column.key}
+              label={column.label}
+              className={column.className}
+              direction={ariaSort(sort, column.key)}
+              onSort={() => onSort(column.key)}
+            />
+          ))}
+        </tr>
+      </TableHeader>
+      <TableBody>
+        {rows.map((row) => (
+          <LeaderboardTableRow
+            key={row.entry.curatorId}
+            row={row}
+            expanded={expanded.has(row.entry.curatorId)}
+            onToggleExpanded={() => onToggleExpanded(row.entry.curatorId)}
+            feedNames={feedNames}
+          />
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
+
+interface SortableHeadProps {
+  label: string;
+  className?: string;
+  direction: "ascending" | "descending" | "none";
+  onSort: () => void;
+}
+
+/** The header cell carries aria-sort; the button inside makes it reachable and operable by keyboard. */
+function SortableHead({ label, className, direction, onSort }: SortableHeadProps) {
+  const Icon =
+    direction === "ascending" ? ArrowUpIcon : direction === "descending" ? ArrowDownIcon : ChevronsUpDownIcon;
+  return (
+    <TableHead aria-sort={direction} className={className}>
+      <button
+        type="button"
+        onClick={onSort}
+        className={cn(
+          "-mx-2 -my-1 inline-flex items-center gap-1.5 rounded-md px-2 py-1 font-medium tracking-wide whitespace-nowrap uppercase",
+          "transition-colors hover:bg-zinc-200/60 hover:text-ink",
+          direction !== "none" && "text-ink",
+        )}
+      >
+        {label}
+        <Icon aria-hidden="true" className={cn("size-3.5", direction === "none" && "opacity-60")} />
+      </button>
+    </TableHead>
+  );
+}
+
+interface LeaderboardTableRowProps {
+  row: LeaderboardRow;
+  expanded: boolean;
+  onToggleExpanded: () => void;
+  feedNames: ReadonlyMap<string, string>;
+}
+
+function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: LeaderboardTableRowProps) {
+  const { entry } = row;
+  return (
+    <TableRow data-testid="leaderboard-row" data-rank={row.rank} className="align-top">
+      <TableCell className="align-top">
+        <RankStar rank={row.rank} />
+      </TableCell>
+      <TableCell className="align-top">
+        {/* Pulled up so the handle sits on the same line as the other cells' first line of text. */}
+        <div className="-my-1.5 flex items-center gap-3">
+          <Avatar name={entry.curatorUsername} size={32} />
+          <a
+            href={`https://x.com/${encodeURIComponent(entry.curatorUsername)}`}
+            target="_blank"
+            rel="noreferrer"
+            className="truncate font-medium text-ink hover:text-accent hover:underline"
+          >
+            @{entry.curatorUsername}
+          </a>
+        </div>
+      </TableCell>
+      <TableCell className="align-top">
+        <ApprovalRate row={row} />
+      </TableCell>
+      <TableCell className="align-top font-semibold tabular-nums">
+        {entry.submissionCount.toLocaleString()}
+      </TableCell>
+      <TableCell className="align-top">
+        <TopFeeds row={row} expanded={expanded} onToggle={onToggleExpanded} feedNames={feedNames} />
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The rate, over a bar split in the status colours: approved green, rejected red, still pending amber. */
+function ApprovalRate({ row }: { row: LeaderboardRow }) {
+  const { submissionCount, approvalCount, rejectionCount } = row.entry;
+  const pendingCount = Math.max(0, submissionCount - approvalCount - rejectionCount);
+  const share = (count: number) => (submissionCount > 0 ? `${(count / submissionCount) * 100}%` : "0%");
+  return (
+    <div
+      className="flex flex-col gap-1.5"
+      title={`${approvalCount} approved, ${rejectionCount} rejected, ${pendingCount} pending`}
+    >
+      <span className="font-semibold tabular-nums">{row.approvalRate}%</span>
+      <span aria-hidden="true" className="flex h-1.5 w-24 overflow-hidden rounded-full bg-zinc-100">
+        <span className="bg-emerald-600" style={{ width: share(approvalCount) }} />
+        <span className="bg-red-600" style={{ width: share(rejectionCount) }} />
+        <span className="bg-amber-400" style={{ width: share(pendingCount) }} />
+      </span>
+    </div>
+  );
+}
+
+interface TopFeedsProps {
+  row: LeaderboardRow;
+  expanded: boolean;
+  onToggle: () => void;
+  feedNames: ReadonlyMap<string, string>;
+}
+
+function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
+  const listId = useId();
+  const hidden = row.feeds.length - COLLAPSED_FEED_ROWS;
+  const shown = expanded ? row.feeds : row.feeds.slice(0, COLLAPSED_FEED_ROWS);
+  if (row.feeds.length === 0) return <span className="text-muted">—</span>;
+
+  return (
+    <div className="flex flex-col gap-1.5">
+      <ul id={listId} className="flex flex-col gap-1" data-testid="feed-shares">
+        {shown.map((feed) => {
+          const name = feedNames.get(feed.feedId);
+          return (
+            <li
+              key={feed.feedId}
+              className="flex items-baseline justify-between gap-4"
+              data-testid="feed-share"
+            >
+              <Link
+                to="/feed/$feedId"
+                params={{ feedId: feed.feedId }}
+                className="min-w-0 truncate text-ink hover:text-accent hover:underline"
+              >
+                {name && name !== feed.feedId ? (
+                  <>
+                    {name} <span className="text-muted">#{feed.feedId}</span>
+                  </>
+                ) : (
+                  `#${feed.feedId}`
+                )}
+              </Link>
+              <span
+                className="shrink-0 text-muted tabular-nums"
+                title={`${feed.count} of the ${feed.totalInFeed} submissions in #${feed.feedId}`}
+              >
+                <span className="font-medium text-ink">{feed.count}</span> / {feed.totalInFeed}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {hidden > 0 ? (
+        <button
+          type="button"
+          onClick={onToggle}
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-label={
+            expanded
+              ? `Show fewer feeds for @${row.entry.curatorUsername}`
+              : `Show all ${row.feeds.length} feeds for @${row.entry.curatorUsername}`
+          }
+          className="self-start rounded-sm text-xs font-medium text-accent hover:underline"
+        >
+          {expanded ? "Show less" : `+${hidden} more`}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+const SKELETON_ROWS = 8;
+
+/** The table's shape while the first answer is on its way. */
+export function LeaderboardTableSkeleton() {
+  return (
+    <Table className={TABLE_MIN_WIDTH} aria-busy="true" aria-label="Loading leaderboard">
+      <TableHeader>
+        <tr>
+          {COLUMNS.map((column) => (
+            <TableHead key={column.key} className={column.className}>
+              {column.label}
+            </TableHead>
+          ))}
+        </tr>
+      </TableHeader>
+      <TableBody>
+        {Array.from({ length: SKELETON_ROWS }, (_, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+          <tr key={index}>
+            <TableCell>
+              <Skeleton className="h-5 w-10" />
+            </TableCell>
+            <TableCell>
+              <div className="flex items-center gap-3">
+                <Skeleton className="size-8 rounded-full" />
+                <Skeleton className="h-4 w-32" />
+              </div>
+            </TableCell>
+            <TableCell>
+              <Skeleton className="h-4 w-12" />
+            </TableCell>
+            <TableCell>
+              <Skeleton className="h-4 w-10" />
+            </TableCell>
+            <TableCell>
+              <Skeleton className="h-4 w-full" />
+            </TableCell>
+          </tr>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
