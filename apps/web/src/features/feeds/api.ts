@@ -6,6 +6,8 @@ export const feedKeys = {
   all: ["feeds"] as const,
   list: () => [...feedKeys.all, "list"] as const,
   detail: (feedId: string) => [...feedKeys.all, "detail", feedId] as const,
+  /** The wizard's "is this hashtag taken" lookup, kept apart from the detail cache it must not pollute. */
+  idCheck: (feedId: string) => [...feedKeys.all, "id-check", feedId] as const,
 };
 
 /** The catch-all feed "all" is never listed, whatever the server sends. */
@@ -20,8 +22,10 @@ export const feedsQueryOptions = () =>
     select: visibleFeeds,
   });
 
+export const feedPath = (feedId: string) => `/feeds/${encodeURIComponent(feedId)}`;
+
 export const feedQueryOptions = (feedId: string) =>
   queryOptions({
     queryKey: feedKeys.detail(feedId),
-    queryFn: ({ signal }) => api<Feed>(`/feeds/${encodeURIComponent(feedId)}`, { signal }),
+    queryFn: ({ signal }) => api<Feed>(feedPath(feedId), { signal }),
   });
