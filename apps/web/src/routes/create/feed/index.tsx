@@ -1,26 +1,22 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { LockIcon } from "lucide-react";
-import { Card } from "../../../components/ui/card";
-import { LoginButton } from "../../../features/auth/components/LoginButton";
+import { BasicInformationStep } from "../../../features/create-feed/components/BasicInformationStep";
+import { SignInGate } from "../../../features/create-feed/components/SignInGate";
+import { usePrefillDraft } from "../../../features/create-feed/prefill";
+import { prefillSearchSchema } from "../../../features/create-feed/prefill-search";
 import { WizardProgress } from "../../../features/feeds/components/WizardProgress";
 
 export const Route = createFileRoute("/create/feed/")({
-  component: BasicInformationStep,
+  validateSearch: prefillSearchSchema,
+  component: BasicInformationRoute,
 });
 
-/** Step 1. Sign-in is not wired yet, so every visitor is signed out and gets the login prompt. */
-function BasicInformationStep() {
+function BasicInformationRoute() {
+  const search = Route.useSearch();
+  const prefilled = usePrefillDraft(search);
   return (
     <div className="flex flex-col gap-6">
       <WizardProgress step={1} />
-      <h2 className="text-xl font-bold">Basic Information</h2>
-      <Card className="flex flex-col items-center gap-4 px-6 py-12 text-center">
-        <span className="inline-flex size-11 items-center justify-center rounded-full bg-accent-soft text-accent">
-          <LockIcon className="size-5" aria-hidden="true" />
-        </span>
-        <p className="font-medium text-ink">Please login to create a feed</p>
-        <LoginButton />
-      </Card>
+      <SignInGate>{prefilled ? <BasicInformationStep /> : null}</SignInGate>
     </div>
   );
 }

@@ -1,24 +1,15 @@
-import { createFileRoute, Link } from "@tanstack/react-router";
-import { ArrowLeftIcon } from "lucide-react";
-import { buttonClasses } from "../../../components/ui/button";
+import { createFileRoute } from "@tanstack/react-router";
+import { ReviewStep } from "../../../features/create-feed/components/ReviewStep";
+import { SignInGate } from "../../../features/create-feed/components/SignInGate";
 import { WizardProgress } from "../../../features/feeds/components/WizardProgress";
-import { PlaceholderSection } from "../../../features/layout/components/PlaceholderPage";
 
 export const Route = createFileRoute("/create/feed/review")({
   component: () => (
     <div className="flex flex-col gap-6">
       <WizardProgress step={3} />
-      <PlaceholderSection
-        title="Feed Review"
-        actions={
-          <Link to="/create/feed/settings" className={buttonClasses("secondary", "sm")}>
-            <ArrowLeftIcon aria-hidden="true" />
-            Previous
-          </Link>
-        }
-      >
-        Reviewing and creating the feed is on its way.
-      </PlaceholderSection>
+      <SignInGate>
+        <ReviewStep />
+      </SignInGate>
     </div>
   ),
 });

@@ -1,0 +1,153 @@
+import { builtinPluginName, feedConfigFromDraft } from "@curate/core";
+import { Link, useNavigate } from "@tanstack/react-router";
+import { ArrowLeftIcon, CheckIcon, LoaderIcon } from "lucide-react";
+import type { ReactNode } from "react";
+import { Badge } from "../../../components/ui/badge";
+import { Button, buttonClasses } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { toast } from "../../../components/ui/toast";
+import { FeedImage } from "../../feeds/components/FeedImage";
+import { fieldIssues, useCreateFeed } from "../../feeds/mutations";
+import { feedDraftStore, useFeedDraft } from "../draft-store";
+import { hasErrors, validateBasicInformation } from "../validation";
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 py-3 sm:grid-cols-[10rem_1fr] sm:gap-4">
+      <dt className="text-sm font-medium text-muted">{label}</dt>
+      <dd className="min-w-0 text-sm text-ink">{children}</dd>
+    </div>
+  );
+}
+
+const pluginLabel = (plugin: string) => builtinPluginName(plugin) ?? plugin;
+
+/** Step 3: everything the feed will be created with, then Create Feed. */
+export function ReviewStep() {
+  const draft = useFeedDraft();
+  const navigate = useNavigate();
+  const createFeed = useCreateFeed();
+  const config = feedConfigFromDraft(draft, window.location.origin);
+  const stream = config.outputs?.stream;
+  const incomplete = hasErrors(validateBasicInformation(draft));
+  const issues = fieldIssues(createFeed.error);
+
+  function create() {
+    createFeed.mutate(config, {
+      onSuccess: (feed) => {
+        toast.success("Feed Created Successfully!", {
+          description: `Your feed "${feed.name}" has been created.`,
+        });
+        feedDraftStore.reset();
+        void navigate({ to: "/feed/$feedId", params: { feedId: feed.id } });
+      },
+      onError: () =>
+        toast.error("Error Creating Feed", {
+          description: "There was an error creating your feed. Please try again.",
+        }),
+    });
+  }
+
+  return (
+    <div className="flex flex-col gap-6">
+      <h2 className="text-xl font-bold">Feed Review</h2>
+      <Card className="p-5 sm:p-6">
+        <div className="flex items-start gap-4 border-b border-line pb-5">
+          <FeedImage name={config.name || config.id || "?"} src={config.image || null} className="size-16" />
+          <div className="min-w-0">
+            <p className="font-display text-xl font-bold break-words">{config.name || "Untitled feed"}</p>
+            <p className="text-sm font-medium text-accent">#{config.id}</p>
+          </div>
+        </div>
+        <dl className="divide-y divide-line">
+          <Row label="Description">
+            <p className="break-words whitespace-pre-line">{config.description}</p>
+          </Row>
+          <Row label="Approvers">
+            {draft.approvers.length ? (
+              <ul className="flex flex-wrap gap-1.5">
+                {draft.approvers.map((approver) => (
+                  <li key={approver.handle}>
+                    <Badge>
+                      @{approver.handle} · {approver.platform}
+                    </Badge>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <span className="text-muted">None yet</span>
+            )}
+          </Row>
+          <Row label="Processing">
+            <ol className="flex flex-wrap gap-1.5">
+              {stream?.transform?.map((step) => (
+                <li key={step.plugin}>
+                  <Badge tone="accent">{pluginLabel(step.plugin)}</Badge>
+                </li>
+              ))}
+            </ol>
+          </Row>
+          <Row label="Posting to">
+            <ul className="flex flex-col gap-1.5">
+              {stream?.distribute?.map((distributor) => (
+                <li key={distributor.plugin} className="flex flex-wrap items-center gap-2">
+                  <Badge tone="accent">{pluginLabel(distributor.plugin)}</Badge>
+                  <span className="min-w-0 truncate text-muted">
+                    {pluginLabel(distributor.plugin) === "rss"
+                      ? String(distributor.config?.serviceUrl ?? "")
+                      : String(distributor.config?.chatId ?? "")}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </Row>
+        </dl>
+      </Card>
+
+      {incomplete ? (
+        <p
+          role="alert"
+          className="rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+        >
+          The basic information is incomplete.{" "}
+          <Link to="/create/feed" className="font-medium underline">
+            Go back to Basic Information
+          </Link>{" "}
+          to finish it.
+        </p>
+      ) : null}
+      {createFeed.error ? (
+        <div
+          role="alert"
+          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
+          <p className="font-medium">{createFeed.error.message}</p>
+          {issues.length ? (
+            <ul className="mt-2 list-disc pl-5">
+              {issues.map((issue) => (
+                <li key={`${issue.path}:${issue.message}`}>
+                  {issue.path ? <code className="font-mono">{issue.path}</code> : null} {issue.message}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      ) : null}
+
+      <div className="flex justify-between gap-3">
+        <Link to="/create/feed/settings" className={buttonClasses("secondary")}>
+          <ArrowLeftIcon aria-hidden="true" />
+          Previous
+        </Link>
+        <Button onClick={create} disabled={incomplete || createFeed.isPending}>
+          {createFeed.isPending ? (
+            <LoaderIcon className="animate-spin" aria-hidden="true" />
+          ) : (
+            <CheckIcon aria-hidden="true" />
+          )}
+          Create Feed
+        </Button>
+      </div>
+    </div>
+  );
+}
