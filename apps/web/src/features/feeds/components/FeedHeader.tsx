@@ -1,7 +1,19 @@
+import { type Feed, feedDestinations } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
+import { ExternalLinkIcon, TrophyIcon } from "lucide-react";
+import type { ReactNode } from "react";
+import { Badge, badgeClasses } from "../../../components/ui/badge";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { LazyDrawer } from "../../../components/ui/lazy-drawer";
 import { Skeleton } from "../../../components/ui/skeleton";
+import { TopCurators } from "../../leaderboard/components/TopCurators";
 import { feedQueryOptions } from "../api";
+import { rssFileUrl, rssServiceUrl } from "../rss";
 import { FeedImage } from "./FeedImage";
+import { FeedSetupPanel } from "./FeedSetupPanel";
+
+import { RecentContentCarousel } from "./RecentContentCarousel";
 
 export function FeedHeader({ feedId }: { feedId: string }) {
   const { data: feed, status } = useQuery(feedQueryOptions(feedId));
@@ -25,15 +37,90 @@ export function FeedHeader({ feedId }: { feedId: string }) {
     );
   }
 
-  return (
+  const stream = feed.config.outputs?.stream;
+  const header = (
     <div className="flex items-start gap-5">
       <title>{`${feed.name} · Curate`}</title>
       <FeedImage name={feed.name || feed.id} src={feed.image} className="size-16 sm:size-20" />
       <div className="min-w-0">
-        <h1 className="text-2xl font-bold sm:text-3xl">{feed.name}</h1>
+        <h1 className="text-2xl font-bold break-words sm:text-3xl">{feed.name}</h1>
         <p className="mt-0.5 text-sm font-medium text-accent">#{feed.id}</p>
         {feed.description ? <p className="mt-2 max-w-2xl text-muted">{feed.description}</p> : null}
       </div>
+    </div>
+  );
+  if (!stream?.enabled) {
+    return (
+      <div className="flex flex-col gap-6">
+        {header}
+        <FeedSetupPanel feedId={feed.id} />
+      </div>
+    );
+  }
+  return <StreamOverview feed={feed} header={header} />;
+}
+
+/** A set-up feed: where it curates from, where it posts to, what it published lately and who curates it. */
+function StreamOverview({ feed, header }: { feed: Feed; header: ReactNode }) {
+  const distributors = feed.config.outputs?.stream?.distribute;
+  const destinations = feedDestinations(distributors, feed.id);
+  const rssUrl = rssServiceUrl(distributors);
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
+      <div className="flex min-w-0 flex-col gap-6">
+        {header}
+        <div className="flex flex-wrap items-center gap-x-6 gap-y-3 text-sm" data-testid="feed-destinations">
+          <div className="flex items-center gap-2">
+            <span className="text-muted">Curating from</span>
+            <Badge tone="accent">X (Twitter)</Badge>
+          </div>
+          {destinations.length ? (
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="text-muted">Posting to:</span>
+              {destinations.map((destination, index) =>
+                destination.href ? (
+                  <a
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a feed may post to two chats of one kind
+                    key={index}
+                    href={destination.href}
+                    target="_blank"
+                    rel="noreferrer"
+                    className={`${badgeClasses("neutral")} hover:border-accent hover:text-accent`}
+                  >
+                    {destination.label}
+                    <ExternalLinkIcon className="size-3" aria-hidden="true" />
+                  </a>
+                ) : (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a feed may post to two chats of one kind
+                  <Badge key={index}>{destination.label}</Badge>
+                ),
+              )}
+            </div>
+          ) : null}
+          <div className="lg:hidden">
+            <LazyDrawer
+              title={`Top Curators #${feed.id}`}
+              side="right"
+              trigger={(props) => (
+                <Button variant="secondary" size="sm" {...props}>
+                  <TrophyIcon aria-hidden="true" />
+                  Top Curators
+                </Button>
+              )}
+            >
+              <TopCurators feedId={feed.id} />
+            </LazyDrawer>
+          </div>
+        </div>
+        {rssUrl ? <RecentContentCarousel url={rssFileUrl(rssUrl, feed.id)} /> : null}
+      </div>
+      <Card className="hidden p-4 lg:block">
+        <h2 className="px-2 pb-2 text-lg font-semibold">
+          Top Curators <span className="text-accent">#{feed.id}</span>
+        </h2>
+        <TopCurators feedId={feed.id} />
+      </Card>
     </div>
   );
 }

@@ -1,0 +1,60 @@
+import { Link } from "@tanstack/react-router";
+import { ArrowRightIcon, RadioTowerIcon, SendIcon, ShieldCheckIcon } from "lucide-react";
+import { buttonClasses } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+
+const NEXT_STEPS = [
+  {
+    icon: RadioTowerIcon,
+    title: "Add content sources",
+    text: "Choose where submissions come from, such as mentions of the bot with the feed's hashtag.",
+  },
+  {
+    icon: ShieldCheckIcon,
+    title: "Pick your approvers",
+    text: "Name the people who approve or reject what curators submit.",
+  },
+  {
+    icon: SendIcon,
+    title: "Turn on the stream",
+    text: "Enable the stream output and choose where approved content is posted: RSS, Telegram and more.",
+  },
+];
+
+/** A feed whose stream output is off has nothing to show yet, so the page points at what to do next. */
+export function FeedSetupPanel({ feedId }: { feedId: string }) {
+  return (
+    <section
+      aria-labelledby="feed-setup-title"
+      className="flex flex-col gap-5 rounded-md border border-dashed border-line bg-canvas p-5 sm:p-6"
+    >
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h2 id="feed-setup-title" className="text-xl font-bold">
+            This Feed isn't set up yet
+          </h2>
+          <p className="mt-1 text-sm text-muted">Finish the configuration and the feed starts curating.</p>
+        </div>
+        <Link to="/edit/feed/$feedId" params={{ feedId }} className={buttonClasses("primary")}>
+          Continue Feed Setup
+          <ArrowRightIcon aria-hidden="true" />
+        </Link>
+      </div>
+      <ol className="grid gap-3 md:grid-cols-3">
+        {NEXT_STEPS.map((step, index) => (
+          <li key={step.title}>
+            <Card className="flex h-full flex-col gap-2 p-4">
+              <span className="inline-flex size-9 items-center justify-center rounded-full bg-accent-soft text-accent">
+                <step.icon className="size-4" aria-hidden="true" />
+              </span>
+              <h3 className="text-base font-semibold">
+                {index + 1}. {step.title}
+              </h3>
+              <p className="text-sm text-muted">{step.text}</p>
+            </Card>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
