@@ -1,8 +1,16 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "../../../features/layout/components/PlaceholderPage";
+import { EditFeedPage } from "../../../features/feed-editor/components/EditFeedPage";
+import { PageContainer } from "../../../features/layout/components/PageContainer";
 
 export const Route = createFileRoute("/edit/feed/$feedId")({
-  component: () => (
-    <PlaceholderPage title="Edit Feed">Editing a feed configuration is on its way.</PlaceholderPage>
-  ),
+  component: EditFeedRoute,
 });
+
+function EditFeedRoute() {
+  const { feedId } = Route.useParams();
+  return (
+    <PageContainer className="max-w-4xl">
+      <EditFeedPage feedId={feedId} />
+    </PageContainer>
+  );
+}

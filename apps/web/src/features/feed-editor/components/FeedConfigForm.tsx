@@ -1,0 +1,296 @@
+import { MIN_POLLING_INTERVAL_MS } from "@curate/core";
+import { PlusIcon, Trash2Icon } from "lucide-react";
+import type { ReactNode } from "react";
+import { Button } from "../../../components/ui/button";
+import { Input } from "../../../components/ui/input";
+import { FormField, Textarea } from "../../feeds/components/FormField";
+import type { FeedForm, FormErrors, SourceForm, StepForm } from "../form-model";
+import { StepConfigField } from "./StepConfigField";
+
+type Update = (change: (form: FeedForm) => FeedForm) => void;
+
+function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <fieldset className="flex flex-col gap-4 border-t border-line pt-6 first:border-t-0 first:pt-0">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <legend className="font-display text-lg font-semibold">{title}</legend>
+        {action}
+      </div>
+      {children}
+    </fieldset>
+  );
+}
+
+function Checkbox({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
+  return (
+    <label className="flex w-fit cursor-pointer items-center gap-2.5 text-sm font-medium text-ink">
+      <input
+        type="checkbox"
+        className="size-4 accent-accent"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      {label}
+    </label>
+  );
+}
+
+function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={label}
+      onClick={onClick}
+      className="text-muted hover:text-red-700"
+    >
+      <Trash2Icon aria-hidden="true" />
+    </Button>
+  );
+}
+
+const replaceAt = <T,>(list: T[], index: number, item: T) =>
+  list.map((current, i) => (i === index ? item : current));
+const removeAt = <T,>(list: T[], index: number) => list.filter((_, i) => i !== index);
+
+interface FeedConfigFormProps {
+  form: FeedForm;
+  errors: FormErrors;
+  onChange: Update;
+  /** Changes whenever the form is reloaded from the config, so the committed-on-blur fields start over. */
+  generation: number;
+}
+
+/** The four sections of the edit form: General, Content Sources, Output Settings, Moderation Settings. */
+export function FeedConfigForm({ form, errors, onChange, generation }: FeedConfigFormProps) {
+  const set = <K extends keyof FeedForm>(key: K, value: FeedForm[K]) =>
+    onChange((current) => ({ ...current, [key]: value }));
+  const setSource = (index: number, source: SourceForm) =>
+    onChange((current) => ({ ...current, sources: replaceAt(current.sources, index, source) }));
+
+  return (
+    <div className="flex flex-col gap-8">
+      <Section title="General">
+        <div className="grid gap-4 md:grid-cols-2">
+          <FormField label="Feed Name" error={errors.name}>
+            <Input value={form.name} onChange={(event) => set("name", event.target.value)} />
+          </FormField>
+          <FormField
+            label="Polling Interval (ms)"
+            hint={`minimum: ${MIN_POLLING_INTERVAL_MS}ms`}
+            error={errors.pollingIntervalMs}
+          >
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={MIN_POLLING_INTERVAL_MS}
+              step={1000}
+              value={form.pollingIntervalMs}
+              onChange={(event) => set("pollingIntervalMs", event.target.value)}
+            />
+          </FormField>
+        </div>
+        <FormField label="Description" error={errors.description}>
+          <Textarea value={form.description} onChange={(event) => set("description", event.target.value)} />
+        </FormField>
+        <Checkbox label="Enable Feed" checked={form.enabled} onChange={(value) => set("enabled", value)} />
+      </Section>
+
+      <Section
+        title="Content Sources"
+        action={
+          <Button
+            variant="secondary"
+            size="sm"
+            onClick={() => set("sources", [...form.sources, { base: {}, plugin: "", search: [] }])}
+          >
+            <PlusIcon aria-hidden="true" />
+            Add Source
+          </Button>
+        }
+      >
+        {form.sources.length === 0 ? <p className="text-sm text-muted">No content sources yet.</p> : null}
+        {form.sources.map((source, sourceIndex) => (
+          <div
+            // biome-ignore lint/suspicious/noArrayIndexKey: sources have no id; their position is their identity
+            key={`${generation}-${sourceIndex}`}
+            className="flex flex-col gap-3 rounded-md border border-line bg-canvas p-4"
+          >
+            <div className="flex items-end gap-2">
+              <FormField label={`Source ${sourceIndex + 1} plugin`} className="flex-1">
+                <Input
+                  value={source.plugin}
+                  placeholder="@curate/x-source"
+                  onChange={(event) => setSource(sourceIndex, { ...source, plugin: event.target.value })}
+                />
+              </FormField>
+              <RemoveButton
+                label={`Remove source ${sourceIndex + 1}`}
+                onClick={() => set("sources", removeAt(form.sources, sourceIndex))}
+              />
+            </div>
+            <div className="flex flex-col gap-2">
+              <p className="text-xs font-medium text-muted">Search queries</p>
+              {source.search.map((search, searchIndex) => (
+                <div
+                  // biome-ignore lint/suspicious/noArrayIndexKey: searches are edited in place by position
+                  key={searchIndex}
+                  className="grid items-end gap-2 sm:grid-cols-[12rem_1fr_auto]"
+                >
+                  <FormField label="Type">
+                    <Input
+                      value={search.type}
+                      placeholder="twitter-mention"
+                      onChange={(event) =>
+                        setSource(sourceIndex, {
+                          ...source,
+                          search: replaceAt(source.search, searchIndex, {
+                            ...search,
+                            type: event.target.value,
+                          }),
+                        })
+                      }
+                    />
+                  </FormField>
+                  <FormField label="Query">
+                    <Input
+                      value={search.query}
+                      placeholder="@curatedotfun #feedid"
+                      onChange={(event) =>
+                        setSource(sourceIndex, {
+                          ...source,
+                          search: replaceAt(source.search, searchIndex, {
+                            ...search,
+                            query: event.target.value,
+                          }),
+                        })
+                      }
+                    />
+                  </FormField>
+                  <RemoveButton
+                    label={`Remove search ${searchIndex + 1} of source ${sourceIndex + 1}`}
+                    onClick={() =>
+                      setSource(sourceIndex, { ...source, search: removeAt(source.search, searchIndex) })
+                    }
+                  />
+                </div>
+              ))}
+              <Button
+                variant="link"
+                size="sm"
+                className="w-fit px-0"
+                onClick={() =>
+                  setSource(sourceIndex, {
+                    ...source,
+                    search: [...source.search, { base: {}, type: "", query: "" }],
+                  })
+                }
+              >
+                <PlusIcon aria-hidden="true" />
+                Add Search
+              </Button>
+            </div>
+          </div>
+        ))}
+      </Section>
+
+      <Section title="Output Settings">
+        <Checkbox
+          label="Enable Stream Output"
+          checked={form.streamEnabled}
+          onChange={(value) => set("streamEnabled", value)}
+        />
+        <StepList
+          title="Stream Transforms"
+          noun="Transform"
+          steps={form.transforms}
+          generation={generation}
+          onChange={(steps) => set("transforms", steps)}
+        />
+        <StepList
+          title="Stream Distributors"
+          noun="Distributor"
+          steps={form.distributors}
+          generation={generation}
+          onChange={(steps) => set("distributors", steps)}
+        />
+      </Section>
+
+      <Section title="Moderation Settings">
+        <FormField label="Twitter Approvers" hint="Comma-separated usernames, e.g. alice, bob">
+          <Input value={form.approvers} onChange={(event) => set("approvers", event.target.value)} />
+        </FormField>
+        <FormField label="Twitter Blacklist" hint="Comma-separated usernames whose submissions are ignored">
+          <Input value={form.blacklist} onChange={(event) => set("blacklist", event.target.value)} />
+        </FormField>
+      </Section>
+    </div>
+  );
+}
+
+function StepList({
+  title,
+  noun,
+  steps,
+  generation,
+  onChange,
+}: {
+  title: string;
+  noun: string;
+  steps: StepForm[];
+  generation: number;
+  onChange: (steps: StepForm[]) => void;
+}) {
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h3 className="text-sm font-semibold">{title}</h3>
+        <Button
+          variant="secondary"
+          size="sm"
+          onClick={() => onChange([...steps, { base: {}, plugin: "", config: {} }])}
+        >
+          <PlusIcon aria-hidden="true" />
+          Add {noun}
+        </Button>
+      </div>
+      {steps.length === 0 ? <p className="text-sm text-muted">None.</p> : null}
+      {steps.map((step, index) => (
+        <div
+          // biome-ignore lint/suspicious/noArrayIndexKey: steps run in list order; position is their identity
+          key={`${generation}-${index}-${steps.length}`}
+          className="flex flex-col gap-3 rounded-md border border-line bg-canvas p-4"
+        >
+          <div className="flex items-end gap-2">
+            <FormField label={`${noun} ${index + 1} plugin`} className="flex-1">
+              <Input
+                value={step.plugin}
+                placeholder={noun === "Transform" ? "@curate/object-transform" : "@curate/rss"}
+                onChange={(event) =>
+                  onChange(replaceAt(steps, index, { ...step, plugin: event.target.value }))
+                }
+              />
+            </FormField>
+            <RemoveButton
+              label={`Remove ${noun.toLowerCase()} ${index + 1}`}
+              onClick={() => onChange(removeAt(steps, index))}
+            />
+          </div>
+          <StepConfigField
+            label={`${noun} ${index + 1} config (JSON)`}
+            config={step.config}
+            onCommit={(config) => onChange(replaceAt(steps, index, { ...step, config }))}
+          />
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import {
+  configFromForm,
+  formFromConfig,
+  parseConfigJson,
+  parseStepConfig,
+  splitHandles,
+  validateForm,
+} from "./form-model";
+
+const stored = {
+  id: "solar",
+  name: "Solar",
+  description: "Solar news",
+  enabled: true,
+  pollingIntervalMs: 60000,
+  admins: ["alice.near"],
+  sources: [
+    {
+      plugin: "@curatedotfun/twitter-source",
+      config: { region: "eu" },
+      search: [{ searchId: "s1", type: "twitter-mention", query: "#solar", pageSize: 100 }],
+    },
+  ],
+  outputs: {
+    stream: {
+      enabled: true,
+      transform: [{ plugin: "@curate/object-transform", config: { mappings: { a: "b" } } }],
+      distribute: [
+        {
+          plugin: "@curatedotfun/rss",
+          config: { serviceUrl: "https://x/rss" },
+          transform: [{ plugin: "t" }],
+        },
+      ],
+    },
+    recap: [{ id: "weekly" }],
+  },
+  moderation: { approvers: { twitter: ["kim"], discord: ["lee"] }, blacklist: { twitter: [] } },
+  ingestion: { enabled: true, schedule: "*/5 * * * *" },
+};
+
+describe("form ↔ config", () => {
+  it("round-trips a config unchanged when the form is not edited", () => {
+    expect(configFromForm(stored, formFromConfig(stored))).toEqual(stored);
+  });
+
+  it("writes form edits into the config and keeps everything the form does not show", () => {
+    const form = formFromConfig(stored);
+    form.name = "Solar Plus";
+    form.pollingIntervalMs = "";
+    form.sources[0].search[0].query = "#solar OR #pv";
+    form.distributors[0].config = { serviceUrl: "https://y/rss" };
+    form.approvers = " kim, , Ann ,";
+    const config = configFromForm(stored, form);
+    expect(config.name).toBe("Solar Plus");
+    expect(config).not.toHaveProperty("pollingIntervalMs");
+    expect(config.sources).toEqual([
+      {
+        plugin: "@curatedotfun/twitter-source",
+        config: { region: "eu" },
+        search: [{ searchId: "s1", type: "twitter-mention", query: "#solar OR #pv", pageSize: 100 }],
+      },
+    ]);
+    expect(config.outputs).toMatchObject({
+      recap: [{ id: "weekly" }],
+      stream: {
+        distribute: [
+          {
+            plugin: "@curatedotfun/rss",
+            config: { serviceUrl: "https://y/rss" },
+            transform: [{ plugin: "t" }],
+          },
+        ],
+      },
+    });
+    expect(config.moderation).toEqual({
+      approvers: { twitter: ["kim", "Ann"], discord: ["lee"] },
+      blacklist: { twitter: [] },
+    });
+    expect(config.ingestion).toEqual(stored.ingestion);
+  });
+
+  it("removes list entries the form removed", () => {
+    const form = formFromConfig(stored);
+    form.sources = [];
+    form.distributors = [];
+    const config = configFromForm(stored, form) as typeof stored;
+    expect(config.sources).toEqual([]);
+    expect(config.outputs.stream.distribute).toEqual([]);
+  });
+
+  it("gives empty values for no config and defaults the stream to off", () => {
+    const form = formFromConfig(null);
+    expect(form).toMatchObject({ name: "", enabled: true, streamEnabled: false, sources: [], approvers: "" });
+  });
+});
+
+describe("validateForm", () => {
+  it("requires name and description and a polling interval of at least 1000 ms when given", () => {
+    const form = formFromConfig({ name: " ", description: "", pollingIntervalMs: 999 });
+    expect(validateForm(form)).toEqual({
+      name: "Feed name is required",
+      description: "Description is required",
+      pollingIntervalMs: "Polling interval must be a whole number of at least 1000 ms",
+    });
+    expect(validateForm({ ...form, name: "a", description: "b", pollingIntervalMs: "" })).toEqual({});
+  });
+});
+
+describe("JSON text", () => {
+  it("treats empty text as valid and reports the parse message otherwise", () => {
+    expect(parseConfigJson("  ")).toEqual({ ok: true, config: null });
+    expect(parseConfigJson('{"a":1}')).toEqual({ ok: true, config: { a: 1 } });
+    const bad = parseConfigJson("{ nope");
+    expect(bad.ok).toBe(false);
+    expect(parseConfigJson("[1]")).toEqual({ ok: false, message: "The configuration must be a JSON object" });
+  });
+
+  it("commits a step config only when it is a JSON object", () => {
+    expect(parseStepConfig('{"x": 1}')).toEqual({ x: 1 });
+    expect(parseStepConfig("")).toEqual({});
+    expect(parseStepConfig("[]")).toBeNull();
+    expect(parseStepConfig("{")).toBeNull();
+  });
+
+  it("splits handle lists on commas, trimmed, without empties", () => {
+    expect(splitHandles(" a, b ,, c,")).toEqual(["a", "b", "c"]);
+  });
+});
