@@ -36,3 +36,23 @@ export const currentUserQueryOptions = () =>
 export function useCurrentUser() {
   return useQuery(currentUserQueryOptions());
 }
+
+/** What the wallet signs (NEP-413): the server's single-use nonce, base64 of 32 bytes. */
+export interface LoginChallenge {
+  nonce: string;
+  recipient: string;
+  message: string;
+}
+
+export function initiateLogin(accountId: string): Promise<LoginChallenge> {
+  return api<LoginChallenge>("/auth/initiate-login", { method: "POST", body: { accountId } });
+}
+
+/** Sends the wallet's signed-message token; on success the server sets the session cookie. */
+export function verifyLogin(accountId: string, token: string): Promise<CurrentUser> {
+  return api<CurrentUser>("/auth/verify-login", { method: "POST", body: { token, accountId } });
+}
+
+export function logout(): Promise<unknown> {
+  return api("/auth/logout", { method: "POST" });
+}

@@ -1,13 +1,21 @@
 import { LogInIcon } from "lucide-react";
 import { Button, type ButtonProps } from "../../../components/ui/button";
+import { authSession } from "../session";
+import { preloadWalletChooser } from "./WalletChooserHost";
 
-/**
- * The sign-in control of the header and of pages that need an account. Wallet sign-in arrives with the
- * auth feature; until then this is the slot it plugs into, so callers already render it where it belongs.
- */
-export function LoginButton(props: Omit<ButtonProps, "children">) {
+/** "Login": opens the wallet chooser. Used in the header, the mobile menu and on pages that need an account. */
+export function LoginButton({ onClick, ...props }: Omit<ButtonProps, "children">) {
   return (
-    <Button {...props}>
+    <Button
+      {...props}
+      aria-haspopup="dialog"
+      onPointerEnter={preloadWalletChooser}
+      onFocus={preloadWalletChooser}
+      onClick={(event) => {
+        onClick?.(event);
+        authSession.openChooser();
+      }}
+    >
       <LogInIcon aria-hidden="true" />
       Login
     </Button>

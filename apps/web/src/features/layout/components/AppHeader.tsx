@@ -3,7 +3,8 @@ import { CompassIcon, MenuIcon, PlusIcon, TrophyIcon } from "lucide-react";
 import { Button } from "../../../components/ui/button";
 import { LazyDrawer } from "../../../components/ui/lazy-drawer";
 import { cn } from "../../../lib/cn";
-import { LoginButton } from "../../auth/components/LoginButton";
+import { AuthControl, MobileAuthControl } from "../../auth/components/AuthControl";
+import { WalletChooserHost } from "../../auth/components/WalletChooserHost";
 import { Logo } from "./Logo";
 
 const navLinkClasses = cn(
@@ -26,11 +27,12 @@ export function AppHeader() {
             Create
           </Link>
           <div className="ml-3 border-l border-line pl-4">
-            <LoginButton size="sm" />
+            <AuthControl />
           </div>
         </nav>
         <MobileMenu />
       </div>
+      <WalletChooserHost />
     </header>
   );
 }
@@ -69,7 +71,7 @@ function MobileMenu() {
             </span>
           </nav>
           <div className="mt-6 border-t border-line pt-6">
-            <LoginButton className="w-full" />
+            <MobileAuthControl onNavigate={close} />
           </div>
         </>
       )}

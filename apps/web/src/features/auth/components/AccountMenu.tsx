@@ -1,0 +1,208 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { Avatar } from "../../../components/ui/avatar";
+import { cn } from "../../../lib/cn";
+import { shortAccountId, useProfileIdentity } from "../../profile/social";
+
+const itemClasses = cn(
+  "flex w-full items-center gap-2.5 rounded-md px-2.5 py-2 text-left text-sm text-ink outline-none",
+  "hover:bg-zinc-100 focus:bg-zinc-100 focus-visible:outline-none [&_svg]:size-4 [&_svg]:text-muted",
+);
+
+function menuItems(menu: HTMLElement | null): HTMLElement[] {
+  return Array.from(menu?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? []);
+}
+
+async function disconnect(queryClient: ReturnType<typeof useQueryClient>) {
+  const flows = await import("../flows");
+  await flows.disconnect(queryClient);
+}
+
+/**
+ * The signed-in header control: avatar and name opening a menu (Profile, Settings, Disconnect). A hand-rolled
+ * menu button following the WAI-ARIA pattern: arrows, Home/End, Escape and Tab work; a popover library would
+ * cost more than this whole feature.
+ */
+export default function AccountMenu({ accountId }: { accountId: string }) {
+  const queryClient = useQueryClient();
+  const { name, imageUrl } = useProfileIdentity(accountId);
+  const [open, setOpen] = useState(false);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const menuRef = useRef<HTMLDivElement>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+  const triggerId = useId();
+  const pendingFocus = useRef<"first" | "last" | null>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const list = menuItems(menuRef.current);
+    const target = pendingFocus.current === "last" ? list.at(-1) : list[0];
+    pendingFocus.current = null;
+    target?.focus();
+    const closeOnOutside = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", closeOnOutside);
+    return () => document.removeEventListener("pointerdown", closeOnOutside);
+  }, [open]);
+
+  function openWithFocus(where: "first" | "last") {
+    pendingFocus.current = where;
+    setOpen(true);
+  }
+
+  function close(returnFocus: boolean) {
+    setOpen(false);
+    if (returnFocus) triggerRef.current?.focus();
+  }
+
+  function onTriggerKeyDown(event: KeyboardEvent) {
+    if (event.key === "ArrowDown" || event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      openWithFocus("first");
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault();
+      openWithFocus("last");
+    }
+  }
+
+  function onMenuKeyDown(event: KeyboardEvent) {
+    const list = menuItems(menuRef.current);
+    const index = list.indexOf(document.activeElement as HTMLElement);
+    const moveTo = (next: number) => {
+      event.preventDefault();
+      list[(next + list.length) % list.length]?.focus();
+    };
+    if (event.key === "ArrowDown") moveTo(index + 1);
+    else if (event.key === "ArrowUp") moveTo(index - 1);
+    else if (event.key === "Home") moveTo(0);
+    else if (event.key === "End") moveTo(list.length - 1);
+    else if (event.key === "Escape") {
+      event.preventDefault();
+      close(true);
+    } else if (event.key === "Tab") close(false);
+  }
+
+  return (
+    <div ref={rootRef} className="relative">
+      <button
+        ref={triggerRef}
+        id={triggerId}
+        type="button"
+        data-testid="account-menu-trigger"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        aria-label={`Account menu for ${name}`}
+        onClick={() => (open ? close(false) : openWithFocus("first"))}
+        onKeyDown={onTriggerKeyDown}
+        className="inline-flex h-10 max-w-56 items-center gap-2 rounded-full border border-line bg-surface py-1 pr-3 pl-1 shadow-xs transition-colors hover:bg-zinc-50"
+      >
+        <Avatar name={name} src={imageUrl} size={32} />
+        <span className="truncate text-sm font-medium text-ink">{name}</span>
+        <ChevronDownIcon
+          aria-hidden="true"
+          className={cn("size-4 shrink-0 text-muted transition-transform", open && "rotate-180")}
+        />
+      </button>
+      {open ? (
+        <div
+          ref={menuRef}
+          id={menuId}
+          role="menu"
+          aria-labelledby={triggerId}
+          tabIndex={-1}
+          onKeyDown={onMenuKeyDown}
+          className="absolute top-full right-0 z-50 mt-2 w-64 rounded-md border border-line bg-surface p-1.5 shadow-lg data-[state=open]:animate-fade-in"
+          data-state="open"
+        >
+          <div className="flex items-center gap-2.5 px-2.5 pt-1.5 pb-2.5">
+            <Avatar name={name} src={imageUrl} size={24} />
+            <div className="min-w-0">
+              <p className="truncate text-sm font-semibold text-ink">{name}</p>
+              <p className="truncate text-xs text-muted" title={accountId}>
+                {shortAccountId(accountId)}
+              </p>
+            </div>
+          </div>
+          <div className="my-1 h-px bg-line" />
+          <Link
+            to="/profile/overview"
+            role="menuitem"
+            tabIndex={-1}
+            className={itemClasses}
+            onClick={() => close(false)}
+          >
+            <UserIcon aria-hidden="true" />
+            Profile
+          </Link>
+          <Link
+            to="/profile/settings/connections"
+            role="menuitem"
+            tabIndex={-1}
+            className={itemClasses}
+            onClick={() => close(false)}
+          >
+            <SettingsIcon aria-hidden="true" />
+            Settings
+          </Link>
+          <div className="my-1 h-px bg-line" />
+          <button
+            type="button"
+            role="menuitem"
+            tabIndex={-1}
+            className={itemClasses}
+            onClick={() => {
+              close(false);
+              void disconnect(queryClient);
+            }}
+          >
+            <LogOutIcon aria-hidden="true" />
+            Disconnect
+          </button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The same account actions laid out flat for the mobile menu drawer. */
+export function AccountPanel({ accountId, onNavigate }: { accountId: string; onNavigate: () => void }) {
+  const queryClient = useQueryClient();
+  const { name, imageUrl } = useProfileIdentity(accountId);
+  return (
+    <div className="flex flex-col gap-1" data-testid="account-panel">
+      <div className="mb-2 flex items-center gap-3 px-3">
+        <Avatar name={name} src={imageUrl} size={40} />
+        <div className="min-w-0">
+          <p className="truncate text-sm font-semibold text-ink">{name}</p>
+          <p className="truncate text-xs text-muted" title={accountId}>
+            {shortAccountId(accountId)}
+          </p>
+        </div>
+      </div>
+      <Link to="/profile/overview" className={cn(itemClasses, "px-3")} onClick={onNavigate}>
+        <UserIcon aria-hidden="true" />
+        Profile
+      </Link>
+      <Link to="/profile/settings/connections" className={cn(itemClasses, "px-3")} onClick={onNavigate}>
+        <SettingsIcon aria-hidden="true" />
+        Settings
+      </Link>
+      <button
+        type="button"
+        className={cn(itemClasses, "px-3")}
+        onClick={() => {
+          onNavigate();
+          void disconnect(queryClient);
+        }}
+      >
+        <LogOutIcon aria-hidden="true" />
+        Disconnect
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { lazy, Suspense, useEffect } from "react";
+import { Skeleton } from "../../../components/ui/skeleton";
+import { useAuthSession } from "../session";
+import { useAuthState } from "../use-auth";
+import { AuthorizeButton } from "./AuthorizeButton";
+import { LoginButton } from "./LoginButton";
+
+// Signed-out visitors (most of them) never download the account menu or the profile lookup behind it.
+const AccountMenu = lazy(() => import("./AccountMenu"));
+const AccountPanel = lazy(() => import("./AccountMenu").then((module) => ({ default: module.AccountPanel })));
+
+/** Once the browser is idle, listen for the connected wallet signing out on its own side. */
+function useWalletWatcher() {
+  const queryClient = useQueryClient();
+  const { wallet } = useAuthSession();
+  useEffect(() => {
+    if (!wallet) return;
+    const start = () => void import("../flows").then((flows) => flows.watchWallet(wallet, queryClient));
+    if (typeof requestIdleCallback === "function") {
+      const handle = requestIdleCallback(start);
+      return () => cancelIdleCallback(handle);
+    }
+    const handle = setTimeout(start, 1);
+    return () => clearTimeout(handle);
+  }, [wallet, queryClient]);
+}
+
+/** The header's sign-in, authorize or account control (document 1 §4's three states). */
+export function AuthControl() {
+  const { status, accountId } = useAuthState();
+  useWalletWatcher();
+  return (
+    <div data-auth-control data-auth-status={status} className="flex items-center">
+      {status === "signed-out" ? <LoginButton size="sm" /> : null}
+      {status === "connected" ? <AuthorizeButton size="sm" /> : null}
+      {status === "authorized" && accountId ? (
+        <Suspense fallback={<Skeleton className="h-10 w-36 rounded-full" />}>
+          <AccountMenu accountId={accountId} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+/** The same control in the mobile menu; `onNavigate` closes the menu before anything else opens. */
+export function MobileAuthControl({ onNavigate }: { onNavigate: () => void }) {
+  const { status, accountId } = useAuthState();
+  return (
+    <div data-auth-status={status}>
+      {status === "signed-out" ? <LoginButton className="w-full" onClick={onNavigate} /> : null}
+      {status === "connected" ? <AuthorizeButton className="w-full" /> : null}
+      {status === "authorized" && accountId ? (
+        <Suspense fallback={<Skeleton className="h-32 w-full" />}>
+          <AccountPanel accountId={accountId} onNavigate={onNavigate} />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { KeyRoundIcon, LoaderCircleIcon } from "lucide-react";
+import { useState } from "react";
+import { Button, type ButtonProps } from "../../../components/ui/button";
+
+/** "Authorize App": the wallet signs the server's challenge and the server opens a session. */
+export function AuthorizeButton(props: Omit<ButtonProps, "children" | "onClick">) {
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
+  return (
+    <Button
+      {...props}
+      aria-busy={pending}
+      disabled={pending}
+      onClick={async () => {
+        setPending(true);
+        try {
+          const { authorize } = await import("../flows");
+          await authorize(queryClient);
+        } finally {
+          setPending(false);
+        }
+      }}
+    >
+      {pending ? (
+        <LoaderCircleIcon aria-hidden="true" className="animate-spin" />
+      ) : (
+        <KeyRoundIcon aria-hidden="true" />
+      )}
+      Authorize App
+    </Button>
+  );
+}
