@@ -1,8 +1,12 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderSection } from "../../features/layout/components/PlaceholderPage";
+import { useAuthState } from "../../features/auth/use-auth";
+import { MyFeeds } from "../../features/profile/components/MyFeeds";
 
 export const Route = createFileRoute("/profile/my-feeds")({
-  component: () => (
-    <PlaceholderSection title="My Feeds">The feeds you created are on their way.</PlaceholderSection>
-  ),
+  component: MyFeedsTab,
 });
+
+function MyFeedsTab() {
+  const { accountId } = useAuthState();
+  return accountId ? <MyFeeds accountId={accountId} /> : null;
+}

@@ -1,10 +1,12 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderSection } from "../../features/layout/components/PlaceholderPage";
+import { useAuthState } from "../../features/auth/use-auth";
+import { ProfileOverview } from "../../features/profile/components/ProfileOverview";
 
 export const Route = createFileRoute("/profile/overview")({
-  component: () => (
-    <PlaceholderSection title="Overview">
-      The feeds you approve for and curate for are on their way.
-    </PlaceholderSection>
-  ),
+  component: OverviewTab,
 });
+
+function OverviewTab() {
+  const { accountId } = useAuthState();
+  return accountId ? <ProfileOverview accountId={accountId} /> : null;
+}

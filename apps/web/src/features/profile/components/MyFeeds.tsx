@@ -1,0 +1,111 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { PlusIcon, RotateCwIcon, SearchIcon } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../../components/ui/button";
+import { Card } from "../../../components/ui/card";
+import { Input } from "../../../components/ui/input";
+import { Select } from "../../../components/ui/select";
+import { Skeleton } from "../../../components/ui/skeleton";
+import { filterMyFeeds, MY_FEEDS_FILTERS, type MyFeedsFilter, myFeedsQueryOptions } from "../api";
+import { MyFeedCard } from "./MyFeedCard";
+
+/** The feeds the signed-in user created or administers, with a search and a setup-state filter. */
+export function MyFeeds({ accountId }: { accountId: string }) {
+  const feeds = useQuery(myFeedsQueryOptions(accountId));
+  const [search, setSearch] = useState("");
+  const [filter, setFilter] = useState<MyFeedsFilter>("all");
+  const shown = feeds.data ? filterMyFeeds(feeds.data, search, filter) : [];
+
+  return (
+    <section aria-labelledby="my-feeds-heading" className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h2 id="my-feeds-heading" className="text-xl font-bold">
+          My Feeds
+        </h2>
+        <Button asChild>
+          <Link to="/create/feed">
+            <PlusIcon aria-hidden="true" />
+            Create New Feed
+          </Link>
+        </Button>
+      </div>
+
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex flex-1 flex-col gap-1.5">
+          <label htmlFor="my-feeds-search" className="text-xs font-medium text-muted">
+            Search
+          </label>
+          <div className="relative">
+            <SearchIcon
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
+            />
+            <Input
+              id="my-feeds-search"
+              type="search"
+              placeholder="Search your feeds"
+              value={search}
+              onChange={(event) => setSearch(event.target.value)}
+              className="pl-9"
+            />
+          </div>
+        </div>
+        <Select
+          label="Filter"
+          value={filter}
+          options={MY_FEEDS_FILTERS}
+          onValueChange={setFilter}
+          className="sm:w-52"
+        />
+      </div>
+
+      {feeds.status === "pending" ? (
+        <ul aria-busy="true" aria-label="Loading feeds" className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+          {[0, 1, 2].map((slot) => (
+            <li key={slot}>
+              <Card className="overflow-hidden">
+                <Skeleton className="aspect-[2/1] rounded-none" />
+                <div className="flex flex-col gap-2 p-4">
+                  <Skeleton className="h-5 w-2/3" />
+                  <Skeleton className="h-4 w-full" />
+                  <Skeleton className="h-4 w-1/2" />
+                </div>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      ) : feeds.status === "error" ? (
+        <Card role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+          <p className="text-sm text-red-700">Failed to load feeds. Please try again.</p>
+          <Button variant="secondary" size="sm" onClick={() => void feeds.refetch()}>
+            <RotateCwIcon aria-hidden="true" />
+            Try again
+          </Button>
+        </Card>
+      ) : feeds.data.length === 0 ? (
+        <Card className="flex flex-col items-center gap-4 border-dashed px-6 py-14 text-center">
+          <p className="text-sm text-muted">You haven't created any feeds yet.</p>
+          <Button asChild>
+            <Link to="/create/feed">
+              <PlusIcon aria-hidden="true" />
+              Create Your First Feed
+            </Link>
+          </Button>
+        </Card>
+      ) : shown.length === 0 ? (
+        <Card className="border-dashed px-6 py-14 text-center">
+          <p className="text-sm text-muted">No feeds match your search criteria.</p>
+        </Card>
+      ) : (
+        <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3" data-testid="my-feeds-grid">
+          {shown.map((feed) => (
+            <li key={feed.id} className="flex">
+              <MyFeedCard feed={feed} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import type { Feed } from "@curate/core";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { Avatar } from "../../../components/ui/avatar";
+import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card";
+import { Skeleton } from "../../../components/ui/skeleton";
+import { approverForQueryOptions, curatorForQueryOptions } from "../api";
+
+/** The feeds the signed-in user moderates and the feeds they have submitted to. */
+export function ProfileOverview({ accountId }: { accountId: string }) {
+  const approverFor = useQuery(approverForQueryOptions(accountId));
+  const curatorFor = useQuery(curatorForQueryOptions(accountId));
+  return (
+    <div className="grid gap-6 md:grid-cols-2">
+      <FeedRoleList
+        title="Approver For"
+        testId="approver-for"
+        empty="You don't moderate any feeds yet."
+        feeds={approverFor.data}
+        status={approverFor.status}
+      />
+      <FeedRoleList
+        title="Curator For"
+        testId="curator-for"
+        empty="You haven't submitted to any feeds yet."
+        feeds={curatorFor.data}
+        status={curatorFor.status}
+      />
+    </div>
+  );
+}
+
+interface FeedRoleListProps {
+  title: string;
+  testId: string;
+  empty: string;
+  feeds: Feed[] | undefined;
+  status: "pending" | "error" | "success";
+}
+
+function FeedRoleList({ title, testId, empty, feeds, status }: FeedRoleListProps) {
+  const headingId = `${testId}-heading`;
+  return (
+    <Card data-testid={testId}>
+      <CardHeader>
+        <CardTitle id={headingId}>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {status === "pending" ? (
+          <ul aria-busy="true" aria-label={`Loading ${title}`} className="flex flex-col gap-2">
+            {[0, 1, 2].map((row) => (
+              <li key={row} className="flex items-center gap-3 py-1">
+                <Skeleton className="size-8" />
+                <Skeleton className="h-4 w-40" />
+              </li>
+            ))}
+          </ul>
+        ) : status === "error" ? (
+          <p role="alert" className="py-2 text-sm text-red-700">
+            Failed to load feeds. Please try again.
+          </p>
+        ) : !feeds?.length ? (
+          <p className="py-2 text-sm text-muted">{empty}</p>
+        ) : (
+          <ul aria-labelledby={headingId} className="-mx-2 flex flex-col gap-0.5">
+            {feeds.map((feed) => (
+              <li key={feed.id}>
+                <Link
+                  to="/feed/$feedId"
+                  params={{ feedId: feed.id }}
+                  className="flex items-center gap-3 rounded-md px-2 py-2 transition-colors hover:bg-zinc-100"
+                >
+                  <Avatar name={feed.name || feed.id} src={feed.image} size={32} shape="square" />
+                  <span className="min-w-0">
+                    <span className="block truncate text-sm font-medium text-ink">{feed.name}</span>
+                    <span className="block truncate text-xs text-muted">#{feed.id}</span>
+                  </span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
