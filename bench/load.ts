@@ -71,6 +71,9 @@ const FEED_TOPICS = [
  * far faster than maintaining them row by row.
  */
 export async function loadBenchData(db: Database, size: LoadSize): Promise<void> {
+  // Zero-padded numbering wide enough for every id (feed01 … feed200, curator_00000 …).
+  const feedWidth = Math.max(2, String(size.feeds).length);
+  const curatorWidth = Math.max(4, String(size.curators - 1).length);
   const fragments = sql`array[${sql.join(
     FRAGMENTS.map((f) => sql`${f}`),
     sql`, `,
@@ -94,11 +97,11 @@ export async function loadBenchData(db: Database, size: LoadSize): Promise<void>
     await tx.execute(sql`select setseed(0.42)`);
     await tx.execute(sql`
       insert into feeds (id, name, description, config, created_by, created_at, updated_at)
-      select 'feed' || lpad(i::text, 2, '0'),
+      select 'feed' || lpad(i::text, ${feedWidth}::int, '0'),
         (${topics})[1 + (i - 1) % 10] || ' Digest ' || i,
         'Benchmark feed ' || i || ': community picks about ' || (${topics})[1 + (i - 1) % 10] || '.',
         jsonb_build_object(
-          'id', 'feed' || lpad(i::text, 2, '0'), 'name', (${topics})[1 + (i - 1) % 10] || ' Digest ' || i,
+          'id', 'feed' || lpad(i::text, ${feedWidth}::int, '0'), 'name', (${topics})[1 + (i - 1) % 10] || ' Digest ' || i,
           'description', 'Benchmark feed ' || i, 'enabled', true,
           'sources', jsonb_build_array(jsonb_build_object('plugin', '@curatedotfun/twitter-source')),
           'outputs', jsonb_build_object('stream', jsonb_build_object('enabled', true))),
@@ -110,20 +113,20 @@ export async function loadBenchData(db: Database, size: LoadSize): Promise<void>
       create temp table bench_posts on commit drop as
       select g,
         (1700000000000000000 + g)::text as tweet_id,
-        'feed' || lpad((1 + floor(power(random(), 1.6) * ${size.feeds}))::int::text, 2, '0') as feed1,
+        'feed' || lpad((1 + floor(power(random(), 1.6) * ${size.feeds}))::int::text, ${feedWidth}::int, '0') as feed1,
         random() < 0.25 as has2,
         (1 + floor(random() * ${size.feeds}))::int as feed2_n,
         case when random() < 0.2 then 'pending' when random() < 0.75 then 'approved' else 'rejected' end as st1,
         case when random() < 0.2 then 'pending' when random() < 0.75 then 'approved' else 'rejected' end as st2,
-        'curator_' || lpad(floor(power(random(), 2) * ${size.curators})::int::text, 4, '0') as curator,
-        'curator_' || lpad(floor(random() * ${size.curators})::int::text, 4, '0') as curator2,
+        'curator_' || lpad(floor(power(random(), 2) * ${size.curators})::int::text, ${curatorWidth}::int, '0') as curator,
+        'curator_' || lpad(floor(random() * ${size.curators})::int::text, ${curatorWidth}::int, '0') as curator2,
         'author_' || floor(random() * ${size.authors})::int as author,
         now() - random() * interval '365 days' as submitted_at,
         random() as r_len, random() as r_a, random() as r_b, random() as r_c, random() as r_d,
         random() < 0.3 as no_notes
       from generate_series(1, ${size.submissions}) g`);
     await tx.execute(sql`
-      update bench_posts set feed2_n = null where not has2 or 'feed' || lpad(feed2_n::text, 2, '0') = feed1`);
+      update bench_posts set feed2_n = null where not has2 or 'feed' || lpad(feed2_n::text, ${feedWidth}::int, '0') = feed1`);
 
     const n = FRAGMENTS.length;
     const frag = (col: string) => sql`(${fragments})[1 + floor(${sql.raw(col)} * ${n})::int]`;
@@ -151,7 +154,7 @@ export async function loadBenchData(db: Database, size: LoadSize): Promise<void>
       select tweet_id, feed1, st1, null, curator, null, null, submitted_at, submitted_at, submitted_at
       from bench_posts
       union all
-      select tweet_id, 'feed' || lpad(feed2_n::text, 2, '0'), st2, null, curator2, 'Cross-posted', null,
+      select tweet_id, 'feed' || lpad(feed2_n::text, ${feedWidth}::int, '0'), st2, null, curator2, 'Cross-posted', null,
         submitted_at + interval '10 minutes', submitted_at, submitted_at
       from bench_posts where feed2_n is not null`);
     await tx.execute(sql`

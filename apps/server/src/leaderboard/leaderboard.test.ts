@@ -92,3 +92,31 @@ describe("timeRangeStart", () => {
     expect(timeRangeStart("month", wednesday)?.toISOString()).toBe("2026-11-01T00:00:00.000Z");
   });
 });
+
+describe("per-feed rows", () => {
+  it("show a prolific curator's top 10 feeds, strongest first", async () => {
+    for (let i = 0; i < 12; i++) {
+      await insertFeed(server.db, { id: `topic${String(i).padStart(2, "0")}` });
+      const links = Array.from({ length: i === 11 ? 3 : 1 }, () => ({
+        feedId: `topic${String(i).padStart(2, "0")}`,
+      }));
+      for (const link of links)
+        await insertSubmission(server.db, { curatorUsername: "prolific", feeds: [link] });
+    }
+    const { body } = await server.json("/api/leaderboard?limit=1");
+    expect(body.data[0]).toMatchObject({ curatorUsername: "prolific", submissionCount: 14 });
+    expect(body.data[0].feedSubmissions).toHaveLength(10);
+    expect(body.data[0].feedSubmissions[0]).toEqual({ feedId: "topic11", count: 3, totalInFeed: 3 });
+    expect(body.data[0].feedSubmissions.slice(1).map((f: { feedId: string }) => f.feedId)).toEqual([
+      "topic00",
+      "topic01",
+      "topic02",
+      "topic03",
+      "topic04",
+      "topic05",
+      "topic06",
+      "topic07",
+      "topic08",
+    ]);
+  });
+});

@@ -23,7 +23,8 @@ const leaderboardRoute = createRoute({
   method: "get",
   path: "/leaderboard",
   tags: ["leaderboard"],
-  summary: "Curators ranked by submissions, then approvals",
+  summary:
+    "Curators ranked by submissions, then approvals; feedSubmissions holds each curator's top 10 feeds",
   request: { query: leaderboardQuerySchema },
   responses: {
     200: jsonResponse(successEnvelopeSchema(z.array(leaderboardEntrySchema)), "Leaderboard"),

@@ -35,11 +35,11 @@ const ORDER = sql`submission_count desc, approval_count desc, curator_username`;
 function rankedCurators(query: LeaderboardQuery, since: string | null): SQL {
   if (!since && !query.feedId) {
     return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
-      from curator_stats where submission_count > 0 order by ${ORDER} limit ${query.limit}`;
+      from curator_stats order by ${ORDER} limit ${query.limit}`;
   }
   if (!since) {
     return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
-      from feed_user_stats where feed_id = ${query.feedId} and submission_count > 0
+      from feed_user_stats where feed_id = ${query.feedId}
       order by ${ORDER} limit ${query.limit}`;
   }
   const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
@@ -50,21 +50,29 @@ function rankedCurators(query: LeaderboardQuery, since: string | null): SQL {
     order by ${ORDER} limit ${query.limit}`;
 }
 
-/** Each ranked curator's submissions per feed, and each of those feeds' totals, in the same scope. */
+/** A curator's strongest feeds shown per row; a prolific curator may have posted to hundreds. */
+export const TOP_FEEDS_PER_CURATOR = 10;
+
+/** Each ranked curator's submissions per feed (their top feeds), and those feeds' totals, in the same scope. */
 function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; totals: SQL } {
   const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
+  const top = (rows: SQL) => sql`select curator_username, feed_id, count from (
+      select *, row_number() over (partition by curator_username order by count desc, feed_id) as position
+      from (${rows}) all_rows
+    ) numbered where position <= ${TOP_FEEDS_PER_CURATOR}`;
   if (!since) {
     return {
-      counts: sql`select curator_username, feed_id, submission_count as count from feed_user_stats
-        where curator_username in (select curator_username from ranked) and submission_count > 0${feedFilter}`,
+      counts: top(sql`select curator_username, feed_id, submission_count as count from feed_user_stats
+        where curator_username in (select curator_username from ranked) and submission_count > 0${feedFilter}`),
       totals: sql`select scope as feed_id, sum(count)::int as total from submission_counts
         where scope in (select feed_id from per_feed) group by scope`,
     };
   }
   return {
-    counts: sql`select curator_username, feed_id, sum(submission_count)::int as count from curator_daily_stats
+    counts:
+      top(sql`select curator_username, feed_id, sum(submission_count)::int as count from curator_daily_stats
       where day >= ${since}::date and curator_username in (select curator_username from ranked)${feedFilter}
-      group by curator_username, feed_id having sum(submission_count) > 0`,
+      group by curator_username, feed_id having sum(submission_count) > 0`),
     totals: sql`select feed_id, sum(submission_count)::int as total from curator_daily_stats
       where day >= ${since}::date and feed_id in (select feed_id from per_feed) group by feed_id`,
   };
@@ -84,17 +92,19 @@ export async function getLeaderboard(
     db,
     sql`with ranked as materialized (${rankedCurators(normalized, since)}),
     per_feed as materialized (${counts}),
-    feed_totals as (${totals})
+    feed_totals as (${totals}),
+    feed_rows as (
+      select p.curator_username, json_agg(
+          json_build_object('feedId', p.feed_id, 'count', p.count, 'totalInFeed', coalesce(t.total, p.count))
+          order by p.count desc, p.feed_id) as feeds
+      from per_feed p left join feed_totals t using (feed_id)
+      group by p.curator_username
+    )
     select coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",
       r.submission_count::int as "submissionCount", r.approval_count::int as "approvalCount",
-      r.rejection_count::int as "rejectionCount",
-      coalesce((
-        select json_agg(json_build_object('feedId', p.feed_id, 'count', p.count, 'totalInFeed', coalesce(t.total, p.count))
-          order by p.count desc, p.feed_id)
-        from per_feed p left join feed_totals t using (feed_id)
-        where p.curator_username = r.curator_username
-      ), '[]'::json) as "feedSubmissions"
-    from ranked r
+      r.rejection_count::int as "rejectionCount", coalesce(f.feeds, '[]'::json) as "feedSubmissions"
+    from ranked r left join feed_rows f using (curator_username)
+    where r.submission_count > 0
     order by r.submission_count desc, r.approval_count desc, r.curator_username`,
   );
 }

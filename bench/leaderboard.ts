@@ -1,0 +1,169 @@
+/**
+ * Leaderboard benchmark on PostgreSQL: 1,000,000 submissions, 20,000 curators, 200 feeds. Measures
+ * GET /api/leaderboard (trigger-kept statistics, read cache off) for each variant — p50/p99 over sequential
+ * requests — next to the one-aggregate-query alternative over the feed links, in one run.
+ * Usage: npm run bench:leaderboard   (env: BENCH_DATABASE_URL, BENCH_LB_SUBMISSIONS, BENCH_LB_REQUESTS)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { createApp } from "../apps/server/src/app.ts";
+import { loadEnv } from "../apps/server/src/config/env.ts";
+import { openDatabase } from "../apps/server/src/db/index.ts";
+import { createIntake } from "../apps/server/src/intake/runtime.ts";
+import { timeRangeStart } from "../apps/server/src/leaderboard/service.ts";
+import { createLogger } from "../apps/server/src/logger.ts";
+import { loadBenchData } from "./load.ts";
+
+const env = process.env;
+const ADMIN_URL = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const DB_NAME = "curate_bench_leaderboard";
+const SIZE = {
+  submissions: Number(env.BENCH_LB_SUBMISSIONS ?? 1_000_000),
+  feeds: 200,
+  curators: 20_000,
+  authors: 100_000,
+};
+const REQUESTS = Number(env.BENCH_LB_REQUESTS ?? 200);
+const AGGREGATE_RUNS = 5;
+const GOAL_P99_MS = 100;
+const LOAD_LIMIT_MS = 15 * 60_000;
+
+const log = (message: string) => process.stdout.write(`${message}\n`);
+
+async function admin(text: string) {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function timeMany(n: number, run: () => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+const ms = (v: number) => v.toFixed(1).padStart(8);
+
+async function main() {
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${DB_NAME}`;
+  await admin(`drop database if exists ${DB_NAME} with (force)`);
+  await admin(`create database ${DB_NAME}`);
+  const handle = await openDatabase({ url: dbUrl.toString() });
+  const dataDir = mkdtempSync(join(tmpdir(), "curate-bench-lb-"));
+  let server: ReturnType<typeof serve> | undefined;
+  try {
+    await handle.migrate();
+    log(
+      `loading ${SIZE.submissions.toLocaleString()} submissions, ${SIZE.curators} curators, ${SIZE.feeds} feeds…`,
+    );
+    const started = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      loadBenchData(handle.db, SIZE),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("bulk load took too long")), LOAD_LIMIT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
+    log(`loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const appEnv = loadEnv({
+      NODE_ENV: "production",
+      SESSION_SECRET: "bench-session-secret-bench-session-secret",
+      DATA_DIR: dataDir,
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      READ_CACHE_TTL_MS: "0",
+    });
+    const logger = createLogger("silent");
+    const app = createApp({
+      database: handle,
+      env: appEnv,
+      logger,
+      version: "bench",
+      intake: createIntake(handle.db, appEnv, logger),
+    });
+    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve) => server?.once("listening", () => resolve()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/leaderboard`;
+
+    const busiest = "feed001";
+    const variants = [
+      { name: "all time", query: "", timeRange: "all" as const, feedId: null },
+      {
+        name: `all time, ${busiest}`,
+        query: `?feedId=${busiest}`,
+        timeRange: "all" as const,
+        feedId: busiest,
+      },
+      { name: "week", query: "?timeRange=week", timeRange: "week" as const, feedId: null },
+      { name: "month", query: "?timeRange=month", timeRange: "month" as const, feedId: null },
+      { name: "today", query: "?timeRange=today", timeRange: "today" as const, feedId: null },
+      {
+        name: `week, ${busiest}`,
+        query: `?timeRange=week&feedId=${busiest}`,
+        timeRange: "week" as const,
+        feedId: busiest,
+      },
+    ];
+
+    log(
+      `\n${"variant".padEnd(24)}${"kept p50".padStart(10)}${"kept p99".padStart(10)}${"agg p50".padStart(10)}${"agg p99".padStart(10)}`,
+    );
+    let met = true;
+    for (const v of variants) {
+      const url = `${base}${v.query}`;
+      const probe = await fetch(url);
+      if (!probe.ok) throw new Error(`${url} answered ${probe.status}`);
+      for (let i = 0; i < 20; i++) await (await fetch(url)).arrayBuffer();
+      const kept = await timeMany(REQUESTS, async () => (await fetch(url)).arrayBuffer());
+      const since = timeRangeStart(v.timeRange)?.toISOString() ?? null;
+      const aggregate = await timeMany(AGGREGATE_RUNS, () =>
+        handle.db.execute(sql`select curator_username, count(*) as n,
+            count(*) filter (where status = 'approved') as approved
+          from submission_feeds
+          where curator_username is not null
+            and (${v.feedId}::text is null or feed_id = ${v.feedId})
+            and (${since}::timestamptz is null or submitted_at >= ${since})
+          group by curator_username order by n desc, approved desc, curator_username limit 100`),
+      );
+      met &&= kept.p99 < GOAL_P99_MS;
+      log(
+        `${v.name.padEnd(24)}${ms(kept.p50)} ms${ms(kept.p99)} ms${ms(aggregate.p50)} ms${ms(aggregate.p99)} ms`,
+      );
+    }
+    log(
+      `\nkept = GET /api/leaderboard over HTTP (${REQUESTS} sequential requests, 100 curators with per-feed rows)`,
+    );
+    log(`agg  = the ranking alone as one aggregate query over submission_feeds (${AGGREGATE_RUNS} runs)`);
+    log(`goal (p99 < ${GOAL_P99_MS} ms for every variant): ${met ? "MET" : "NOT MET"}`);
+  } finally {
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await handle.close();
+    await admin(`drop database if exists ${DB_NAME} with (force)`);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  process.stderr.write(`leaderboard bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
