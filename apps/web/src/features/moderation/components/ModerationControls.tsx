@@ -90,7 +90,7 @@ export function ModerationControls({
             aria-describedby={`${inputId}-hint`}
             className="h-9"
           />
-          <p id={`${inputId}-hint`} className="text-xs text-muted">
+          <p id={`${inputId}-hint`} className="hidden text-xs text-muted sm:block">
             Press Esc to return to the list, then A or R to decide.
           </p>
         </div>
