@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { CHROMIUM_PATH } from "./support/browser.ts";
+import { MODERATOR_ACCOUNT_ID } from "./support/moderator.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -45,6 +46,8 @@ export default async function setup(project: TestProject) {
       NODE_ENV: "test",
       SEED_DEMO_DATA: "true",
       PUBLIC_URL: baseUrl,
+      // The moderation journey's fixed development-wallet account moderates every feed as a super admin.
+      SUPER_ADMIN_ACCOUNTS: MODERATOR_ACCOUNT_ID,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
