@@ -116,9 +116,7 @@ function StreamOverview({ feed, header }: { feed: Feed; header: ReactNode }) {
         {rssUrl ? <RecentContentCarousel url={rssFileUrl(rssUrl, feed.id)} /> : null}
       </div>
       <Card className="hidden p-4 lg:block">
-        <h2 className="px-2 pb-2 text-lg font-semibold">
-          Top Curators <span className="text-accent">#{feed.id}</span>
-        </h2>
+        <h2 className="px-2 pb-2 text-lg font-semibold">{`Top Curators #${feed.id}`}</h2>
         <TopCurators feedId={feed.id} />
       </Card>
     </div>
