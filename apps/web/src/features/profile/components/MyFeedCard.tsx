@@ -46,7 +46,7 @@ export function MyFeedCard({ feed }: { feed: Feed }) {
           <p className="text-xs text-muted">#{feed.id}</p>
         </div>
       </div>
-      <p className="line-clamp-2 min-h-10 px-4 text-sm text-muted">
+      <p className="line-clamp-2 min-h-10 px-4 pb-4 text-sm text-muted">
         {feed.description || "No description yet."}
       </p>
       <dl className="mt-auto grid grid-cols-3 gap-2 border-t border-line px-4 py-3 text-xs text-muted">
