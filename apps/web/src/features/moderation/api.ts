@@ -1,5 +1,6 @@
 import type { ModerationRecord } from "@curate/core";
-import { useMutation, useMutationState, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { toast } from "../../components/ui/toast";
 import { ApiError, api } from "../../lib/api";
 import { authKeys, useCurrentUser } from "../auth/api";
@@ -56,6 +57,15 @@ export function useModerateSubmission(feedId: string, callbacks: ModerationCallb
   const queryClient = useQueryClient();
   const { data: user } = useCurrentUser();
   const mutationKey = moderationKeys.moderate(feedId);
+  // Submissions with a decision on its way, so their controls wait. Tracked here rather than with
+  // useMutationState, which would add to the framework chunk every page loads first.
+  const [inFlight, setInFlight] = useState<ReadonlySet<string>>(new Set());
+  const settle = (submissionId: string) =>
+    setInFlight((previous) => {
+      const next = new Set(previous);
+      next.delete(submissionId);
+      return next;
+    });
 
   const setStatus = (change: FeedStatusChange) => {
     for (const [queryKey] of queryClient.getQueriesData<SubmissionPages>({
@@ -109,6 +119,7 @@ export function useModerateSubmission(feedId: string, callbacks: ModerationCallb
       callbacks.onFailed?.(variables, error);
     },
     onSettled: (_data, _error, variables) => {
+      settle(variables.submissionId);
       void queryClient.invalidateQueries({ queryKey: submissionKeys.detail(variables.submissionId) });
       // Refetching lists while other decisions are still in flight would briefly show those as pending again;
       // the last decision to settle refreshes every list (Explore too) and the leaderboard counts.
@@ -124,18 +135,10 @@ export function useModerateSubmission(feedId: string, callbacks: ModerationCallb
       showSignedOut();
       return false;
     }
+    setInFlight((previous) => new Set(previous).add(variables.submissionId));
     mutation.mutate(variables);
     return true;
   };
 
-  return { moderate };
-}
-
-/** Submissions of this feed with a decision on its way to the server. */
-export function usePendingDecisions(feedId: string): ReadonlySet<string> {
-  const ids = useMutationState({
-    filters: { mutationKey: moderationKeys.moderate(feedId), status: "pending" },
-    select: (mutation) => (mutation.state.variables as ModerateVariables | undefined)?.submissionId ?? "",
-  });
-  return new Set(ids);
+  return { moderate, inFlight };
 }

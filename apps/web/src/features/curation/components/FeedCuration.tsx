@@ -6,7 +6,6 @@ import {
   type ModerationAction,
   useCanModerate,
   useModerateSubmission,
-  usePendingDecisions,
 } from "../../moderation/api";
 import { DecisionNote, latestDecision } from "../../moderation/components/DecisionNote";
 import { ModerationControls, noteInputId } from "../../moderation/components/ModerationControls";
@@ -64,7 +63,6 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
   // The same cached query the list renders; read here for keyboard triage over the loaded items.
   const { data } = useInfiniteQuery(options);
   const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
-  const busy = usePendingDecisions(feedId);
   // Open note fields and their drafts, by submission; a draft survives a failed decision.
   const [notes, setNotes] = useState<Record<string, string | undefined>>({});
   const [announcement, setAnnouncement] = useState("");
@@ -78,7 +76,7 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
     return username ? `post by @${username}` : "post";
   };
 
-  const { moderate } = useModerateSubmission(feedId, {
+  const { moderate, inFlight: busy } = useModerateSubmission(feedId, {
     onDecided: ({ submissionId }) => setNote(submissionId, undefined),
     onFailed: ({ submissionId, action }: ModerateVariables) =>
       setAnnouncement(`Could not ${ACTION_WORDS[action].verb} ${author(submissionId)}; it is pending again.`),

@@ -11,6 +11,9 @@ import {
 } from "../../../features/submissions/api";
 
 export const Route = createFileRoute("/feed/$feedId/curation")({
+  // The loader travels with the component instead of in the app's entry: it is only needed on this tab, and
+  // the entry is what every first visit to "/" pays for.
+  codeSplitGroupings: [["loader", "component"]],
   validateSearch: listSearchSchema,
   loaderDeps: ({ search }) => toSubmissionFilters(search),
   loader: ({ context: { queryClient }, params: { feedId }, deps }) => {
