@@ -24,6 +24,9 @@ export default defineConfig({
               name: "framework",
               test: /node_modules[\\/](react|react-dom|scheduler|zod|@tanstack[\\/](?:react-query|query-core|react-router|router-core|history|store|react-store))[\\/]|packages[\\/]core[\\/]/,
             },
+            // Explore and the feed curation tab share the submission list; left alone the bundler cuts it (and the
+            // UI pieces it uses) into several small chunks of the first load of "/" (~3 KB gzip), so keep it whole.
+            { name: "submissions", test: /src[\\/]features[\\/]submissions[\\/]/ },
           ],
         },
       },
