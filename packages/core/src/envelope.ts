@@ -1,22 +1,5 @@
 import { z } from "zod";
-
-export const ERROR_CODES = {
-  VALIDATION_ERROR: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-  UNAVAILABLE: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-export const UNAUTHENTICATED_MESSAGE = "User not authenticated or account ID missing.";
-
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+import { ERROR_CODES, type ErrorCode } from "./api.ts";
 
 export const errorBodySchema = z.object({
   message: z.string(),
@@ -67,18 +50,4 @@ export function pagedSchema<T extends z.ZodType>(item: T) {
 export interface Paged<T> {
   items: T[];
   pagination: Pagination;
-}
-
-export const ENVIRONMENTS = ["development", "test", "production"] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
-
-/** Public, non-secret settings the web app reads at start (GET /api/config). */
-export interface AppConfig {
-  botHandle: string;
-  environment: Environment;
-  version: string;
-  /** "local": POST /api/upload; "pinata": a key from GET /api/upload/get-auth-key, then a direct upload. */
-  imageUpload: "local" | "pinata";
-  /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
-  pinata?: { uploadUrl: string; gatewayUrl: string };
 }

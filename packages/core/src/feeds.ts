@@ -1,16 +1,11 @@
 import { z } from "zod";
+import { FEED_ID_PATTERN, MIN_POLLING_INTERVAL_MS } from "./feed-rules.ts";
 
-/** Feed ids are the lower-cased hashtag. */
-export const FEED_ID_PATTERN = /^[a-z0-9_-]+$/;
 export const feedIdSchema = z
   .string()
   .min(1, "Feed ID is required")
   .max(64)
   .regex(FEED_ID_PATTERN, "Feed ID may only hold lower-case letters, digits, - and _");
-
-/** The hidden catch-all feed that takes submissions naming no feed. */
-export const ALL_FEED_ID = "all";
-export const MIN_POLLING_INTERVAL_MS = 1000;
 
 const configMap = z.record(z.string(), z.unknown());
 
@@ -100,8 +95,3 @@ export const feedSchema = z.object({
   updatedAt: z.string(),
 });
 export type Feed = z.infer<typeof feedSchema>;
-
-/** A feed is complete when its config has a name, a description and at least one source. */
-export function isFeedComplete(config: Partial<FeedConfig> | null | undefined): boolean {
-  return Boolean(config?.name?.trim() && config?.description?.trim() && (config?.sources?.length ?? 0) > 0);
-}

@@ -1,11 +1,7 @@
 import { z } from "zod";
+import { TIME_RANGES } from "./leaderboard-rules.ts";
 
-export const TIME_RANGES = ["all", "month", "week", "today"] as const;
 export const timeRangeSchema = z.enum(TIME_RANGES);
-export type TimeRange = z.infer<typeof timeRangeSchema>;
-
-export const TOP_CURATORS_EXPLORE = 10;
-export const TOP_CURATORS_FEED = 5;
 
 export const leaderboardEntrySchema = z.object({
   curatorId: z.string(),
@@ -18,15 +14,3 @@ export const leaderboardEntrySchema = z.object({
   ),
 });
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
-
-/** rounded(approvals / submissions × 100), 0 when there are no submissions. */
-export function approvalRate(approvals: number, submissions: number): number {
-  if (submissions <= 0) return 0;
-  return Math.round((approvals / submissions) * 100);
-}
-
-/** Curator points: the per-feed count on a feed page, else the total submission count. */
-export function curatorPoints(entry: LeaderboardEntry, feedId?: string): number {
-  if (!feedId) return entry.submissionCount;
-  return entry.feedSubmissions.find((f) => f.feedId === feedId)?.count ?? 0;
-}

@@ -9,7 +9,10 @@ import {
 
 /** Little-endian u32 and borsh strings written out by hand, independently of the encoder under test. */
 const u32 = (n: number) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff];
-const str = (s: string) => [...u32(Buffer.byteLength(s)), ...Buffer.from(s, "utf8")];
+const str = (s: string) => {
+  const bytes = new TextEncoder().encode(s);
+  return [...u32(bytes.length), ...bytes];
+};
 
 describe("NEP-413 signing bytes", () => {
   const nonce = Uint8Array.from({ length: 32 }, (_, i) => i);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { listSearchSchema } from "./explore.ts";
-import { feedConfigSchema, isFeedComplete } from "./feeds.ts";
-import { approvalRate, curatorPoints, type LeaderboardEntry } from "./leaderboard.ts";
-import { overallStatus, submissionListQuerySchema } from "./submissions.ts";
+import { isFeedComplete } from "./feed-rules.ts";
+import { feedConfigSchema } from "./feeds.ts";
+import type { LeaderboardEntry } from "./leaderboard.ts";
+import { approvalRate, curatorPoints } from "./leaderboard-rules.ts";
+import { overallStatus } from "./submission-rules.ts";
+import { submissionListQuerySchema } from "./submissions.ts";
 
 describe("listSearchSchema (page search parameters)", () => {
   it("keeps valid values", () => {

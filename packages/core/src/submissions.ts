@@ -1,20 +1,18 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./envelope.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
+import {
+  MAX_SEARCH_LENGTH,
+  MODERATION_ACTIONS,
+  MODERATION_SOURCES,
+  MODERATOR_ID_TYPES,
+  SORT_ORDERS,
+  STATUS_FILTERS,
+  SUBMISSION_STATUSES,
+} from "./submission-rules.ts";
 
-export const SUBMISSION_STATUSES = ["pending", "approved", "rejected"] as const;
 export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES);
-export type SubmissionStatus = z.infer<typeof submissionStatusSchema>;
-
-/** The status filter accepts "all" as well as each status. */
-export const STATUS_FILTERS = ["all", ...SUBMISSION_STATUSES] as const;
 export const statusFilterSchema = z.enum(STATUS_FILTERS);
-export type StatusFilter = z.infer<typeof statusFilterSchema>;
-
-export const SORT_ORDERS = ["newest", "oldest"] as const;
 export const sortOrderSchema = z.enum(SORT_ORDERS);
-export type SortOrder = z.infer<typeof sortOrderSchema>;
-
-export const MAX_SEARCH_LENGTH = 200;
 
 const intFromQuery = (name: string) =>
   z
@@ -41,10 +39,7 @@ export const submissionListQuerySchema = z.object({
 });
 export type SubmissionListQuery = z.infer<typeof submissionListQuerySchema>;
 
-export const MODERATION_ACTIONS = ["approve", "reject"] as const;
 export const moderationActionSchema = z.enum(MODERATION_ACTIONS);
-export const MODERATOR_ID_TYPES = ["near", "platform_username"] as const;
-export const MODERATION_SOURCES = ["ui", "platform_comment", "auto_approval", "super_admin_direct"] as const;
 
 export const moderationRecordSchema = z.object({
   id: z.number().int(),
@@ -89,13 +84,3 @@ export const submissionSchema = z.object({
   moderationHistory: z.array(moderationRecordSchema),
 });
 export type Submission = z.infer<typeof submissionSchema>;
-
-/**
- * A submission's overall status follows its per-feed statuses (docs/decisions/0002):
- * approved when any feed approved it, else pending while any feed has not decided, else rejected.
- */
-export function overallStatus(feedStatuses: readonly SubmissionStatus[]): SubmissionStatus {
-  if (feedStatuses.includes("approved")) return "approved";
-  if (feedStatuses.length === 0 || feedStatuses.includes("pending")) return "pending";
-  return "rejected";
-}

@@ -235,7 +235,7 @@ export const feedUserStats = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.feedId, t.curatorUsername] }),
-    index("feed_user_stats_curator_idx").on(t.curatorUsername),
+    index("feed_user_stats_curator_idx").on(t.curatorUsername, t.submissionCount.desc(), t.feedId),
     index("feed_user_stats_rank_idx").on(
       t.feedId,
       t.submissionCount.desc(),

@@ -62,8 +62,13 @@ function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; 
     ) numbered where position <= ${TOP_FEEDS_PER_CURATOR}`;
   if (!since) {
     return {
-      counts: top(sql`select curator_username, feed_id, submission_count as count from feed_user_stats
-        where curator_username in (select curator_username from ranked) and submission_count > 0${feedFilter}`),
+      // Each curator's strongest feeds straight from the (curator, count) index, never all their feeds.
+      counts: sql`select r.curator_username, f.feed_id, f.submission_count as count from ranked r
+        cross join lateral (
+          select feed_id, submission_count from feed_user_stats s
+          where s.curator_username = r.curator_username and s.submission_count > 0${feedFilter}
+          order by s.submission_count desc, s.feed_id limit ${TOP_FEEDS_PER_CURATOR}
+        ) f`,
       totals: sql`select scope as feed_id, sum(count)::int as total from submission_counts
         where scope in (select feed_id from per_feed) group by scope`,
     };

@@ -1,10 +1,24 @@
-import { z } from "zod";
+/** /create/feed?name=…&description=…&id=…&image=… prefill values. */
+export interface PrefillSearch {
+  name?: string;
+  description?: string;
+  id?: string;
+  image?: string;
+}
 
-const text = z.string().max(2000).optional().catch(undefined);
+const MAX_PREFILL_LENGTH = 2000;
+const text = (value: unknown) =>
+  typeof value === "string" && value.length <= MAX_PREFILL_LENGTH ? value : undefined;
 
 /**
- * /create/feed?name=…&description=…&id=…&image=… starts the draft with those values. Route search schemas
- * load with the route tree on every page, so this module holds nothing else.
+ * Starts the draft with those values; anything unusable is dropped. Route search validators load with the route
+ * tree on every page, so this is plain code and the module holds nothing else.
  */
-export const prefillSearchSchema = z.object({ name: text, description: text, id: text, image: text });
-export type PrefillSearch = z.infer<typeof prefillSearchSchema>;
+export const prefillSearchSchema = {
+  parse: (input: Record<string, unknown>): PrefillSearch => ({
+    name: text(input.name),
+    description: text(input.description),
+    id: text(input.id),
+    image: text(input.image),
+  }),
+};

@@ -1,15 +1,23 @@
-import { FEED_ID_PATTERN, type TimeRange, timeRangeSchema } from "@curate/core";
-import { z } from "zod";
+import { FEED_ID_PATTERN, isTimeRange, type TimeRange } from "@curate/core";
 
 /** The feed filter's default: no single feed, every feed counts. */
 export const ALL_FEEDS = "all feeds";
 
-/** /leaderboard search parameters; an unusable value falls back to its default instead of failing the page. */
-export const leaderboardSearchSchema = z.object({
-  feed: z.string().regex(FEED_ID_PATTERN).optional().catch(undefined),
-  timeframe: timeRangeSchema.optional().catch(undefined),
-});
-export type LeaderboardSearch = z.infer<typeof leaderboardSearchSchema>;
+export interface LeaderboardSearch {
+  feed?: string;
+  timeframe?: TimeRange;
+}
+
+/**
+ * /leaderboard search parameters; an unusable value falls back to its default instead of failing the page.
+ * Plain code rather than a schema library: route validators load on every page.
+ */
+export const leaderboardSearchSchema = {
+  parse: (input: Record<string, unknown>): LeaderboardSearch => ({
+    feed: typeof input.feed === "string" && FEED_ID_PATTERN.test(input.feed) ? input.feed : undefined,
+    timeframe: isTimeRange(input.timeframe) ? input.timeframe : undefined,
+  }),
+};
 
 export interface ResolvedLeaderboardSearch {
   feed: string;

@@ -1,0 +1,2 @@
+DROP INDEX "feed_user_stats_curator_idx";--> statement-breakpoint
+CREATE INDEX "feed_user_stats_curator_idx" ON "feed_user_stats" USING btree ("curator_username","submission_count" DESC NULLS LAST,"feed_id");

@@ -1,0 +1,19 @@
+/** Feed rules free of zod, so any page can use them cheaply. */
+
+/** Feed ids are the lower-cased hashtag. */
+export const FEED_ID_PATTERN = /^[a-z0-9_-]+$/;
+
+/** The hidden catch-all feed that takes submissions naming no feed. */
+export const ALL_FEED_ID = "all";
+export const MIN_POLLING_INTERVAL_MS = 1000;
+
+interface CompletenessFields {
+  name?: string;
+  description?: string;
+  sources?: readonly unknown[];
+}
+
+/** A feed is complete when its config has a name, a description and at least one source. */
+export function isFeedComplete(config: CompletenessFields | null | undefined): boolean {
+  return Boolean(config?.name?.trim() && config?.description?.trim() && (config?.sources?.length ?? 0) > 0);
+}
