@@ -16,13 +16,14 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         codeSplitting: {
-          // Every page needs React, TanStack, zod and @curate/core. Left to itself the bundler cuts them into
-          // many small shared chunks whenever a lazy module (wallets, drawers, toasts) imports one of them, and
-          // each cut costs gzip bytes on the first load (~5 KB with the auth feature); one group keeps them whole.
+          // Every page needs React and TanStack. Left to itself the bundler cuts them into many small shared chunks
+          // whenever a lazy module (wallets, drawers, toasts) imports one of them, and each cut costs gzip bytes on
+          // the first load; one group keeps them whole. zod and the core schemas stay out: only lazy pages (the
+          // feed editor) need them, the rules every page uses are zod-free modules.
           groups: [
             {
               name: "framework",
-              test: /node_modules[\\/](react|react-dom|scheduler|zod|@tanstack[\\/](?:react-query|query-core|react-router|router-core|history|store|react-store))[\\/]|packages[\\/]core[\\/]/,
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack[\\/](?:react-query|query-core|react-router|router-core|history|store|react-store))[\\/]/,
             },
             // Explore and the feed curation tab share the submission list; left alone the bundler cuts it (and the
             // UI pieces it uses) into several small chunks of the first load of "/" (~3 KB gzip), so keep it whole.
