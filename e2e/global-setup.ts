@@ -48,6 +48,8 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: baseUrl,
       // The moderation journey's fixed development-wallet account moderates every feed as a super admin.
       SUPER_ADMIN_ACCOUNTS: MODERATOR_ACCOUNT_ID,
+      // Every journey signs in from the same address; the per-IP sign-in limit is for the internet, not this run.
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
