@@ -16,15 +16,7 @@ export async function recordActivity(
   await db.insert(activities).values(activity);
 }
 
-export const ACTIVITY_TYPES = [
-  "CONTENT_SUBMISSION",
-  "CONTENT_APPROVAL",
-  "CONTENT_REJECTION",
-  "TOKEN_BUY",
-  "TOKEN_SELL",
-  "POINTS_REDEMPTION",
-  "POINTS_AWARDED",
-] as const;
+export const ACTIVITY_TYPES = activities.type.enumValues;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 export const ACTIVITY_TIME_RANGES = ["day", "week", "month", "year", "all"] as const;

@@ -1,8 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
-import { Avatar } from "../../../components/ui/avatar";
 import { Skeleton } from "../../../components/ui/skeleton";
 import { feedsQueryOptions } from "../api";
+import { FeedLink } from "./FeedLink";
 
 /** Every public feed, each linking to its page. */
 export function FeedList() {
@@ -36,17 +35,7 @@ export function FeedList() {
     <ul className="flex flex-col gap-0.5" data-testid="feed-list">
       {feeds.map((feed) => (
         <li key={feed.id}>
-          <Link
-            to="/feed/$feedId"
-            params={{ feedId: feed.id }}
-            className="flex items-center gap-3 rounded-md px-2 py-2 transition-colors hover:bg-zinc-100"
-          >
-            <Avatar name={feed.name || feed.id} src={feed.image} size={32} shape="square" />
-            <span className="min-w-0">
-              <span className="block truncate text-sm font-medium text-ink">{feed.name}</span>
-              <span className="block truncate text-xs text-muted">#{feed.id}</span>
-            </span>
-          </Link>
+          <FeedLink feed={feed} />
         </li>
       ))}
     </ul>

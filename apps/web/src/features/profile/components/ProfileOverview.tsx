@@ -1,9 +1,8 @@
 import type { Feed } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
-import { Link } from "@tanstack/react-router";
-import { Avatar } from "../../../components/ui/avatar";
 import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card";
 import { Skeleton } from "../../../components/ui/skeleton";
+import { FeedLink } from "../../feeds/components/FeedLink";
 import { approverForQueryOptions, curatorForQueryOptions } from "../api";
 
 /** The feeds the signed-in user moderates and the feeds they have submitted to. */
@@ -65,17 +64,7 @@ function FeedRoleList({ title, testId, empty, feeds, status }: FeedRoleListProps
           <ul aria-labelledby={headingId} className="-mx-2 flex flex-col gap-0.5">
             {feeds.map((feed) => (
               <li key={feed.id}>
-                <Link
-                  to="/feed/$feedId"
-                  params={{ feedId: feed.id }}
-                  className="flex items-center gap-3 rounded-md px-2 py-2 transition-colors hover:bg-zinc-100"
-                >
-                  <Avatar name={feed.name || feed.id} src={feed.image} size={32} shape="square" />
-                  <span className="min-w-0">
-                    <span className="block truncate text-sm font-medium text-ink">{feed.name}</span>
-                    <span className="block truncate text-xs text-muted">#{feed.id}</span>
-                  </span>
-                </Link>
+                <FeedLink feed={feed} />
               </li>
             ))}
           </ul>
