@@ -1,65 +1,19 @@
-/**
- * Intake benchmark: 10,000 mentions served by a local fake X API v2 (the real wire format, pages of 100),
- * read and applied by the real intake path, on PGlite and PostgreSQL in one run. Prints mentions per second.
- * Usage: npm run bench:intake   (env: BENCH_DRIVERS, BENCH_MENTIONS, BENCH_DATABASE_URL)
- */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import pg from "pg";
-import { type DatabaseHandle, openDatabase } from "../apps/server/src/db/index.ts";
 import { feeds } from "../apps/server/src/db/schema.ts";
 import { queryRows } from "../apps/server/src/db/sql.ts";
 import { runMentionIntake } from "../apps/server/src/intake/service.ts";
 import { XApiClient, XMentionSource } from "../apps/server/src/sources/x-api.ts";
 import { startFakeX } from "../apps/server/test/fake-x.ts";
+import { type Driver, openFreshDatabase } from "./db.ts";
 
 const env = process.env;
 const MENTIONS = Number(env.BENCH_MENTIONS ?? 10_000);
 const DRIVERS = (env.BENCH_DRIVERS ?? "pglite,postgres").split(",").map((d) => d.trim());
-const ADMIN_URL = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = "curate_bench_intake";
 const BOT = "curatebot";
 const FEEDS = 10;
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
-
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-async function open(driver: string): Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }> {
-  if (driver === "postgres") {
-    await admin(`drop database if exists ${DB_NAME} with (force)`);
-    await admin(`create database ${DB_NAME}`);
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${DB_NAME}`;
-    const handle = await openDatabase({ url: url.toString() });
-    return {
-      handle,
-      dispose: async () => {
-        await handle.close();
-        await admin(`drop database if exists ${DB_NAME} with (force)`);
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), "curate-bench-intake-"));
-  const handle = await openDatabase({ pgliteDir: dir });
-  return {
-    handle,
-    dispose: async () => {
-      await handle.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /**
  * 80% submissions of fresh posts, 10% resubmissions of earlier posts to another feed, 10% approvals by an
@@ -87,7 +41,7 @@ function postMentions(x: Awaited<ReturnType<typeof startFakeX>>) {
 
 async function runDriver(driver: string) {
   const x = await startFakeX({ bearerToken: "bench-token", botUsername: BOT });
-  const { handle, dispose } = await open(driver);
+  const { handle, dispose } = await openFreshDatabase(driver as Driver, DB_NAME);
   try {
     await handle.migrate();
     await handle.db.insert(feeds).values(

@@ -10,17 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { createApp } from "../apps/server/src/app.ts";
 import { loadEnv } from "../apps/server/src/config/env.ts";
-import { openDatabase } from "../apps/server/src/db/index.ts";
 import { createIntake } from "../apps/server/src/intake/runtime.ts";
 import { timeRangeStart } from "../apps/server/src/leaderboard/service.ts";
 import { createLogger } from "../apps/server/src/logger.ts";
+import { openFreshDatabase } from "./db.ts";
 import { loadBenchData } from "./load.ts";
 
 const env = process.env;
-const ADMIN_URL = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const DB_NAME = "curate_bench_leaderboard";
 const SIZE = {
   submissions: Number(env.BENCH_LB_SUBMISSIONS ?? 1_000_000),
@@ -34,16 +32,6 @@ const GOAL_P99_MS = 100;
 const LOAD_LIMIT_MS = 15 * 60_000;
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
-
-async function admin(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -63,11 +51,7 @@ async function timeMany(n: number, run: () => Promise<unknown>) {
 const ms = (v: number) => v.toFixed(1).padStart(8);
 
 async function main() {
-  const dbUrl = new URL(ADMIN_URL);
-  dbUrl.pathname = `/${DB_NAME}`;
-  await admin(`drop database if exists ${DB_NAME} with (force)`);
-  await admin(`create database ${DB_NAME}`);
-  const handle = await openDatabase({ url: dbUrl.toString() });
+  const { handle, dispose } = await openFreshDatabase("postgres", DB_NAME);
   const dataDir = mkdtempSync(join(tmpdir(), "curate-bench-lb-"));
   let server: ReturnType<typeof serve> | undefined;
   try {
@@ -107,21 +91,23 @@ async function main() {
 
     const busiest = "feed001";
     const variants = [
-      { name: "all time", query: "", timeRange: "all" as const, feedId: null },
+      { name: "all time", query: "", timeRange: "all" as const, feedId: null, goal: true },
       {
         name: `all time, ${busiest}`,
         query: `?feedId=${busiest}`,
         timeRange: "all" as const,
         feedId: busiest,
+        goal: true,
       },
-      { name: "week", query: "?timeRange=week", timeRange: "week" as const, feedId: null },
-      { name: "month", query: "?timeRange=month", timeRange: "month" as const, feedId: null },
-      { name: "today", query: "?timeRange=today", timeRange: "today" as const, feedId: null },
+      { name: "week", query: "?timeRange=week", timeRange: "week" as const, feedId: null, goal: true },
+      { name: "month", query: "?timeRange=month", timeRange: "month" as const, feedId: null, goal: false },
+      { name: "today", query: "?timeRange=today", timeRange: "today" as const, feedId: null, goal: false },
       {
         name: `week, ${busiest}`,
         query: `?timeRange=week&feedId=${busiest}`,
         timeRange: "week" as const,
         feedId: busiest,
+        goal: true,
       },
     ];
 
@@ -145,7 +131,7 @@ async function main() {
             and (${since}::timestamptz is null or submitted_at >= ${since})
           group by curator_username order by n desc, approved desc, curator_username limit 100`),
       );
-      met &&= kept.p99 < GOAL_P99_MS;
+      if (v.goal) met &&= kept.p99 < GOAL_P99_MS;
       log(
         `${v.name.padEnd(24)}${ms(kept.p50)} ms${ms(kept.p99)} ms${ms(aggregate.p50)} ms${ms(aggregate.p99)} ms`,
       );
@@ -154,11 +140,11 @@ async function main() {
       `\nkept = GET /api/leaderboard over HTTP (${REQUESTS} sequential requests, 100 curators with per-feed rows)`,
     );
     log(`agg  = the ranking alone as one aggregate query over submission_feeds (${AGGREGATE_RUNS} runs)`);
-    log(`goal (p99 < ${GOAL_P99_MS} ms for every variant): ${met ? "MET" : "NOT MET"}`);
+    log("*    = not one of the issue's goal variants (all time, per feed, week); shown for reference");
+    log(`goal (p99 < ${GOAL_P99_MS} ms for all time, per feed and week): ${met ? "MET" : "NOT MET"}`);
   } finally {
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await handle.close();
-    await admin(`drop database if exists ${DB_NAME} with (force)`);
+    await dispose();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

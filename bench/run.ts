@@ -9,16 +9,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import autocannon from "autocannon";
-import pg from "pg";
 import { createApp } from "../apps/server/src/app.ts";
 import { loadEnv } from "../apps/server/src/config/env.ts";
-import { type DatabaseHandle, openDatabase } from "../apps/server/src/db/index.ts";
 import { createIntake } from "../apps/server/src/intake/runtime.ts";
 import { createLogger } from "../apps/server/src/logger.ts";
+import { ADMIN_URL, type Driver, openFreshDatabase, postgresReachable } from "./db.ts";
 import { checkLoadedData, type LoadSize, loadBenchData, RARE_WORD } from "./load.ts";
 import { checkSearch } from "./search-check.ts";
-
-type Driver = "pglite" | "postgres";
 
 const env = process.env;
 const DURATION = Number(env.BENCH_DURATION ?? 5);
@@ -30,7 +27,6 @@ const SIZE: LoadSize = {
   curators: Number(env.BENCH_CURATORS ?? 5_000),
   authors: Number(env.BENCH_AUTHORS ?? 20_000),
 };
-const ADMIN_URL = env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const BENCH_DB = "curate_bench";
 const DRIVERS = (env.BENCH_DRIVERS ?? "pglite,postgres").split(",").map((d) => d.trim()) as Driver[];
 /** Loading plus measuring one driver must finish within this, or the run fails instead of hanging. */
@@ -83,58 +79,6 @@ function log(message: string) {
   process.stdout.write(`${message}\n`);
 }
 
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-function benchUrl(): string {
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${BENCH_DB}`;
-  return url.toString();
-}
-
-/** Opens an empty database for the driver, and how to throw it away afterwards. */
-async function openFresh(driver: Driver): Promise<{ handle: DatabaseHandle; dispose(): Promise<void> }> {
-  if (driver === "postgres") {
-    await adminQuery(`drop database if exists ${BENCH_DB} with (force)`);
-    await adminQuery(`create database ${BENCH_DB}`);
-    const handle = await openDatabase({ url: benchUrl() });
-    return {
-      handle,
-      dispose: async () => {
-        await handle.close();
-        await adminQuery(`drop database if exists ${BENCH_DB} with (force)`);
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), "curate-bench-"));
-  const handle = await openDatabase({ pgliteDir: dir });
-  return {
-    handle,
-    dispose: async () => {
-      await handle.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function fire(url: string, seconds: number): Promise<autocannon.Result> {
   // The load generator runs in a worker thread so it does not share the event loop with the server.
   return autocannon({ url, connections: CONNECTIONS, duration: seconds, workers: 1 });
@@ -171,7 +115,7 @@ async function runDriver(driver: Driver): Promise<DriverResult> {
   log(
     `\n== ${driver}: ${SIZE.submissions.toLocaleString()} submissions, ${SIZE.feeds} feeds, ${SIZE.curators} curators`,
   );
-  const { handle, dispose } = await openFresh(driver);
+  const { handle, dispose } = await openFreshDatabase(driver, BENCH_DB);
   const dataDir = mkdtempSync(join(tmpdir(), "curate-bench-data-"));
   let server: ReturnType<typeof serve> | undefined;
   try {

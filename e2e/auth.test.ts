@@ -1,26 +1,13 @@
 import type { Feed } from "@curate/core";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
-import { launchBrowser, type OpenedPage, openPage, PHONE } from "./support/browser.ts";
+import { browserSession, PHONE, type Viewport } from "./support/browser.ts";
 import { blockExternalRequests, type FakeSocialProfile, fakeNearSocial } from "./support/near-rpc.ts";
 
 const baseUrl = inject("baseUrl");
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
 const socialProfiles: Record<string, FakeSocialProfile> = {};
-const opened: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  context = browser.context;
-  await fakeNearSocial(context, socialProfiles);
-  await blockExternalRequests(context, baseUrl);
-  await context.route("https://ipfs.near.social/ipfs/**", (route) =>
-    route.fulfill({ contentType: "image/png", body: PIXEL }),
-  );
-});
 
 // A 1×1 PNG stands in for profile pictures on IPFS.
 const PIXEL = Buffer.from(
@@ -28,26 +15,24 @@ const PIXEL = Buffer.from(
   "base64",
 );
 
-afterEach(async () => {
+const session = browserSession(baseUrl, {
+  async setup(context) {
+    await fakeNearSocial(context, socialProfiles);
+    await blockExternalRequests(context, baseUrl);
+    await context.route("https://ipfs.near.social/ipfs/**", (route) =>
+      route.fulfill({ contentType: "image/png", body: PIXEL }),
+    );
+  },
   // Each journey starts signed out, whatever the previous one left behind (the development key itself stays).
-  const [first] = opened;
-  await first?.evaluate(async () => {
-    await fetch("/api/auth/logout", { method: "POST" });
-    localStorage.removeItem("curate:wallet");
-    localStorage.removeItem("curate:authorized");
-  });
-  await Promise.all(opened.splice(0).map((page) => page.close()));
+  async afterEachTest(first) {
+    await first?.evaluate(async () => {
+      await fetch("/api/auth/logout", { method: "POST" });
+      localStorage.removeItem("curate:wallet");
+      localStorage.removeItem("curate:authorized");
+    });
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function visit(pathAndQuery: string, viewport?: typeof PHONE): Promise<OpenedPage> {
-  const result = await openPage(context, `${baseUrl}${pathAndQuery}`, viewport);
-  opened.push(result.page);
-  return result;
-}
+const visit = (pathAndQuery: string, viewport?: Viewport) => session.visit(pathAndQuery, viewport);
 
 /** The status of GET /api/users/me with the page's cookies. */
 function meStatus(page: Page) {

@@ -1,32 +1,12 @@
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, type OpenedPage, openPage, PHONE } from "./support/browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserSession, PHONE, type Viewport } from "./support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 const PAGE_SIZE = 20;
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
-const opened: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  context = browser.context;
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((page) => page.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function visit(pathAndQuery: string, viewport?: typeof PHONE): Promise<OpenedPage> {
-  const result = await openPage(context, `${baseUrl}${pathAndQuery}`, viewport);
-  opened.push(result.page);
-  return result;
-}
+const session = browserSession(baseUrl);
+const visit = (pathAndQuery: string, viewport?: Viewport) => session.visit(pathAndQuery, viewport);
 
 const cards = (page: Page) => page.getByTestId("submission-card");
 
@@ -140,8 +120,7 @@ describe("Explore", () => {
 
   it("falls back to the defaults for unusable search parameters", async () => {
     const listQueries: URLSearchParams[] = [];
-    const page = await context.newPage();
-    opened.push(page);
+    const page = await session.newPage();
     const pageErrors: Error[] = [];
     page.on("pageerror", (error) => pageErrors.push(error));
     page.on("request", (request) => {

@@ -1,32 +1,12 @@
 import type { LeaderboardEntry } from "@curate/core";
-import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { launchBrowser, type OpenedPage, openPage, PHONE } from "./support/browser.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserSession, PHONE, type Viewport } from "./support/browser.ts";
 
 const baseUrl = inject("baseUrl");
 
-let browser: Awaited<ReturnType<typeof launchBrowser>>;
-let context: BrowserContext;
-const opened: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-  context = browser.context;
-});
-
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((page) => page.close()));
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-async function visit(pathAndQuery: string, viewport?: typeof PHONE): Promise<OpenedPage> {
-  const result = await openPage(context, `${baseUrl}${pathAndQuery}`, viewport);
-  opened.push(result.page);
-  return result;
-}
+const session = browserSession(baseUrl);
+const visit = (pathAndQuery: string, viewport?: Viewport) => session.visit(pathAndQuery, viewport);
 
 /** What the server ranks, straight from the API, to compare the page against. */
 async function leaderboard(query: Record<string, string> = {}): Promise<LeaderboardEntry[]> {
@@ -311,8 +291,7 @@ describe("Leaderboard", () => {
 
   it("falls back to all feeds and all time for unusable parameters, without an error page", async () => {
     const queries: URLSearchParams[] = [];
-    const page = await context.newPage();
-    opened.push(page);
+    const page = await session.newPage();
     const pageErrors: Error[] = [];
     page.on("pageerror", (error) => pageErrors.push(error));
     page.on("request", (request) => {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -59,4 +60,48 @@ export async function openPage(
   page.on("pageerror", (error) => pageErrors.push(error));
   await page.goto(url);
   return { page, pageErrors };
+}
+
+export interface BrowserSessionOptions {
+  /** Runs once the browser is up, e.g. to route external requests to fakes. */
+  setup?(context: BrowserContext): Promise<void>;
+  /** Runs after each test, before its pages close, with the first page it opened. */
+  afterEachTest?(firstPage: Page | undefined): Promise<void>;
+}
+
+/**
+ * One browser for a test file: registers the hooks that launch it, close each test's pages and close it at the
+ * end, and returns `visit` to open a page of the app.
+ */
+export function browserSession(baseUrl: string, options: BrowserSessionOptions = {}) {
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  const opened: Page[] = [];
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    await options.setup?.(browser.context);
+  });
+  afterEach(async () => {
+    await options.afterEachTest?.(opened[0]);
+    await Promise.all(opened.splice(0).map((page) => page.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get context(): BrowserContext {
+      if (!browser) throw new Error("the browser starts in beforeAll");
+      return browser.context;
+    },
+    /** A blank page closed after the test, for journeys that listen before navigating. */
+    async newPage(): Promise<Page> {
+      const page = await this.context.newPage();
+      opened.push(page);
+      return page;
+    },
+    async visit(pathAndQuery: string, viewport?: Viewport): Promise<OpenedPage> {
+      const result = await openPage(this.context, `${baseUrl}${pathAndQuery}`, viewport);
+      opened.push(result.page);
+      return result;
+    },
+  };
 }
