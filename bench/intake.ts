@@ -93,5 +93,6 @@ async function main() {
 
 main().catch((error) => {
   process.stderr.write(`intake bench failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  if (error instanceof Error && error.cause) process.stderr.write(`cause: ${String(error.cause)}\n`);
   process.exit(1);
 });

@@ -220,6 +220,20 @@ describe("mention intake from X API v2", () => {
     expect(eve).toMatchObject({ submissionId: ids.p3, feedId: "ai", curatorNotes: "late one" });
   });
 
+  it("retries when the connection itself fails", async () => {
+    const flaky = new XApiClient({
+      baseUrl: "http://127.0.0.1:9",
+      bearerToken: "secret-token",
+      maxRetries: 2,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    const before = waits.length;
+    await expect(flaky.userIdOf(BOT)).rejects.toThrow(/unreachable/);
+    expect(waits.length - before).toBe(2);
+  });
+
   it("keeps the cursor when a pass fails part-way, so nothing is lost", async () => {
     const [before] = await server.db.select().from(sourceCursors);
     ids.p4 = x.tweet("author_four", "Rollups compared");

@@ -60,10 +60,21 @@ export class XApiClient {
     for (const [key, value] of Object.entries(params))
       if (value !== undefined) url.searchParams.set(key, value);
     for (let attempt = 0; ; attempt++) {
-      const response = await fetch(url, {
-        headers: { Authorization: `Bearer ${this.options.bearerToken}` },
-        signal: AbortSignal.timeout(30_000),
-      });
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          headers: { Authorization: `Bearer ${this.options.bearerToken}` },
+          signal: AbortSignal.timeout(30_000),
+        });
+      } catch (error) {
+        // A reset or timed-out connection is as passing as a 5xx: back off and ask again.
+        if (attempt >= this.maxRetries)
+          throw new XApiError(`X API ${url.pathname} unreachable: ${String(error)}`, 0);
+        const wait = Math.min(1000 * 2 ** attempt, MAX_BACKOFF_MS);
+        this.options.logger?.warn({ err: error, wait, path: url.pathname }, "X API unreachable, retrying");
+        await this.sleep(wait);
+        continue;
+      }
       if (response.ok) return (await response.json()) as T;
       const retriable = response.status === 429 || response.status >= 500;
       if (!retriable || attempt >= this.maxRetries) {
