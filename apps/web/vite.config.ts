@@ -1,9 +1,34 @@
 import tailwindcss from "@tailwindcss/vite";
 import { tanstackRouter } from "@tanstack/router-plugin/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 
 const apiTarget = process.env.CURATE_API_URL ?? "http://127.0.0.1:3100";
+
+/** The Latin subsets of the two faces: every page shows them in its first paint. */
+const FIRST_PAINT_FONTS = [/^assets\/inter-latin-wght-normal-[\w-]+\.woff2$/, /^assets\/space-grotesk-latin-wght-normal-[\w-]+\.woff2$/];
+
+/**
+ * Preloads the first-paint fonts. Discovered only once the stylesheet is parsed and text is laid out, they arrive
+ * after the first render with the fallback face, and the swap reflows the page (most of the layout shift of /).
+ */
+function preloadFirstPaintFonts(): Plugin {
+  return {
+    name: "curate:preload-first-paint-fonts",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, { bundle }) {
+        const files = Object.keys(bundle ?? {}).filter((file) => FIRST_PAINT_FONTS.some((re) => re.test(file)));
+        return files.map((file) => ({
+          tag: "link",
+          attrs: { rel: "preload", as: "font", type: "font/woff2", href: `/${file}`, crossorigin: "" },
+          injectTo: "head" as const,
+        }));
+      },
+    },
+  };
+}
 
 export default defineConfig({
   plugins: [
@@ -11,6 +36,7 @@ export default defineConfig({
     tanstackRouter({ target: "react", autoCodeSplitting: true }),
     react(),
     tailwindcss(),
+    preloadFirstPaintFonts(),
   ],
   build: {
     rolldownOptions: {
