@@ -6,7 +6,10 @@ import { defineConfig, type Plugin } from "vite";
 const apiTarget = process.env.CURATE_API_URL ?? "http://127.0.0.1:3100";
 
 /** The Latin subsets of the two faces: every page shows them in its first paint. */
-const FIRST_PAINT_FONTS = [/^assets\/inter-latin-wght-normal-[\w-]+\.woff2$/, /^assets\/space-grotesk-latin-wght-normal-[\w-]+\.woff2$/];
+const FIRST_PAINT_FONTS = [
+  /^assets\/inter-latin-wght-normal-[\w-]+\.woff2$/,
+  /^assets\/space-grotesk-latin-wght-normal-[\w-]+\.woff2$/,
+];
 
 /**
  * Preloads the first-paint fonts. Discovered only once the stylesheet is parsed and text is laid out, they arrive
@@ -19,7 +22,9 @@ function preloadFirstPaintFonts(): Plugin {
     transformIndexHtml: {
       order: "post",
       handler(_html, { bundle }) {
-        const files = Object.keys(bundle ?? {}).filter((file) => FIRST_PAINT_FONTS.some((re) => re.test(file)));
+        const files = Object.keys(bundle ?? {}).filter((file) =>
+          FIRST_PAINT_FONTS.some((re) => re.test(file)),
+        );
         return files.map((file) => ({
           tag: "link",
           attrs: { rel: "preload", as: "font", type: "font/woff2", href: `/${file}`, crossorigin: "" },
