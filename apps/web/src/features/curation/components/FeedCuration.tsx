@@ -1,6 +1,7 @@
 import type { ListSearch, Submission } from "@curate/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
+import { formatCount } from "../../../lib/format";
 import {
   type ModerateVariables,
   type ModerationAction,
@@ -117,7 +118,7 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
         options={options}
         renderSummary={(total) => (
           <p className="text-sm text-muted" data-testid="submission-total">
-            {total.toLocaleString()} {total === 1 ? "submission" : "submissions"}
+            {formatCount(total)} {total === 1 ? "submission" : "submissions"}
           </p>
         )}
         renderItem={(submission, index) => {

@@ -3,6 +3,7 @@ import { LayersIcon, TrophyIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button";
 import { LazyDrawer } from "../../../components/ui/lazy-drawer";
+import { formatCount } from "../../../lib/format";
 import { FeedList } from "../../feeds/components/FeedList";
 import { TopCurators } from "../../leaderboard/components/TopCurators";
 import {
@@ -55,7 +56,7 @@ export function ExplorePage({ search, onFiltersChange }: ExplorePageProps) {
             options={submissionsInfiniteQueryOptions(filters)}
             renderSummary={(total) => (
               <p className="text-sm text-muted" data-testid="submission-total">
-                {total.toLocaleString()} {total === 1 ? "submission" : "submissions"}
+                {formatCount(total)} {total === 1 ? "submission" : "submissions"}
               </p>
             )}
           />

@@ -5,6 +5,7 @@ import { Avatar } from "../../../components/ui/avatar";
 import { Skeleton } from "../../../components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../../components/ui/table";
 import { cn } from "../../../lib/cn";
+import { formatCount } from "../../../lib/format";
 import { ariaSort, COLLAPSED_FEED_ROWS, type LeaderboardRow, type SortKey, type SortState } from "../table";
 import { RankStar } from "./RankStar";
 
@@ -128,7 +129,7 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
         <ApprovalRate row={row} />
       </TableCell>
       <TableCell className="align-top font-semibold tabular-nums">
-        {entry.submissionCount.toLocaleString()}
+        {formatCount(entry.submissionCount)}
       </TableCell>
       <TableCell className="align-top">
         <TopFeeds row={row} expanded={expanded} onToggle={onToggleExpanded} feedNames={feedNames} />

@@ -3,13 +3,14 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { AlertTriangleIcon, CalendarIcon, FileTextIcon, UsersIcon } from "lucide-react";
 import { Card } from "../../../components/ui/card";
+import { formatCount } from "../../../lib/format";
 import { FeedImage } from "../../feeds/components/FeedImage";
 import { contentCountQueryOptions, curatorCount } from "../api";
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 
 function plural(count: number, one: string, many: string) {
-  return `${count.toLocaleString("en")} ${count === 1 ? one : many}`;
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
 export function MyFeedCard({ feed }: { feed: Feed }) {

@@ -7,6 +7,7 @@ import { badgeClasses } from "../../../components/ui/badge";
 import { Card } from "../../../components/ui/card";
 import { Skeleton } from "../../../components/ui/skeleton";
 import { cn } from "../../../lib/cn";
+import { formatDateTime } from "../../../lib/format";
 import { STATUS_LABELS, StatusDot, StatusPill } from "./StatusPill";
 
 export function postUrl(username: string, tweetId: string): string {
@@ -44,7 +45,7 @@ export function SubmissionCard({ submission, actions }: SubmissionCardProps) {
                 rel="noreferrer"
                 className="text-sm text-muted hover:underline"
               >
-                <time dateTime={submission.createdAt} title={new Date(submission.createdAt).toLocaleString()}>
+                <time dateTime={submission.createdAt} title={formatDateTime(submission.createdAt)}>
                   {relativeTime(submission.createdAt)}
                 </time>
               </a>
