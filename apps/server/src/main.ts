@@ -1,13 +1,24 @@
 import { EnvError, loadEnv } from "./config/env.ts";
 import { createLogger } from "./logger.ts";
-import { startServer } from "./server.ts";
+import { ROLES, type Role, startServer } from "./server.ts";
 
-const USAGE = "Usage: curate serve";
+const USAGE = `Usage: curate serve [--role=${ROLES.join("|")}]`;
+
+function parseRole(args: string[]): Role | null {
+  let role: Role = "all";
+  for (const arg of args) {
+    const value = /^--role=(.*)$/.exec(arg)?.[1];
+    if (value === undefined || !(ROLES as readonly string[]).includes(value)) return null;
+    role = value as Role;
+  }
+  return role;
+}
 
 async function main(argv: string[]) {
-  const [command = "serve"] = argv;
-  if (command !== "serve") {
-    console.error(`Unknown command "${command}". ${USAGE}`);
+  const [command = "serve", ...args] = argv;
+  const role = parseRole(args);
+  if (command !== "serve" || role === null) {
+    console.error(`Unknown command "${argv.join(" ")}". ${USAGE}`);
     process.exit(2);
   }
   let env: ReturnType<typeof loadEnv>;
@@ -21,7 +32,7 @@ async function main(argv: string[]) {
     throw error;
   }
   const logger = createLogger(env.LOG_LEVEL);
-  const server = await startServer(env, logger);
+  const server = await startServer(env, logger, role);
   const shutdown = (signal: string) => {
     logger.info({ signal }, "shutting down");
     server.close().then(
@@ -34,6 +45,10 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((error) => {
+  if (error instanceof EnvError) {
+    console.error(error.message);
+    process.exit(1);
+  }
   console.error("Curate failed to start:", error);
   process.exit(1);
 });

@@ -3,7 +3,7 @@ import { serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
-import type { AppEnv } from "./config/env.ts";
+import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
 import { createIntake } from "./intake/runtime.ts";
@@ -30,37 +30,48 @@ async function seedIfFirstStart(database: DatabaseHandle, env: AppEnv, logger: L
   const summary = await seedDemoData(database.db, {
     uploadsDir: join(env.DATA_DIR, "uploads"),
     publicUrl: env.PUBLIC_URL,
+    botHandle: env.BOT_HANDLE,
   });
   logger.info({ ...summary, ms: Date.now() - started }, "demo data seeded");
 }
 
+/** `all` serves the API and runs the worker; `api` and `worker` split them across processes sharing PostgreSQL. */
+export const ROLES = ["all", "api", "worker"] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface RunningServer {
-  url: string;
-  port: number;
+  url: string | null;
   close(): Promise<void>;
 }
 
-export async function startServer(env: AppEnv, logger: Logger): Promise<RunningServer> {
+export async function startServer(env: AppEnv, logger: Logger, role: Role = "all"): Promise<RunningServer> {
+  if (role !== "all" && !env.DATABASE_URL) {
+    throw new EnvError(
+      `--role=${role} needs DATABASE_URL: the embedded database belongs to a single process.`,
+    );
+  }
   const database = await openConfiguredDatabase(env);
   await database.migrate();
   await seedIfFirstStart(database, env, logger);
   const intake = createIntake(database.db, env, logger);
+  const worker =
+    role === "api" ? null : startIntakeWorker(database.db, intake, logger, env.INTAKE_INTERVAL_MS);
+  const stop = () => (worker ? worker.stop() : Promise.resolve()).then(() => database.close());
+  if (role === "worker") {
+    logger.info({ driver: database.driver, version: VERSION }, "Curate worker running");
+    return { url: null, close: stop };
+  }
   const app = createApp({ database, env, logger, version: VERSION, intake });
-  const worker = startIntakeWorker(database.db, intake, logger, env.INTAKE_INTERVAL_MS);
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
       const url = `http://localhost:${info.port}`;
-      logger.info({ url, driver: database.driver, version: VERSION }, `Curate listening on ${url}`);
+      logger.info({ url, role, driver: database.driver, version: VERSION }, `Curate listening on ${url}`);
       resolve({
         url,
-        port: info.port,
         close: () =>
           new Promise<void>((done) => {
             server.close(() => {
-              worker
-                .stop()
-                .then(() => database.close())
-                .finally(done);
+              stop().finally(done);
             });
           }),
       });
