@@ -45,7 +45,13 @@ export function createApp(deps: AppDeps) {
       "request",
     );
   });
-  app.use(secureHeaders({ crossOriginResourcePolicy: "same-site" }));
+  // Wallet sign-in opens popups that report back to this window, which a strict opener policy would cut off.
+  app.use(
+    secureHeaders({
+      crossOriginResourcePolicy: "same-site",
+      crossOriginOpenerPolicy: "same-origin-allow-popups",
+    }),
+  );
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();

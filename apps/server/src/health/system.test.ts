@@ -88,6 +88,8 @@ describe("system routes", () => {
   it("serves the SPA with index.html fallback and long-lived caching for hashed assets", async () => {
     const deep = await server.request("/feed/ai/curation?status=approved");
     expect(deep.status).toBe(200);
+    expect(deep.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(deep.headers.get("cross-origin-opener-policy")).toBe("same-origin-allow-popups");
     expect(deep.headers.get("cache-control")).toBe("no-cache");
     expect(await deep.text()).toContain("<div id=root>");
     const asset = await server.request("/assets/index-abc123.js");
