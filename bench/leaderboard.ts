@@ -133,7 +133,7 @@ async function main() {
       );
       if (v.goal) met &&= kept.p99 < GOAL_P99_MS;
       log(
-        `${v.name.padEnd(24)}${ms(kept.p50)} ms${ms(kept.p99)} ms${ms(aggregate.p50)} ms${ms(aggregate.p99)} ms`,
+        `${`${v.name}${v.goal ? "" : " *"}`.padEnd(24)}${ms(kept.p50)} ms${ms(kept.p99)} ms${ms(aggregate.p50)} ms${ms(aggregate.p99)} ms`,
       );
     }
     log(
