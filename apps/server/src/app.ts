@@ -93,6 +93,8 @@ export function createApp(deps: AppDeps) {
   app.route("/api", api);
 
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
+  // Feed files live under /rss/; a missing one is a 404, never the app's HTML (readers would choke on it).
+  app.get("/rss/*", (c) => c.text(`No RSS feed at ${c.req.path}.`, 404));
   app.get("*", spaHandler(deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST));
 
   app.onError((err, c) => {

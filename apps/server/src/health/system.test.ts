@@ -95,6 +95,9 @@ describe("system routes", () => {
     const asset = await server.request("/assets/index-abc123.js");
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(asset.headers.get("content-type")).toContain("text/javascript");
+    const missingFeed = await server.request("/rss/ai/rss.xml");
+    expect(missingFeed.status).toBe(404);
+    expect(missingFeed.headers.get("content-type")).not.toContain("html");
     const staleAsset = await server.request("/assets/index-old999.js");
     expect(staleAsset.status).toBe(404);
     const icon = await server.request("/favicon.svg");
