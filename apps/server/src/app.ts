@@ -57,13 +57,14 @@ export function createApp(deps: AppDeps) {
   const api = new OpenAPIHono<AppBindings>();
   const readCache = createReadCache(deps.env.READ_CACHE_TTL_MS);
   deps.intake.onChange(readCache.invalidate);
-  api.use(sessionLoader(deps.database.db, deps.env));
-  api.use(mutationGuard(deps.env));
   api.use(async (c, next) => {
     await next();
     if (isMutation(c.req.method) && c.res.status < 400) readCache.invalidate();
   });
+  // Before the session lookup: a cached public answer is the same for everyone, so it needs no user.
   api.use(readCache.middleware);
+  api.use(sessionLoader(deps.database.db, deps.env));
+  api.use(mutationGuard(deps.env));
   for (const routes of [
     healthRoutes,
     authRoutes,
