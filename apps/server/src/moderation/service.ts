@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ModerationRecord } from "@curate/core";
+import type { ModerationOutcome } from "@curate/core";
 import { and, eq, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/service.ts";
 import type { Database } from "../db/index.ts";
@@ -16,14 +16,6 @@ export interface ModerationInput {
   moderatorAccountIdType: ModerationRow["moderatorAccountIdType"];
   source: ModerationRow["source"];
   note?: string | null;
-}
-
-export interface ModerationOutcome {
-  submissionId: string;
-  feedId: string;
-  status: "approved" | "rejected";
-  moderation: ModerationRecord;
-  processingJobId: string | null;
 }
 
 /**

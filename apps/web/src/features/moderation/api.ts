@@ -1,4 +1,4 @@
-import type { ModerationRecord } from "@curate/core";
+import type { ModerationOutcome } from "@curate/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "../../components/ui/toast";
@@ -10,14 +10,6 @@ import { applyFeedStatus, type FeedStatusChange, listScope, type SubmissionPages
 import { canModerateQueryOptions, moderationKeys } from "./queries";
 
 export type ModerationAction = "approve" | "reject";
-
-export interface ModerationOutcome {
-  submissionId: string;
-  feedId: string;
-  status: "approved" | "rejected";
-  moderation: ModerationRecord;
-  processingJobId: string | null;
-}
 
 export interface ModerateVariables {
   submissionId: string;
