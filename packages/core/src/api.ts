@@ -19,14 +19,3 @@ export const MAX_PAGE_SIZE = 100;
 
 export const ENVIRONMENTS = ["development", "test", "production"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
-
-/** Public, non-secret settings the web app reads at start (GET /api/config). */
-export interface AppConfig {
-  botHandle: string;
-  environment: Environment;
-  version: string;
-  /** "local": POST /api/upload; "pinata": a key from GET /api/upload/get-auth-key, then a direct upload. */
-  imageUpload: "local" | "pinata";
-  /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
-  pinata?: { uploadUrl: string; gatewayUrl: string };
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { builtinPluginName, feedDestinations } from "./destinations.ts";
+import { feedDestinations } from "./destinations.ts";
 
 describe("feedDestinations", () => {
   it("links RSS to the feed's file on its service URL", () => {
@@ -65,13 +65,5 @@ describe("feedDestinations", () => {
       feedDestinations([{ plugin: "@someone/webhook", config: { url: "https://x.example" } }], "f"),
     ).toEqual([{ kind: "@someone/webhook", label: "@someone/webhook", href: null }]);
     expect(feedDestinations(undefined, "f")).toEqual([]);
-  });
-});
-
-describe("builtinPluginName", () => {
-  it("strips either built-in prefix only", () => {
-    expect(builtinPluginName("@curate/rss")).toBe("rss");
-    expect(builtinPluginName("@curatedotfun/rss")).toBe("rss");
-    expect(builtinPluginName("rss")).toBeNull();
   });
 });

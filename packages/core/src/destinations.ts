@@ -1,3 +1,5 @@
+import { builtinPluginName } from "./plugins.ts";
+
 /**
  * "Posting to:" badges of a feed page: one per stream distributor, with a link to where the content lands
  * when the distributor's config says so. Built-in plugins are `@curate/<name>`; the `@curatedotfun/<name>`
@@ -14,13 +16,6 @@ export interface Destination {
 interface DistributorLike {
   plugin: string;
   config?: Record<string, unknown>;
-}
-
-const PLUGIN_PREFIX = /^@(curate|curatedotfun)\//;
-
-/** The built-in short name of a plugin (`@curatedotfun/rss` → `rss`), or null for third-party plugins. */
-export function builtinPluginName(plugin: string): string | null {
-  return PLUGIN_PREFIX.test(plugin) ? plugin.replace(PLUGIN_PREFIX, "") : null;
 }
 
 /** A config string usable in a link: present, and not a `{{NAME}}` template still waiting to be filled. */
@@ -112,7 +107,6 @@ const KNOWN: Record<
   "near-social": { label: "NEAR Social", link: nearSocialLink },
   supabase: { label: "Supabase", link: supabaseLink },
   crosspost: { label: "Crosspost", link: microblogLink },
-  twitter: { label: "X", link: microblogLink },
 };
 
 /** The destination of each distributor, in config order; unknown plugins get a label and no link. */

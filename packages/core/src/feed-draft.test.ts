@@ -5,9 +5,9 @@ import {
   type FeedDraft,
   feedConfigFromDraft,
   normaliseHashtag,
-  PLUGINS,
 } from "./feed-draft.ts";
 import { feedConfigSchema } from "./feeds.ts";
+import { PLUGINS } from "./plugins.ts";
 
 const ORIGIN = "https://curate.example";
 const draft = (overrides: Partial<FeedDraft> = {}): FeedDraft => ({

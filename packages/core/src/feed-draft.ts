@@ -1,4 +1,6 @@
+import { normaliseFeedId } from "./feed-rules.ts";
 import type { FeedConfig } from "./feeds.ts";
+import { PLUGINS } from "./plugins.ts";
 
 /**
  * The create wizard's draft and the feed config it becomes. The draft holds only what the user chooses;
@@ -41,13 +43,6 @@ export const EMPTY_FEED_DRAFT: FeedDraft = {
   approvers: [],
   telegram: null,
 };
-
-export const PLUGINS = {
-  objectTransform: "@curate/object-transform",
-  aiTransform: "@curate/ai-transform",
-  rss: "@curate/rss",
-  telegram: "@curate/telegram",
-} as const;
 
 export const AI_SUMMARY_PROMPT =
   "Summarise this curated post for the feed's readers: a short neutral title, two or three plain sentences " +
@@ -146,7 +141,7 @@ export function approversByPlatform(approvers: readonly ApproverDraft[]): Record
 
 /** The hashtag as the user types it becomes the feed id: lower case, no leading #, no spaces. */
 export function normaliseHashtag(value: string): string {
-  return value.replace(/^#+/, "").replace(/\s+/g, "").toLowerCase();
+  return normaliseFeedId(value.replace(/\s+/g, ""));
 }
 
 /** The config POST /api/feeds receives for a draft; `origin` is the deployment's own address. */

@@ -17,3 +17,8 @@ interface CompletenessFields {
 export function isFeedComplete(config: CompletenessFields | null | undefined): boolean {
   return Boolean(config?.name?.trim() && config?.description?.trim() && (config?.sources?.length ?? 0) > 0);
 }
+
+/** A feed id as stored and compared: the hashtag without "#", lower-cased (ids match case-insensitively). */
+export function normaliseFeedId(value: string): string {
+  return value.trim().replace(/^#+/, "").toLowerCase();
+}

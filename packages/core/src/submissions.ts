@@ -54,15 +54,6 @@ export const moderationRecordSchema = z.object({
 });
 export type ModerationRecord = z.infer<typeof moderationRecordSchema>;
 
-/** What POST /api/moderate answers: the link's new status, its history row and the processing request made. */
-export interface ModerationOutcome {
-  submissionId: string;
-  feedId: string;
-  status: "approved" | "rejected";
-  moderation: ModerationRecord;
-  processingJobId: string | null;
-}
-
 /** One feed a submission went to, with the status, curator and notes given for that feed. */
 export const submissionFeedSchema = z.object({
   feedId: z.string(),

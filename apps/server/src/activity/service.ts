@@ -1,3 +1,4 @@
+import type { ActivityTimeRange, ActivityType } from "@curate/core";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { activities } from "../db/schema.ts";
@@ -16,11 +17,7 @@ export async function recordActivity(
   await db.insert(activities).values(activity);
 }
 
-export const ACTIVITY_TYPES = activities.type.enumValues;
-export type ActivityType = (typeof ACTIVITY_TYPES)[number];
-
-export const ACTIVITY_TIME_RANGES = ["day", "week", "month", "year", "all"] as const;
-const RANGE_MS: Record<(typeof ACTIVITY_TIME_RANGES)[number], number | null> = {
+const RANGE_MS: Record<ActivityTimeRange, number | null> = {
   day: 86_400_000,
   week: 7 * 86_400_000,
   month: 30 * 86_400_000,
@@ -29,7 +26,7 @@ const RANGE_MS: Record<(typeof ACTIVITY_TIME_RANGES)[number], number | null> = {
 };
 
 export interface ActivityQuery {
-  timeRange: (typeof ACTIVITY_TIME_RANGES)[number];
+  timeRange: ActivityTimeRange;
   types: ActivityType[];
   fromDate?: Date;
   toDate?: Date;

@@ -1,4 +1,10 @@
-import { successEnvelopeSchema } from "@curate/core";
+import {
+  currentUserSchema,
+  initiateLoginRequestSchema,
+  loginChallengeSchema,
+  successEnvelopeSchema,
+  verifyLoginRequestSchema,
+} from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
@@ -8,14 +14,7 @@ import { type AppDeps, createRouter } from "../http/router.ts";
 import { rateLimit } from "./middleware.ts";
 import { initiateLogin, verifyLogin } from "./service.ts";
 import { revokeSession, SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
-import { publicUser, userSchema } from "./user.ts";
-
-/** NEAR account ids: 2–64 characters of lower-case letters, digits and - _ . separators. */
-export const accountIdSchema = z
-  .string()
-  .min(2, "NEAR account ID is required")
-  .max(64)
-  .regex(/^(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/, "Invalid NEAR account ID");
+import { publicUser } from "./user.ts";
 
 const rateLimited = errorResponse("Too many attempts from this address (RATE_LIMITED)");
 
@@ -25,13 +24,10 @@ const initiateRoute = createRoute({
   tags: ["auth"],
   summary: "Start sign-in: a single-use nonce (base64, 32 bytes) and the recipient to sign for",
   request: {
-    body: { content: { "application/json": { schema: z.object({ accountId: accountIdSchema }) } } },
+    body: { content: { "application/json": { schema: initiateLoginRequestSchema } } },
   },
   responses: {
-    200: jsonResponse(
-      successEnvelopeSchema(z.object({ nonce: z.string(), recipient: z.string(), message: z.string() })),
-      "Sign this",
-    ),
+    200: jsonResponse(successEnvelopeSchema(loginChallengeSchema), "Sign this"),
     400: commonErrors[400],
     429: rateLimited,
   },
@@ -45,14 +41,12 @@ const verifyRoute = createRoute({
   request: {
     body: {
       content: {
-        "application/json": {
-          schema: z.object({ token: z.string().min(1).max(4096), accountId: accountIdSchema }),
-        },
+        "application/json": { schema: verifyLoginRequestSchema },
       },
     },
   },
   responses: {
-    200: jsonResponse(successEnvelopeSchema(userSchema), "Signed in"),
+    200: jsonResponse(successEnvelopeSchema(currentUserSchema), "Signed in"),
     400: commonErrors[400],
     401: errorResponse("Bad signature, nonce, recipient or key (UNAUTHENTICATED)"),
     429: rateLimited,

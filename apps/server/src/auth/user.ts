@@ -1,17 +1,7 @@
-import { z } from "zod";
+import type { CurrentUser } from "@curate/core";
 import type { User } from "./sessions.ts";
 
-export const userSchema = z.object({
-  id: z.number().int().positive(),
-  nearAccountId: z.string().min(1, "NEAR account ID is required"),
-  username: z.string().min(1).max(100).nullable(),
-  profileImage: z.url("Invalid URL format for profile image").nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
-export type PublicUser = z.infer<typeof userSchema>;
-
-export function publicUser(user: User): PublicUser {
+export function publicUser(user: User): CurrentUser {
   return {
     id: user.id,
     nearAccountId: user.nearAccountId,

@@ -1,3 +1,4 @@
+import { ACTIVITY_TYPES } from "@curate/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -193,17 +194,7 @@ export const activities = pgTable(
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     userId: text("user_id").notNull(),
-    type: text("type", {
-      enum: [
-        "CONTENT_SUBMISSION",
-        "CONTENT_APPROVAL",
-        "CONTENT_REJECTION",
-        "TOKEN_BUY",
-        "TOKEN_SELL",
-        "POINTS_REDEMPTION",
-        "POINTS_AWARDED",
-      ],
-    }).notNull(),
+    type: text("type", { enum: ACTIVITY_TYPES }).notNull(),
     timestamp: timestamp("timestamp", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     feedId: text("feed_id"),
     submissionId: text("submission_id"),

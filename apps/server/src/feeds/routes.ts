@@ -1,4 +1,4 @@
-import { feedConfigSchema, feedSchema, successEnvelopeSchema } from "@curate/core";
+import { canModerateSchema, feedConfigSchema, feedSchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
@@ -39,15 +39,7 @@ const canModerateRoute = createRoute({
   summary: "Whether the signed-in user may moderate this feed (creator, admin, super admin or approver)",
   request: { params: idParam("id", "Feed id") },
   responses: {
-    200: jsonResponse(
-      successEnvelopeSchema(
-        z.object({
-          canModerate: z.boolean(),
-          reason: z.enum(["creator", "admin", "super_admin", "approver", "not_moderator", "not_signed_in"]),
-        }),
-      ),
-      "The answer and its reason",
-    ),
+    200: jsonResponse(successEnvelopeSchema(canModerateSchema), "The answer and its reason"),
     404: errorResponse("No such feed (NOT_FOUND)"),
   },
 });

@@ -1,5 +1,4 @@
-import type { AppConfig } from "@curate/core";
-import { successEnvelopeSchema } from "@curate/core";
+import { type AppConfig, appConfigSchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
@@ -11,14 +10,6 @@ const healthSchema = z.object({
   status: z.literal("ok"),
   database: z.object({ driver: z.enum(["pglite", "postgres"]), reachable: z.literal(true) }),
   version: z.string(),
-});
-
-const appConfigSchema = z.object({
-  botHandle: z.string(),
-  environment: z.enum(["development", "test", "production"]),
-  version: z.string(),
-  imageUpload: z.enum(["local", "pinata"]),
-  pinata: z.object({ uploadUrl: z.string(), gatewayUrl: z.string() }).optional(),
 });
 
 const healthRoute = createRoute({

@@ -1,3 +1,4 @@
+import { builtinPluginName } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.ts";
@@ -21,16 +22,6 @@ export interface Intake {
   onChange(listener: () => void): void;
   notifyChanged(): void;
 }
-
-const X_SOURCE_PLUGINS = new Set([
-  "@curate/x-source",
-  "@curate/twitter-source",
-  "@curatedotfun/twitter-source",
-  "@curatedotfun/twitter",
-  "twitter",
-  "x",
-]);
-const TEST_SOURCE_PLUGINS = new Set(["@curate/test-source", "test"]);
 
 export function createIntake(db: Database, env: AppEnv, logger: Logger): Intake {
   const x = env.X_BEARER_TOKEN
@@ -68,8 +59,9 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger): Intake 
     ],
     testMentions,
     searchSourceFor(plugin) {
-      if (X_SOURCE_PLUGINS.has(plugin)) return x ? new XSearchSource(x) : null;
-      if (TEST_SOURCE_PLUGINS.has(plugin)) return testSearch;
+      const name = builtinPluginName(plugin);
+      if (name === "x-source") return x ? new XSearchSource(x) : null;
+      if (name === "test-source") return testSearch;
       return null;
     },
     runPass,

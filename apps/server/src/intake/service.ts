@@ -1,4 +1,4 @@
-import { ALL_FEED_ID } from "@curate/core";
+import { ALL_FEED_ID, parseCommand } from "@curate/core";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { recordActivity } from "../activity/service.ts";
@@ -8,7 +8,6 @@ import { AppError } from "../http/errors.ts";
 import { moderateLink } from "../moderation/service.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
 import { oldestFirst } from "../sources/types.ts";
-import { parseCommand } from "./commands.ts";
 
 const X_PLATFORM_KEYS = ["twitter", "x"];
 

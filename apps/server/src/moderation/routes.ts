@@ -1,12 +1,5 @@
-import {
-  MODERATION_SOURCES,
-  MODERATOR_ID_TYPES,
-  moderationActionSchema,
-  moderationRecordSchema,
-  successEnvelopeSchema,
-} from "@curate/core";
+import { moderateRequestSchema, moderationOutcomeSchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
-import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
 import { moderationRight } from "../feeds/permissions.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
@@ -15,40 +8,14 @@ import { AppError } from "../http/errors.ts";
 import { type AppDeps, createRouter } from "../http/router.ts";
 import { moderateLink } from "./service.ts";
 
-/** The spec's body; moderator fields are accepted for compatibility but the actor is always the session's account. */
-const moderateBodySchema = z.object({
-  submissionId: z
-    .string({ error: "Submission ID is required" })
-    .trim()
-    .min(1, "Submission ID is required")
-    .max(100),
-  feedId: z.string({ error: "Feed ID is required" }).trim().min(1, "Feed ID is required").max(64),
-  action: moderationActionSchema,
-  note: z.string().max(2000).nullish(),
-  moderatorAccountId: z.string().optional(),
-  moderatorAccountIdType: z.enum(MODERATOR_ID_TYPES).optional(),
-  source: z.enum(MODERATION_SOURCES).optional(),
-});
-
 const moderateRoute = createRoute({
   method: "post",
   path: "/moderate",
   tags: ["moderation"],
   summary: "Approve or reject a pending submission in one feed",
-  request: { body: { content: { "application/json": { schema: moderateBodySchema } } } },
+  request: { body: { content: { "application/json": { schema: moderateRequestSchema } } } },
   responses: {
-    200: jsonResponse(
-      successEnvelopeSchema(
-        z.object({
-          submissionId: z.string(),
-          feedId: z.string(),
-          status: z.enum(["approved", "rejected"]),
-          moderation: moderationRecordSchema,
-          processingJobId: z.string().nullable(),
-        }),
-      ),
-      "Decided",
-    ),
+    200: jsonResponse(successEnvelopeSchema(moderationOutcomeSchema), "Decided"),
     400: commonErrors[400],
     401: errorResponse("Not signed in (UNAUTHENTICATED)"),
     403: errorResponse("Not a moderator of this feed (FORBIDDEN)"),

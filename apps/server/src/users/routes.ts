@@ -1,9 +1,8 @@
-import { feedSchema, successEnvelopeSchema } from "@curate/core";
+import { accountIdSchema, currentUserSchema, feedSchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
-import { accountIdSchema } from "../auth/routes.ts";
-import { publicUser, userSchema } from "../auth/user.ts";
+import { publicUser } from "../auth/user.ts";
 import { listFeedsCuratedBy, listFeedsModeratedBy, listFeedsOwnedBy } from "../feeds/service.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
@@ -18,7 +17,10 @@ const meRoute = createRoute({
   path: "/users/me",
   tags: ["users"],
   summary: "The signed-in user (200) or 401",
-  responses: { 200: jsonResponse(successEnvelopeSchema(userSchema), "The user"), 401: unauthenticated },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(currentUserSchema), "The user"),
+    401: unauthenticated,
+  },
 });
 
 const userFeedsRoute = createRoute({

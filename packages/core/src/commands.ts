@@ -1,3 +1,4 @@
+/** The curation commands people post on social networks, and the hashtags that name feeds; free of zod. */
 export type Command =
   | { kind: "submit"; feedIds: string[]; note: string | null }
   | { kind: "approve" | "reject"; feedIds: string[]; note: string | null };

@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { ENVIRONMENTS } from "./api.ts";
+
+/** Public, non-secret settings the web app reads at start (GET /api/config). */
+export const appConfigSchema = z.object({
+  botHandle: z.string(),
+  environment: z.enum(ENVIRONMENTS),
+  version: z.string(),
+  /** "local": POST /api/upload; "pinata": a key from GET /api/upload/get-auth-key, then a direct upload. */
+  imageUpload: z.enum(["local", "pinata"]),
+  /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
+  pinata: z.object({ uploadUrl: z.string(), gatewayUrl: z.string() }).optional(),
+});
+export type AppConfig = z.infer<typeof appConfigSchema>;

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/** NEAR account ids: 2–64 characters of lower-case letters, digits and - _ . separators. */
+export const accountIdSchema = z
+  .string()
+  .min(2, "NEAR account ID is required")
+  .max(64)
+  .regex(/^(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/, "Invalid NEAR account ID");
+
+/** The signed-in user as GET /api/users/me and POST /api/auth/verify-login answer it. */
+export const currentUserSchema = z.object({
+  id: z.number().int().positive(),
+  nearAccountId: z.string().min(1, "NEAR account ID is required"),
+  username: z.string().min(1).max(100).nullable(),
+  profileImage: z.url("Invalid URL format for profile image").nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const initiateLoginRequestSchema = z.object({ accountId: accountIdSchema });
+
+/** What the wallet signs (NEP-413): the server's single-use nonce (base64 of 32 bytes) and recipient. */
+export const loginChallengeSchema = z.object({
+  nonce: z.string(),
+  recipient: z.string(),
+  message: z.string(),
+});
+export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
+
+export const verifyLoginRequestSchema = z.object({
+  token: z.string().min(1).max(4096),
+  accountId: accountIdSchema,
+});
