@@ -1,8 +1,9 @@
 import { sql } from "drizzle-orm";
+import { XApiClient } from "../apps/server/src/clients/x-api.ts";
 import { feeds } from "../apps/server/src/db/schema.ts";
 import { queryRows } from "../apps/server/src/db/sql.ts";
 import { runMentionIntake } from "../apps/server/src/intake/service.ts";
-import { XApiClient, XMentionSource } from "../apps/server/src/sources/x-api.ts";
+import { XMentionSource } from "../apps/server/src/sources/x.ts";
 import { startFakeX } from "../apps/server/test/fake-x.ts";
 import { type Driver, openFreshDatabase } from "./db.ts";
 

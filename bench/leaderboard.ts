@@ -4,18 +4,9 @@
  * requests — next to the one-aggregate-query alternative over the feed links, in one run.
  * Usage: npm run bench:leaderboard   (env: BENCH_DATABASE_URL, BENCH_LB_SUBMISSIONS, BENCH_LB_REQUESTS)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
-import { createApp } from "../apps/server/src/app.ts";
-import { loadEnv } from "../apps/server/src/config/env.ts";
-import { createIntake } from "../apps/server/src/intake/runtime.ts";
 import { timeRangeStart } from "../apps/server/src/leaderboard/service.ts";
-import { createLogger } from "../apps/server/src/logger.ts";
-import { openFreshDatabase } from "./db.ts";
+import { openFreshDatabase, startBenchApp } from "./db.ts";
 import { loadBenchData } from "./load.ts";
 
 const env = process.env;
@@ -52,8 +43,7 @@ const ms = (v: number) => v.toFixed(1).padStart(8);
 
 async function main() {
   const { handle, dispose } = await openFreshDatabase("postgres", DB_NAME);
-  const dataDir = mkdtempSync(join(tmpdir(), "curate-bench-lb-"));
-  let server: ReturnType<typeof serve> | undefined;
+  let app: Awaited<ReturnType<typeof startBenchApp>> | undefined;
   try {
     await handle.migrate();
     log(
@@ -69,25 +59,8 @@ async function main() {
     ]).finally(() => clearTimeout(timer));
     log(`loaded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const appEnv = loadEnv({
-      NODE_ENV: "production",
-      SESSION_SECRET: "bench-session-secret-bench-session-secret",
-      DATA_DIR: dataDir,
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      READ_CACHE_TTL_MS: "0",
-    });
-    const logger = createLogger("silent");
-    const app = createApp({
-      database: handle,
-      env: appEnv,
-      logger,
-      version: "bench",
-      intake: createIntake(handle.db, appEnv, logger),
-    });
-    server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
-    await new Promise<void>((resolve) => server?.once("listening", () => resolve()));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/leaderboard`;
+    app = await startBenchApp(handle, { readCacheTtlMs: 0 });
+    const base = `${app.baseUrl}/api/leaderboard`;
 
     const busiest = "feed001";
     const variants = [
@@ -143,9 +116,8 @@ async function main() {
     log("*    = not one of the issue's goal variants (all time, per feed, week); shown for reference");
     log(`goal (p99 < ${GOAL_P99_MS} ms for all time, per feed and week): ${met ? "MET" : "NOT MET"}`);
   } finally {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await app?.close();
     await dispose();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

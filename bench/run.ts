@@ -2,18 +2,11 @@
  * API benchmark: the submission lists against the health route on the same server, per driver, in one run.
  * Usage: npm run bench   (env: BENCH_DRIVERS, BENCH_DURATION, BENCH_CONNECTIONS, BENCH_SUBMISSIONS, BENCH_DATABASE_URL)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
 import autocannon from "autocannon";
-import { createApp } from "../apps/server/src/app.ts";
-import { loadEnv } from "../apps/server/src/config/env.ts";
-import { createIntake } from "../apps/server/src/intake/runtime.ts";
-import { createLogger } from "../apps/server/src/logger.ts";
-import { ADMIN_URL, type Driver, openFreshDatabase, postgresReachable } from "./db.ts";
+import { ADMIN_URL, type Driver, openFreshDatabase, postgresReachable, startBenchApp } from "./db.ts";
 import { checkLoadedData, type LoadSize, loadBenchData, RARE_WORD } from "./load.ts";
 import { checkSearch } from "./search-check.ts";
 
@@ -116,8 +109,6 @@ async function runDriver(driver: Driver): Promise<DriverResult> {
     `\n== ${driver}: ${SIZE.submissions.toLocaleString()} submissions, ${SIZE.feeds} feeds, ${SIZE.curators} curators`,
   );
   const { handle, dispose } = await openFreshDatabase(driver, BENCH_DB);
-  const dataDir = mkdtempSync(join(tmpdir(), "curate-bench-data-"));
-  let server: ReturnType<typeof serve> | undefined;
   try {
     await handle.migrate();
     const started = Date.now();
@@ -128,24 +119,15 @@ async function runDriver(driver: Driver): Promise<DriverResult> {
       `  loaded ${loaded.submissions} submissions / ${loaded.links} feed links in ${(loadMs / 1000).toFixed(1)} s`,
     );
 
+    let app: Awaited<ReturnType<typeof startBenchApp>> | undefined;
     const startApp = async (readCacheTtlMs: number) => {
-      const appEnv = loadEnv({
-        NODE_ENV: "production",
-        SESSION_SECRET: "bench-session-secret-bench-session-secret",
-        DATA_DIR: dataDir,
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        READ_CACHE_TTL_MS: String(readCacheTtlMs),
-      });
-      const logger = createLogger("silent");
-      const intake = createIntake(handle.db, appEnv, logger);
-      const app = createApp({ database: handle, env: appEnv, logger, version: "bench", intake });
-      server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
-      await new Promise<void>((resolve) => server?.once("listening", () => resolve()));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      app = await startBenchApp(handle, { readCacheTtlMs });
+      return app.baseUrl;
     };
-    const stopApp = () =>
-      new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    const stopApp = async () => {
+      await app?.close();
+      app = undefined;
+    };
 
     log("  without the read cache:");
     const uncachedUrl = await startApp(0);
@@ -158,11 +140,10 @@ async function runDriver(driver: Driver): Promise<DriverResult> {
       driver === "postgres"
         ? routes.slice(1).every((r) => r.ratio >= GOAL_RATIO && r.p99 < GOAL_P99_MS && r.non2xx === 0)
         : null;
+    await stopApp();
     return { driver, loadMs, ...loaded, routes, uncachedRoutes, goalsMet };
   } finally {
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     await dispose();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -7,16 +7,17 @@ import { secureHeaders } from "hono/secure-headers";
 import { activityRoutes } from "./activity/routes.ts";
 import { isMutation, mutationGuard, sessionLoader } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
+import type { AppBindings, AppDeps } from "./context.ts";
+import { AppError, toAppError } from "./errors.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
-import { AppError } from "./http/errors.ts";
 import { createReadCache } from "./http/read-cache.ts";
-import type { AppBindings, AppDeps } from "./http/router.ts";
 import { testTweetRoutes } from "./intake/routes.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
+import { rssRoutes } from "./rss/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
 import { uploadRoutes } from "./uploads/routes.ts";
 import { userRoutes } from "./users/routes.ts";
@@ -56,7 +57,7 @@ export function createApp(deps: AppDeps) {
 
   const api = new OpenAPIHono<AppBindings>();
   const readCache = createReadCache(deps.env.READ_CACHE_TTL_MS);
-  deps.intake.onChange(readCache.invalidate);
+  deps.changes.subscribe(readCache.invalidate);
   api.use(async (c, next) => {
     await next();
     if (isMutation(c.req.method) && c.res.status < 400) readCache.invalidate();
@@ -94,19 +95,11 @@ export function createApp(deps: AppDeps) {
   app.route("/api", api);
 
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
-  // Feed files live under /rss/; a missing one is a 404, never the app's HTML (readers would choke on it).
-  app.get("/rss/*", (c) => c.text(`No RSS feed at ${c.req.path}.`, 404));
+  app.route("/rss", rssRoutes(deps));
   app.get("*", spaHandler(deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST));
 
   app.onError((err, c) => {
-    const error =
-      err instanceof AppError
-        ? err
-        : isMalformedJson(err)
-          ? AppError.validation("Request body is not valid JSON.")
-          : isDatabaseDown(err)
-            ? new AppError("UNAVAILABLE", "The database is unavailable. Please try again shortly.")
-            : new AppError("INTERNAL_ERROR", "An unexpected error occurred.");
+    const error = toAppError(err);
     if (error.status >= 500) {
       logger.error({ err, reqId: c.get("requestId"), path: c.req.path }, "request failed");
     }
@@ -115,39 +108,6 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => c.json(errorBody(AppError.notFound(`Nothing at ${c.req.method} ${c.req.path}.`)), 404));
 
   return app;
-}
-
-function isMalformedJson(err: Error) {
-  return err instanceof SyntaxError || ("status" in err && err.status === 400 && /json/i.test(err.message));
-}
-
-const CONNECTION_ERROR_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "57P01",
-  "57P03",
-  "08000",
-  "08001",
-  "08003",
-  "08006",
-]);
-
-/** Walks the cause chain (drivers and Drizzle wrap errors) looking for a lost or refused connection. */
-function isDatabaseDown(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; cause?: unknown; message?: string } | undefined;
-    e;
-    e = e.cause as typeof e
-  ) {
-    if (typeof e.code === "string" && CONNECTION_ERROR_CODES.has(e.code)) return true;
-    if (
-      typeof e.message === "string" &&
-      /Connection terminated|PGlite is closed|pool after calling end|Client was closed/i.test(e.message)
-    )
-      return true;
-  }
-  return false;
 }
 
 export type App = ReturnType<typeof createApp>;

@@ -6,10 +6,11 @@ import { createApp } from "./app.ts";
 import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
+import { createChangeNotifier } from "./http/changes.ts";
 import { createIntake } from "./intake/runtime.ts";
-import { startIntakeWorker } from "./intake/worker.ts";
 import { seedDemoData } from "./seed/demo.ts";
 import { VERSION } from "./version.ts";
+import { startWorker } from "./worker/host.ts";
 
 export async function openConfiguredDatabase(env: AppEnv): Promise<DatabaseHandle> {
   return openDatabase(
@@ -53,15 +54,18 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   const database = await openConfiguredDatabase(env);
   await database.migrate();
   await seedIfFirstStart(database, env, logger);
-  const intake = createIntake(database.db, env, logger);
+  const changes = createChangeNotifier();
+  const intake = createIntake(database.db, env, logger, changes.notify);
   const worker =
-    role === "api" ? null : startIntakeWorker(database.db, intake, logger, env.INTAKE_INTERVAL_MS);
+    role === "api"
+      ? null
+      : startWorker({ db: database.db, intake, logger, intakeIntervalMs: env.INTAKE_INTERVAL_MS });
   const stop = () => (worker ? worker.stop() : Promise.resolve()).then(() => database.close());
   if (role === "worker") {
     logger.info({ driver: database.driver, version: VERSION }, "Curate worker running");
     return { url: null, close: stop };
   }
-  const app = createApp({ database, env, logger, version: VERSION, intake });
+  const app = createApp({ database, env, logger, version: VERSION, intake, changes });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
       const url = `http://localhost:${info.port}`;

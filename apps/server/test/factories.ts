@@ -5,18 +5,37 @@ import { feeds, moderationHistory, submissionFeeds, submissions } from "../src/d
 let sequence = 0;
 const next = () => ++sequence;
 
-export async function insertFeed(db: Database, overrides: Partial<typeof feeds.$inferInsert> = {}) {
+type HandlesByPlatform = Record<string, string[]>;
+
+export interface FeedSeed extends Partial<typeof feeds.$inferInsert> {
+  /** `moderation.approvers` of the config, by platform (e.g. `{ twitter: ["amy"] }`). */
+  approvers?: HandlesByPlatform;
+  /** `moderation.blacklist` of the config, by platform. */
+  blacklist?: HandlesByPlatform;
+}
+
+/** Inserts a feed; `approvers` and `blacklist` go into its config's moderation section. */
+export async function insertFeed(db: Database, seed: FeedSeed = {}) {
+  const { approvers, blacklist, ...overrides } = seed;
   const id = overrides.id ?? `feed${next()}`;
   const name = overrides.name ?? `Feed ${id}`;
+  const moderation = approvers || blacklist ? { moderation: { approvers, blacklist } } : {};
   const row = {
     id,
     name,
     description: `About ${name}`,
     image: null,
-    config: { id, name, description: `About ${name}`, outputs: { stream: { enabled: true } } },
     createdBy: "creator.near",
     admins: [],
     ...overrides,
+    config: {
+      id,
+      name,
+      description: `About ${name}`,
+      outputs: { stream: { enabled: true } },
+      ...overrides.config,
+      ...moderation,
+    },
   };
   await db.insert(feeds).values(row);
   return row;

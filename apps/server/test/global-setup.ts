@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../src/db/index.ts";
+import { withDatabase } from "./databases.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -42,10 +43,4 @@ export default async function setup(project: TestProject) {
   project.provide("pgliteTemplateDir", dir);
   project.provide("pgTemplateDatabase", "");
   return () => rmSync(dir, { recursive: true, force: true });
-}
-
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }

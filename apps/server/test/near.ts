@@ -65,6 +65,7 @@ export function signToken({
 export async function startFakeNearRpc() {
   const keys = new Map<string, "FullAccess" | { FunctionCall: unknown }>();
   const calls: unknown[] = [];
+  let failure: "http-500" | "rpc-internal" | null = null;
   const server: Server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => {
@@ -73,6 +74,22 @@ export async function startFakeNearRpc() {
     req.on("end", () => {
       const request = JSON.parse(body);
       calls.push(request);
+      if (failure === "http-500") {
+        res.statusCode = 500;
+        res.end("upstream failed");
+        return;
+      }
+      if (failure === "rpc-internal") {
+        res.setHeader("Content-Type", "application/json");
+        res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: request.id,
+            error: { name: "INTERNAL_ERROR", cause: { name: "INTERNAL_ERROR" }, code: -32000 },
+          }),
+        );
+        return;
+      }
       const { account_id, public_key } = request.params ?? {};
       const permission = keys.get(`${account_id}/${public_key}`);
       res.setHeader("Content-Type", "application/json");
@@ -103,6 +120,10 @@ export async function startFakeNearRpc() {
       permission: "FullAccess" | { FunctionCall: unknown } = "FullAccess",
     ) {
       keys.set(`${accountId}/${key.publicKey}`, permission);
+    },
+    /** Makes the node fail every call as a broken node would (or answer again with null). */
+    fail(mode: typeof failure) {
+      failure = mode;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

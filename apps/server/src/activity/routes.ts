@@ -6,9 +6,9 @@ import {
   userRanksSchema,
 } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
+import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, idParam, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 import { getSiteStats, getUserRanks, listUserActivity } from "./service.ts";
 
 const userParam = idParam("userId", "NEAR account id or social handle the activity belongs to");

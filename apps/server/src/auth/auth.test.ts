@@ -174,6 +174,51 @@ describe("sign-in with a NEAR key", () => {
     );
   });
 
+  it("answers 503 UNAVAILABLE, never a refusal, when NEAR RPC cannot say whose the key is", async () => {
+    const key = newKey();
+    rpc.grant("dave.near", key);
+    try {
+      for (const mode of ["http-500", "rpc-internal"] as const) {
+        rpc.fail(mode);
+        const { nonce, recipient } = await initiate("dave.near");
+        const response = await post("/api/auth/verify-login", {
+          accountId: "dave.near",
+          token: signToken({ key, accountId: "dave.near", nonce, recipient }),
+        });
+        expect(response.status, mode).toBe(503);
+        expect((await readJson(response)).error).toMatchObject({
+          code: "UNAVAILABLE",
+          message: expect.stringMatching(/NEAR network could not be reached/),
+        });
+        expect(response.headers.getSetCookie()).toEqual([]);
+      }
+    } finally {
+      rpc.fail(null);
+    }
+    const unreachable = await startTestServer({
+      NEAR_RPC_URL: "http://127.0.0.1:9",
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+    });
+    try {
+      const started = await unreachable.json("/api/auth/initiate-login", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ accountId: "dave.near" }),
+      });
+      const response = await unreachable.request("/api/auth/verify-login", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          accountId: "dave.near",
+          token: signToken({ key, accountId: "dave.near", ...started.body.data }),
+        }),
+      });
+      expect(response.status).toBe(503);
+    } finally {
+      await unreachable.close();
+    }
+  });
+
   it("refuses a token for another account and a malformed token", async () => {
     const key = newKey();
     const { nonce, recipient } = await initiate(key.implicitAccountId);

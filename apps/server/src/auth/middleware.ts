@@ -2,9 +2,9 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
 import type { AppEnv } from "../config/env.ts";
+import type { AppBindings } from "../context.ts";
 import type { Database } from "../db/index.ts";
-import { AppError } from "../http/errors.ts";
-import type { AppBindings } from "../http/router.ts";
+import { AppError } from "../errors.ts";
 import { SESSION_COOKIE, userForSessionCookie } from "./sessions.ts";
 
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);

@@ -8,9 +8,9 @@ import {
 import { createRoute } from "@hono/zod-openapi";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
+import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 import { rateLimit } from "./middleware.ts";
 import { initiateLogin, verifyLogin } from "./service.ts";
 import { revokeSession, SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";

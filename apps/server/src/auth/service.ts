@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { AUTH_MESSAGE, base64Encode, NEP413_NONCE_LENGTH } from "@curate/core";
 import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
+import { hasFullAccessKey } from "../clients/near-rpc.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { authRequests, users } from "../db/schema.ts";
-import { AppError } from "../http/errors.ts";
-import { hasFullAccessKey } from "./near-rpc.ts";
+import { AppError } from "../errors.ts";
 import { createSession } from "./sessions.ts";
 import { implicitAccountOwnsKey, isImplicitAccount, parseToken, verifyNep413Signature } from "./signature.ts";
 
@@ -59,7 +59,7 @@ export async function verifyLogin(
   const publicKey = verifyNep413Signature(token);
   const owned = isImplicitAccount(token.accountId)
     ? implicitAccountOwnsKey(token.accountId, publicKey)
-    : await hasFullAccessKey(env.NEAR_RPC_URL, token.accountId, publicKey).catch(() => false);
+    : await hasFullAccessKey(env.NEAR_RPC_URL, token.accountId, publicKey);
   if (!owned) throw failed("the key does not belong to this account.");
 
   const [user] = await db

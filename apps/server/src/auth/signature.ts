@@ -8,7 +8,7 @@ import {
 } from "@curate/core";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { AppError } from "../http/errors.ts";
+import { AppError } from "../errors.ts";
 
 const IMPLICIT_ACCOUNT = /^[0-9a-f]{64}$/;
 

@@ -100,6 +100,8 @@ describe("POST /api/feeds", () => {
       "sources.0.search.0.pageSize",
     ],
     [{ ...legacyConfig, ingestion: { schedule: "" } }, "ingestion.schedule"],
+    [{ ...legacyConfig, ingestion: { schedule: "every day at noon" } }, "ingestion.schedule"],
+    [{ ...legacyConfig, ingestion: { schedule: "61 * * * *" } }, "ingestion.schedule"],
   ])("refuses an invalid config with a 400 naming %s's field", async (config, path) => {
     const { status, body } = await send("POST", "/api/feeds", cookies.owner, {
       ...config,

@@ -1,70 +1,83 @@
-import { type SQL, sql } from "drizzle-orm";
+import {
+  type CanModerate,
+  canModerateFor,
+  type FeedModerators,
+  handleKey,
+  type ModerationActor,
+  moderatorReason,
+  platformKey,
+  type SocialIdentity,
+} from "@curate/core";
+import { eq, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
+import { feeds, linkedAccounts } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 
-export type ModeratorReason =
-  | "creator"
-  | "admin"
-  | "super_admin"
-  | "approver"
-  | "not_moderator"
-  | "not_signed_in";
-
-const platformKey = (expr: SQL) => sql`(case lower(${expr}) when 'x' then 'twitter' else lower(${expr}) end)`;
-
-/**
- * SQL conditions on feed row `f` for the moderator rule of DESIGN §4, all in the database so checking a feed
- * (or listing a user's feeds) costs one query: creator, admin, or an approver by NEAR account or by a linked
- * social handle of the same platform (case-insensitive, leading @ ignored).
- */
-export function moderatorConditions(user: User) {
-  const account = user.nearAccountId.toLowerCase();
-  const approvers = sql`case when jsonb_typeof(f.config->'moderation'->'approvers') = 'object'
-    then f.config->'moderation'->'approvers' else '{}'::jsonb end`;
-  return {
-    creator: sql`lower(coalesce(f.created_by, '')) = ${account}`,
-    admin: sql`exists (select 1 from jsonb_array_elements_text(
-      case when jsonb_typeof(f.admins) = 'array' then f.admins else '[]'::jsonb end) a(account)
-      where lower(a.account) = ${account})`,
-    approver: sql`exists (
-      select 1 from jsonb_each(${approvers}) p(platform, handles),
-        jsonb_array_elements_text(case when jsonb_typeof(p.handles) = 'array' then p.handles else '[]'::jsonb end) h(handle)
-      where lower(ltrim(h.handle, '@')) = ${account}
-        or exists (select 1 from linked_accounts la where la.user_id = ${user.id}
-          and ${platformKey(sql`la.platform_name`)} = ${platformKey(sql`p.platform`)}
-          and lower(la.username) = lower(ltrim(h.handle, '@'))))`,
-  };
-}
-
-export function isSuperAdmin(env: AppEnv, user: User | null) {
+export function isSuperAdmin(env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">, user: User | null) {
   return (
     user !== null &&
     env.SUPER_ADMIN_ACCOUNTS.some((a) => a.toLowerCase() === user.nearAccountId.toLowerCase())
   );
 }
 
+/** The social handles a user has linked (and so proven to be theirs). */
+export async function linkedHandles(db: Database, userId: number): Promise<SocialIdentity[]> {
+  const rows = await db
+    .select({ platform: linkedAccounts.platformName, handle: linkedAccounts.username })
+    .from(linkedAccounts)
+    .where(eq(linkedAccounts.userId, userId));
+  return rows;
+}
+
+/** A signed-in user as the moderator rule sees them: their account, linked handles and super-admin right. */
+export async function actorOf(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  user: User,
+): Promise<ModerationActor> {
+  return {
+    nearAccountId: user.nearAccountId,
+    handles: await linkedHandles(db, user.id),
+    superAdmin: isSuperAdmin(env, user),
+  };
+}
+
+export async function feedModerators(db: Database, feedId: string): Promise<FeedModerators | null> {
+  const [row] = await db
+    .select({ createdBy: feeds.createdBy, admins: feeds.admins, config: feeds.config })
+    .from(feeds)
+    .where(eq(feeds.id, feedId))
+    .limit(1);
+  return row ?? null;
+}
+
 /** Whether `user` may moderate feed `feedId`, and why; `null` when the feed does not exist. */
 export async function moderationRight(
   db: Database,
-  env: AppEnv,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
   feedId: string,
   user: User | null,
-): Promise<{ canModerate: boolean; reason: ModeratorReason } | null> {
-  if (!user) {
-    const [feed] = await queryRows<{ id: string }>(db, sql`select id from feeds f where f.id = ${feedId}`);
-    return feed ? { canModerate: false, reason: "not_signed_in" } : null;
-  }
-  const { creator, admin, approver } = moderatorConditions(user);
-  const [row] = await queryRows<{ creator: boolean; admin: boolean; approver: boolean }>(
+): Promise<CanModerate | null> {
+  const feed = await feedModerators(db, feedId);
+  if (!feed) return null;
+  if (!user) return { canModerate: false, reason: "not_signed_in" };
+  const reason = moderatorReason(feed, await actorOf(db, env, user));
+  return { canModerate: canModerateFor(reason), reason };
+}
+
+/**
+ * Someone acting by a post on a social network: their handle there and, when a Curate user has linked that
+ * handle, that user's account, so creators and admins can decide by reply too.
+ */
+export async function actorForHandle(db: Database, identity: SocialIdentity): Promise<ModerationActor> {
+  const [linked] = await queryRows<{ nearAccountId: string }>(
     db,
-    sql`select ${creator} as creator, ${admin} as admin, ${approver} as approver from feeds f where f.id = ${feedId}`,
+    sql`select u.near_account_id as "nearAccountId" from linked_accounts la join users u on u.id = la.user_id
+      where (case lower(la.platform_name) when 'x' then 'twitter' else lower(la.platform_name) end) = ${platformKey(identity.platform)}
+        and lower(la.username) = ${handleKey(identity.handle)}
+      limit 1`,
   );
-  if (!row) return null;
-  if (row.creator) return { canModerate: true, reason: "creator" };
-  if (row.admin) return { canModerate: true, reason: "admin" };
-  if (isSuperAdmin(env, user)) return { canModerate: true, reason: "super_admin" };
-  if (row.approver) return { canModerate: true, reason: "approver" };
-  return { canModerate: false, reason: "not_moderator" };
+  return { nearAccountId: linked?.nearAccountId ?? null, handles: [identity] };
 }

@@ -2,10 +2,10 @@ import { canModerateSchema, feedConfigSchema, feedSchema, successEnvelopeSchema 
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
+import { type AppDeps, createRouter } from "../context.ts";
+import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
-import { AppError } from "../http/errors.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 import { moderationRight } from "./permissions.ts";
 import { createFeed, deleteFeed, getFeed, listFeeds, updateFeed } from "./service.ts";
 

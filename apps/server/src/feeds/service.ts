@@ -1,12 +1,21 @@
-import { ALL_FEED_ID, type Feed, type FeedConfig } from "@curate/core";
+import {
+  ALL_FEED_ID,
+  canModerateFor,
+  FEED_MANAGER_REASONS,
+  type Feed,
+  type FeedConfig,
+  handleKey,
+  moderatorReason,
+} from "@curate/core";
 import { and, asc, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { feeds, submissions } from "../db/schema.ts";
-import { queryRows } from "../db/sql.ts";
-import { AppError } from "../http/errors.ts";
-import { moderationRight, moderatorConditions } from "./permissions.ts";
+import { containsPattern, queryRows } from "../db/sql.ts";
+import { AppError } from "../errors.ts";
+import { linkedHandles, moderationRight } from "./permissions.ts";
+import { scheduleError } from "./schedules.ts";
 import { findRawSecrets } from "./secrets.ts";
 
 type FeedRow = typeof feeds.$inferSelect;
@@ -65,17 +74,26 @@ export async function listFeedsOwnedBy(db: Database, accountId: string): Promise
   return rows.map(toFeed);
 }
 
-/** Feeds the user moderates as creator, admin or approver (super-admin rights are not listed). */
+/**
+ * Feeds the user moderates as creator, admin or approver (super-admin rights are not listed). SQL only narrows
+ * the feeds to those whose owner, admins or approver lists mention one of the user's names; the moderator rule
+ * itself decides.
+ */
 export async function listFeedsModeratedBy(db: Database, user: User): Promise<Feed[]> {
-  const { creator, admin, approver } = moderatorConditions(user);
-  const rows = await queryRows<{ id: string }>(
-    db,
-    sql`select f.id from feeds f where f.id <> ${ALL_FEED_ID} and (${creator} or ${admin} or ${approver})`,
+  const handles = await linkedHandles(db, user.id);
+  const names = [user.nearAccountId, ...handles.map((h) => h.handle)].map(handleKey);
+  const mentions = names.map(
+    (name) => sql`(lower(${feeds.createdBy}) = ${name}
+      or ${feeds.admins}::text ilike ${containsPattern(name)} escape '\\'
+      or (${feeds.config}->'moderation'->'approvers')::text ilike ${containsPattern(name)} escape '\\')`,
   );
-  return feedsByIds(
-    db,
-    rows.map((r) => r.id),
-  );
+  const candidates = await db
+    .select()
+    .from(feeds)
+    .where(sql`${feeds.id} <> ${ALL_FEED_ID} and (${sql.join(mentions, sql` or `)})`)
+    .orderBy(asc(feeds.name), asc(feeds.id));
+  const actor = { nearAccountId: user.nearAccountId, handles };
+  return candidates.filter((row) => canModerateFor(moderatorReason(row, actor))).map(toFeed);
 }
 
 /** Feeds the user submitted content to, as their NEAR account or any linked social handle. */
@@ -118,8 +136,12 @@ function columnsOf(config: FeedConfig) {
   };
 }
 
-function assertNoRawSecrets(config: FeedConfig) {
+/** What a stored config must hold besides its shape: no raw credentials, schedules that can be read. */
+function assertStorable(config: FeedConfig) {
   const issues = findRawSecrets(config);
+  const schedule = config.ingestion?.schedule;
+  const unreadable = schedule ? scheduleError(schedule) : null;
+  if (unreadable) issues.push({ path: "ingestion.schedule", message: unreadable });
   if (issues.length) {
     throw AppError.validation(
       `Invalid feed config: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
@@ -130,7 +152,7 @@ function assertNoRawSecrets(config: FeedConfig) {
 
 /** Creates a feed owned by `creator`; the id is the lower-cased hashtag and must be free. */
 export async function createFeed(db: Database, creator: User, config: FeedConfig): Promise<Feed> {
-  assertNoRawSecrets(config);
+  assertStorable(config);
   const id = config.id.toLowerCase();
   if (id === ALL_FEED_ID) throw AppError.conflict(`Feed "${id}" already exists.`);
   const [row] = await db
@@ -146,7 +168,7 @@ export async function createFeed(db: Database, creator: User, config: FeedConfig
 async function assertCanManage(db: Database, env: AppEnv, feedId: string, user: User) {
   const right = await moderationRight(db, env, feedId, user);
   if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
-  if (!["creator", "admin", "super_admin"].includes(right.reason)) {
+  if (!FEED_MANAGER_REASONS.includes(right.reason)) {
     throw AppError.forbidden(`Only the feed's owner or admins can change "${feedId}".`);
   }
 }
@@ -159,7 +181,7 @@ export async function updateFeed(db: Database, env: AppEnv, user: User, feedId: 
       { path: "id", message: "The id cannot be changed" },
     ]);
   }
-  assertNoRawSecrets(config);
+  assertStorable(config);
   await assertCanManage(db, env, id, user);
   const [row] = await db
     .update(feeds)

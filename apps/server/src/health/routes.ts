@@ -1,10 +1,10 @@
 import { type AppConfig, appConfigSchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { type AppDeps, createRouter } from "../context.ts";
+import { AppError } from "../errors.ts";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { AppError } from "../http/errors.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 
 const healthSchema = z.object({
   status: z.literal("ok"),

@@ -1,7 +1,7 @@
 import type { ErrorEnvelope, SuccessEnvelope } from "@curate/core";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppError } from "./errors.ts";
+import type { AppError } from "../errors.ts";
 
 function envelope<T, S extends 200 | 201>(status: S, data: T, message?: string): SuccessEnvelope<T> {
   return {

@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppBindings } from "./router.ts";
 
 /** Public GET answers that are the same for every visitor: lists, feeds and the leaderboard. */
 const CACHEABLE = /^\/api\/(submissions(\/.*)?|feeds(\/[^/]+)?|leaderboard)$/;
@@ -20,7 +19,7 @@ export function createReadCache(ttlMs: number) {
   const entries = new Map<string, Entry>();
   const invalidate = () => entries.clear();
 
-  const middleware: MiddlewareHandler<AppBindings> = async (c, next) => {
+  const middleware: MiddlewareHandler = async (c, next) => {
     if (ttlMs <= 0 || c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
     const key = c.req.url.slice(c.req.url.indexOf("/api/"));
     const now = Date.now();

@@ -1,23 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Logger } from "pino";
-import type { User } from "../auth/sessions.ts";
-import type { AppEnv } from "../config/env.ts";
-import type { DatabaseHandle } from "../db/index.ts";
-import type { Intake } from "../intake/runtime.ts";
-import { AppError } from "./errors.ts";
-
-/** What every route module is given: the database, the parsed environment and the logger. */
-export interface AppDeps {
-  database: DatabaseHandle;
-  intake: Intake;
-  env: AppEnv;
-  logger: Logger;
-  version: string;
-}
-
-export interface AppBindings {
-  Variables: { requestId: string; user: User | null };
-}
+import type { Env } from "hono";
+import { AppError } from "../errors.ts";
 
 const TARGET_NAMES: Record<string, string> = {
   query: "query parameters",
@@ -29,12 +12,10 @@ const TARGET_NAMES: Record<string, string> = {
 };
 
 /** A router whose contract violations become VALIDATION_ERROR envelopes through the one error handler. */
-export function createRouter() {
-  return new OpenAPIHono<AppBindings>({
+export function createValidatingRouter<E extends Env>() {
+  return new OpenAPIHono<E>({
     defaultHook: (result) => {
       if (!result.success) throw AppError.fromZod(result.error, TARGET_NAMES[result.target] ?? result.target);
     },
   });
 }
-
-export type Router = ReturnType<typeof createRouter>;

@@ -1,9 +1,9 @@
 import { ALL_FEED_ID, type FeedConfig } from "@curate/core";
-import { CronExpressionParser } from "cron-parser";
 import { ne } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
 import { feeds, sourceCursors } from "../db/schema.ts";
+import { nextScheduledRun } from "../feeds/schedules.ts";
 import { oldestFirst } from "../sources/types.ts";
 import type { Intake } from "./runtime.ts";
 import { ingestSourcePost, saveCursor } from "./service.ts";
@@ -16,15 +16,21 @@ async function lastRuns(db: Database): Promise<Map<string, { cursor: string | nu
   return new Map(rows.map((r) => [r.sourceKey, { cursor: r.cursor, at: r.updatedAt }]));
 }
 
-/** Due by the feed's cron `ingestion.schedule` when it has one, else by its polling interval. */
-export function isDue(config: FeedConfig, lastRun: Date | undefined, now: Date): boolean {
+/**
+ * Due by the feed's cron `ingestion.schedule` when it has one, else by its polling interval. Saving refuses an
+ * unreadable schedule; one stored before that rule is reported and the interval used meanwhile.
+ */
+export function isDue(config: FeedConfig, lastRun: Date | undefined, now: Date, logger?: Logger): boolean {
   if (!lastRun) return true;
   const schedule = config.ingestion?.schedule;
   if (schedule) {
     try {
-      return CronExpressionParser.parse(schedule, { currentDate: lastRun, tz: "UTC" }).next().toDate() <= now;
-    } catch {
-      // An unreadable schedule falls back to the interval rather than stopping the feed's intake.
+      return nextScheduledRun(schedule, lastRun) <= now;
+    } catch (error) {
+      logger?.warn(
+        { feed: config.id, schedule, err: error },
+        "unreadable ingestion schedule; using the interval",
+      );
     }
   }
   return lastRun.getTime() + (config.pollingIntervalMs ?? DEFAULT_SOURCE_INTERVAL_MS) <= now.getTime();
@@ -54,7 +60,7 @@ export async function runFeedSources(db: Database, intake: Intake, logger: Logge
       for (const [searchIndex, search] of (source.search ?? []).entries()) {
         const key = searchKey(feed.id, sourceIndex, searchIndex, search.searchId);
         const last = runs.get(key);
-        if (!isDue(config, last?.at, now)) continue;
+        if (!isDue(config, last?.at, now, logger)) continue;
         try {
           const result = await adapter.search(search, last?.cursor ?? null);
           for (const post of oldestFirst(result.posts)) {

@@ -1,9 +1,9 @@
 import { successEnvelopeSchema, testPostRequestSchema, testPostSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { requireUser } from "../auth/middleware.ts";
+import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { created } from "../http/envelope.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 import { createTestTweet, type Intake } from "./runtime.ts";
 
 const testTweetRoute = createRoute({

@@ -1,13 +1,14 @@
 import { builtinPluginName } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
+import { XApiClient } from "../clients/x-api.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { testTweets } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { TestMentionSource, TestSearchSource, testTweetId } from "../sources/test-source.ts";
 import type { MentionSource, SearchSource } from "../sources/types.ts";
-import { XApiClient, XMentionSource, XSearchSource } from "../sources/x-api.ts";
+import { XMentionSource, XSearchSource } from "../sources/x.ts";
 import { type IntakeRun, runMentionIntake } from "./service.ts";
 
 /** The adapters this deployment uses: X API v2 when it has a bearer token, test posts outside production. */
@@ -18,22 +19,22 @@ export interface Intake {
   searchSourceFor(plugin: string): SearchSource | null;
   /** Runs one pass over a source; passes over the same source never overlap. */
   runPass(source: MentionSource): Promise<IntakeRun>;
-  /** Listens for intake storing or deciding anything (read caches clear on it). */
-  onChange(listener: () => void): void;
+  /** Says that intake stored or decided something (read caches clear on it). */
   notifyChanged(): void;
 }
 
-export function createIntake(db: Database, env: AppEnv, logger: Logger): Intake {
+export function createIntake(
+  db: Database,
+  env: AppEnv,
+  logger: Logger,
+  notifyChanged: () => void = () => {},
+): Intake {
   const x = env.X_BEARER_TOKEN
     ? new XApiClient({ baseUrl: env.X_API_BASE_URL, bearerToken: env.X_BEARER_TOKEN, logger })
     : null;
   const testMentions = env.NODE_ENV === "production" ? null : new TestMentionSource(db, env.BOT_HANDLE);
   const testSearch = env.NODE_ENV === "production" ? null : new TestSearchSource(db);
   const running = new Map<string, Promise<IntakeRun>>();
-  const listeners = new Set<() => void>();
-  const notifyChanged = () => {
-    for (const listener of listeners) listener();
-  };
 
   const runPass = async (source: MentionSource): Promise<IntakeRun> => {
     // Chained so a pass asked for while one runs starts after it and sees everything stored by then.
@@ -65,7 +66,6 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger): Intake 
       return null;
     },
     runPass,
-    onChange: (listener) => listeners.add(listener),
     notifyChanged,
   };
 }

@@ -1,30 +1,25 @@
-import { ALL_FEED_ID, parseCommand } from "@curate/core";
+import {
+  ALL_FEED_ID,
+  canModerateFor,
+  handleKey,
+  listedHandles,
+  moderatorReason,
+  parseCommand,
+} from "@curate/core";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { recordActivity } from "../activity/service.ts";
 import type { Database } from "../db/index.ts";
 import { feeds, sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError } from "../errors.ts";
+import { actorForHandle } from "../feeds/permissions.ts";
 import { moderateLink } from "../moderation/service.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
 import { oldestFirst } from "../sources/types.ts";
 
-const X_PLATFORM_KEYS = ["twitter", "x"];
+const X = "twitter";
 
-type FeedRow = Pick<typeof feeds.$inferSelect, "id" | "config">;
-
-/** Handles a feed's config lists for X under `moderation.<section>`, lower-cased without "@". */
-export function xHandles(config: unknown, section: "approvers" | "blacklist"): Set<string> {
-  const lists = (config as { moderation?: Record<string, unknown> } | null)?.moderation?.[section];
-  const handles = new Set<string>();
-  if (!lists || typeof lists !== "object") return handles;
-  for (const [platform, list] of Object.entries(lists as Record<string, unknown>)) {
-    if (!X_PLATFORM_KEYS.includes(platform.toLowerCase()) || !Array.isArray(list)) continue;
-    for (const handle of list)
-      if (typeof handle === "string") handles.add(handle.replace(/^@/, "").toLowerCase());
-  }
-  return handles;
-}
+type FeedRow = Pick<typeof feeds.$inferSelect, "id" | "config" | "createdBy" | "admins">;
 
 export interface IngestOutcome {
   submitted: Array<{ submissionId: string; feedId: string; status: "pending" | "approved" }>;
@@ -116,21 +111,13 @@ async function handleSubmit(
   const target = mention.inReplyToId ? mention.repliedTo : mention;
   if (!target) return { submitted: [], moderated: [], ignored: "the replied-to post is unavailable" };
 
-  let candidates: FeedRow[];
-  if (feedIds.length === 0) {
-    await ensureAllFeed(tx);
-    candidates = await tx
-      .select({ id: feeds.id, config: feeds.config })
-      .from(feeds)
-      .where(eq(feeds.id, ALL_FEED_ID));
-  } else {
-    candidates = await tx
-      .select({ id: feeds.id, config: feeds.config })
-      .from(feeds)
-      .where(inArray(feeds.id, feedIds));
-  }
-  const curatorHandle = mention.authorUsername.toLowerCase();
-  const allowed = candidates.filter((feed) => !xHandles(feed.config, "blacklist").has(curatorHandle));
+  if (feedIds.length === 0) await ensureAllFeed(tx);
+  const candidates: FeedRow[] = await tx
+    .select({ id: feeds.id, config: feeds.config, createdBy: feeds.createdBy, admins: feeds.admins })
+    .from(feeds)
+    .where(feedIds.length === 0 ? eq(feeds.id, ALL_FEED_ID) : inArray(feeds.id, feedIds));
+  const curatorHandle = handleKey(mention.authorUsername);
+  const allowed = candidates.filter((feed) => !listedHandles(feed.config, "blacklist", X).has(curatorHandle));
   if (allowed.length === 0) {
     return {
       submitted: [],
@@ -148,9 +135,10 @@ async function handleSubmit(
   const at = mention.createdAt;
   await storePost(tx, target, curator, at);
   const outcome: IngestOutcome = { submitted: [], moderated: [] };
+  const curatorActor = await actorForHandle(tx, { platform: X, handle: mention.authorUsername });
   for (const feed of allowed) {
     if (!(await linkToFeed(tx, target, feed.id, curator, at))) continue;
-    if (xHandles(feed.config, "approvers").has(curatorHandle)) {
+    if (canModerateFor(moderatorReason(feed, curatorActor))) {
       await moderateLink(tx, {
         submissionId: target.id,
         feedId: feed.id,
@@ -186,14 +174,18 @@ async function handleModerationReply(
       submissionId: submissionFeeds.submissionId,
       feedId: submissionFeeds.feedId,
       config: feeds.config,
+      createdBy: feeds.createdBy,
+      admins: feeds.admins,
     })
     .from(submissionFeeds)
     .innerJoin(feeds, eq(feeds.id, submissionFeeds.feedId))
     .where(and(...conditions));
-  const moderator = reply.authorUsername.toLowerCase();
   const outcome: IngestOutcome = { submitted: [], moderated: [] };
+  const moderator = links.length
+    ? await actorForHandle(tx, { platform: X, handle: reply.authorUsername })
+    : {};
   for (const link of links) {
-    if (!xHandles(link.config, "approvers").has(moderator)) continue;
+    if (!canModerateFor(moderatorReason(link, moderator))) continue;
     const result = await moderateLink(tx, {
       submissionId: link.submissionId,
       feedId: link.feedId,

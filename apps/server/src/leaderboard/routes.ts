@@ -1,9 +1,9 @@
 import { leaderboardEntrySchema, successEnvelopeSchema, timeRangeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 import { getLeaderboard } from "./service.ts";
 
 export const MAX_LEADERBOARD_LIMIT = 1000;

@@ -13,15 +13,7 @@ let stranger: string;
 
 beforeAll(async () => {
   server = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
-  await insertFeed(server.db, {
-    id: "ai",
-    config: {
-      id: "ai",
-      name: "AI",
-      description: "d",
-      moderation: { approvers: { twitter: [moderatorKey.implicitAccountId] } },
-    },
-  });
+  await insertFeed(server.db, { id: "ai", approvers: { twitter: [moderatorKey.implicitAccountId] } });
   await insertFeed(server.db, { id: "web3" });
   for (const id of ["1", "2", "3", "4"])
     await insertSubmission(server.db, { tweetId: id, feeds: [{ feedId: "ai" }] });

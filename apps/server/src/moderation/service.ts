@@ -1,10 +1,13 @@
-import { randomUUID } from "node:crypto";
-import type { ModerationOutcome } from "@curate/core";
+import { type ModerateRequest, type ModerationOutcome, normaliseFeedId } from "@curate/core";
 import { and, eq, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/service.ts";
+import type { User } from "../auth/sessions.ts";
+import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { moderationHistory, processingJobs, submissionFeeds } from "../db/schema.ts";
-import { AppError } from "../http/errors.ts";
+import { moderationHistory, submissionFeeds } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { moderationRight } from "../feeds/permissions.ts";
+import { requestProcessing } from "../processing/requests.ts";
 
 type ModerationRow = typeof moderationHistory.$inferInsert;
 
@@ -82,21 +85,10 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
     },
   });
 
-  let processingJobId: string | null = null;
-  if (input.action === "approve") {
-    const [job] = await tx
-      .insert(processingJobs)
-      .values({
-        id: randomUUID(),
-        submissionId: input.submissionId,
-        feedId: input.feedId,
-        status: "pending",
-        idempotencyKey: `approval:${input.submissionId}:${input.feedId}`,
-      })
-      .onConflictDoNothing({ target: processingJobs.idempotencyKey })
-      .returning({ id: processingJobs.id });
-    processingJobId = job?.id ?? null;
-  }
+  const processingJobId =
+    input.action === "approve"
+      ? await requestProcessing(tx, { submissionId: input.submissionId, feedId: input.feedId })
+      : null;
 
   return {
     submissionId: input.submissionId,
@@ -115,4 +107,31 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
       createdAt: history.createdAt.toISOString(),
     },
   };
+}
+
+/**
+ * A moderator's decision in the web app: the actor is the session's user (whatever the request claims), who
+ * must moderate the feed; the link is decided in one transaction.
+ */
+export async function decideSubmission(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  user: User,
+  request: ModerateRequest,
+): Promise<ModerationOutcome> {
+  const feedId = normaliseFeedId(request.feedId);
+  const right = await moderationRight(db, env, feedId, user);
+  if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
+  if (!right.canModerate) throw AppError.forbidden(`You are not a moderator of "${feedId}".`);
+  return db.transaction((tx) =>
+    moderateLink(tx, {
+      submissionId: request.submissionId,
+      feedId,
+      action: request.action,
+      note: request.note,
+      moderatorAccountId: user.nearAccountId,
+      moderatorAccountIdType: "near",
+      source: right.reason === "super_admin" ? "super_admin_direct" : "ui",
+    }),
+  );
 }

@@ -5,9 +5,9 @@ import {
   successEnvelopeSchema,
 } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
+import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 import { getSubmission, listFeedSubmissions, listSubmissions } from "./service.ts";
 
 const pageResponse = jsonResponse(

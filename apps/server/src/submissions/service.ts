@@ -2,8 +2,8 @@ import type { Paged, Submission, SubmissionListQuery } from "@curate/core";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { containsPattern, isoUtc, queryRows } from "../db/sql.ts";
+import { AppError } from "../errors.ts";
 import { findFeed } from "../feeds/service.ts";
-import { AppError } from "../http/errors.ts";
 
 /** The feeds a submission went to and its moderation history, built in SQL for a page of rows at once. */
 const feedsJson = sql`coalesce((

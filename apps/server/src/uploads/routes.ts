@@ -4,11 +4,12 @@ import { createRoute } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
+import { createPinataUploadKey } from "../clients/pinata.ts";
+import { type AppDeps, createRouter } from "../context.ts";
+import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
-import { AppError } from "../http/errors.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
-import { createPinataUploadKey, MAX_UPLOAD_BYTES, storeUpload } from "./service.ts";
+import { MAX_UPLOAD_BYTES, storeUpload } from "./service.ts";
 
 const uploadRoute = createRoute({
   method: "post",

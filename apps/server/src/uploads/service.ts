@@ -3,7 +3,7 @@ import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Database } from "../db/index.ts";
 import { uploads } from "../db/schema.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError } from "../errors.ts";
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 
@@ -63,25 +63,4 @@ export async function storeUpload(
     .values({ hash, mimeType: kind.mime, size: bytes.length, extension: kind.extension, createdBy })
     .onConflictDoNothing();
   return { url: `${options.publicUrl}/uploads/${name}`, mimeType: kind.mime, size: bytes.length };
-}
-
-/** A single-use Pinata key for one browser upload, so the server's own JWT never leaves it. */
-export async function createPinataUploadKey(apiUrl: string, jwt: string) {
-  const response = await fetch(`${apiUrl.replace(/\/+$/, "")}/users/generateApiKey`, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${jwt}`, "Content-Type": "application/json" },
-    signal: AbortSignal.timeout(10_000),
-    body: JSON.stringify({
-      keyName: `curate-upload-${Date.now()}`,
-      maxUses: 1,
-      permissions: { endpoints: { pinning: { pinFileToIPFS: true } } },
-    }),
-  }).catch(() => null);
-  if (!response) throw new AppError("UNAVAILABLE", "Pinata could not be reached.");
-  if (!response.ok)
-    throw new AppError("UNAVAILABLE", `Pinata refused to create an upload key (${response.status}).`);
-  const body = (await response.json().catch(() => ({}))) as { JWT?: unknown };
-  if (typeof body.JWT !== "string" || !body.JWT)
-    throw new AppError("UNAVAILABLE", "Pinata returned no upload key.");
-  return { JWT: body.JWT };
 }

@@ -3,10 +3,10 @@ import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
 import { publicUser } from "../auth/user.ts";
+import { type AppDeps, createRouter } from "../context.ts";
 import { listFeedsCuratedBy, listFeedsModeratedBy, listFeedsOwnedBy } from "../feeds/service.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { type AppDeps, createRouter } from "../http/router.ts";
 
 const unauthenticated = errorResponse("Not signed in (UNAUTHENTICATED)");
 const feedList = (description: string) =>

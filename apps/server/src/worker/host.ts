@@ -1,19 +1,24 @@
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
-import { runFeedSources } from "./feed-sources.ts";
-import type { Intake } from "./runtime.ts";
+import { runFeedSources } from "../intake/feed-sources.ts";
+import type { Intake } from "../intake/runtime.ts";
 
-export interface IntakeWorker {
+export interface WorkerHost {
   stop(): Promise<void>;
 }
 
-/** Polls mentions and feed sources on a timer; a tick never overlaps the previous one. */
-export function startIntakeWorker(
-  db: Database,
-  intake: Intake,
-  logger: Logger,
-  intervalMs: number,
-): IntakeWorker {
+export interface WorkerOptions {
+  db: Database;
+  intake: Intake;
+  logger: Logger;
+  intakeIntervalMs: number;
+}
+
+/**
+ * The worker role: polls the bot's mentions and every feed's sources on a timer. A tick never overlaps the
+ * previous one, and stop() waits for the tick under way.
+ */
+export function startWorker({ db, intake, logger, intakeIntervalMs }: WorkerOptions): WorkerHost {
   let stopped = false;
   let current: Promise<void> = Promise.resolve();
   const tick = async () => {
@@ -38,7 +43,7 @@ export function startIntakeWorker(
   const timer = setInterval(() => {
     if (stopped) return;
     current = current.then(tick);
-  }, intervalMs);
+  }, intakeIntervalMs);
   timer.unref();
   return {
     async stop() {

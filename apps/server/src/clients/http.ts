@@ -1,0 +1,108 @@
+import type { Logger } from "pino";
+
+/**
+ * A call to an outside service that did not give an answer we can use: it could not be reached, timed out,
+ * or kept answering 429/5xx past the retries. `retryable` says whether asking again later can help; callers
+ * must never read such an error as a "no".
+ */
+export class ExternalServiceError extends Error {
+  constructor(
+    readonly service: string,
+    message: string,
+    /** The last HTTP status, or 0 when no answer came at all. */
+    readonly status: number,
+    readonly retryable: boolean,
+    /** How long the service asked us to wait, when it said. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = "ExternalServiceError";
+  }
+}
+
+/** 408, 425, 429 and 5xx may succeed if asked again; any other status is the service's answer. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 425 || status === 429 || status >= 500;
+}
+
+export interface OutboundOptions {
+  /** Names the service in errors and logs ("X API", "NEAR RPC"). */
+  service: string;
+  timeoutMs?: number;
+  /** Further attempts after the first when the answer is retryable; bounded. */
+  retries?: number;
+  /** Longest single wait between attempts. */
+  maxBackoffMs?: number;
+  logger?: Logger;
+  /** Waits between attempts; tests shorten it. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Reads a service-specific wait from a retryable answer (e.g. X's x-rate-limit-reset). */
+  waitHint?: (response: Response) => number | null;
+}
+
+const MAX_RETRIES = 8;
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Retry-After in seconds or as an HTTP date. */
+function retryAfterMs(response: Response): number | null {
+  const header = response.headers.get("retry-after");
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+}
+
+/**
+ * fetch with a timeout, and bounded exponential backoff on connection failures, timeouts and retryable
+ * statuses (honouring Retry-After). Returns the first non-retryable answer, OK or not, for the caller to read;
+ * throws ExternalServiceError when no usable answer came.
+ */
+export async function callExternal(
+  url: string | URL,
+  init: RequestInit,
+  options: OutboundOptions,
+): Promise<Response> {
+  const retries = Math.min(options.retries ?? 0, MAX_RETRIES);
+  const maxBackoff = options.maxBackoffMs ?? 60_000;
+  const sleep = options.sleep ?? defaultSleep;
+  const path = new URL(url).pathname;
+  for (let attempt = 0; ; attempt++) {
+    const backoff = Math.min(1000 * 2 ** attempt, maxBackoff);
+    let response: Response;
+    try {
+      response = await fetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+    } catch (error) {
+      const timedOut = error instanceof Error && error.name === "TimeoutError";
+      const reason = timedOut ? "timed out" : "could not be reached";
+      if (attempt >= retries) {
+        throw new ExternalServiceError(options.service, `${options.service} ${reason} (${path}).`, 0, true);
+      }
+      options.logger?.warn(
+        { service: options.service, path, wait: backoff, err: error },
+        `${options.service} ${reason}, retrying`,
+      );
+      await sleep(backoff);
+      continue;
+    }
+    if (!isRetryableStatus(response.status)) return response;
+    const hinted = options.waitHint?.(response) ?? retryAfterMs(response);
+    if (attempt >= retries) {
+      await response.body?.cancel();
+      throw new ExternalServiceError(
+        options.service,
+        `${options.service} answered ${response.status} (${path}).`,
+        response.status,
+        true,
+        hinted ?? undefined,
+      );
+    }
+    const wait = Math.min(Math.max(hinted ?? backoff, 0), maxBackoff);
+    options.logger?.warn(
+      { service: options.service, path, status: response.status, wait },
+      `${options.service} backoff`,
+    );
+    await response.body?.cancel();
+    await sleep(wait);
+  }
+}

@@ -1,0 +1,109 @@
+import type { Logger } from "pino";
+import { callExternal, ExternalServiceError } from "./http.ts";
+
+export interface XTweet {
+  id: string;
+  text: string;
+  author_id?: string;
+  created_at?: string;
+  referenced_tweets?: Array<{ type: string; id: string }>;
+}
+
+export interface XUser {
+  id: string;
+  username: string;
+  profile_image_url?: string;
+}
+
+export interface XPage {
+  data?: XTweet[];
+  includes?: { users?: XUser[]; tweets?: XTweet[] };
+  meta?: { newest_id?: string; next_token?: string; result_count?: number };
+  errors?: unknown[];
+}
+
+export interface XApiOptions {
+  baseUrl: string;
+  bearerToken: string;
+  logger?: Logger;
+  /** Waits between retries; tests shorten it. */
+  sleep?: (ms: number) => Promise<void>;
+  maxRetries?: number;
+}
+
+const TWEET_FIELDS = "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities";
+const EXPANSIONS = "author_id,referenced_tweets.id,referenced_tweets.id.author_id";
+const USER_FIELDS = "username,name,profile_image_url";
+
+/** An answer of the X API that is not data: `status` 0 when X could not be reached at all. */
+export class XApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** X's own rate-limit window: the reset time it sends with a 429. */
+function rateLimitReset(response: Response): number | null {
+  const reset = Number(response.headers.get("x-rate-limit-reset"));
+  if (response.status !== 429 || !Number.isFinite(reset) || reset <= 0) return null;
+  return Math.max(reset * 1000 - Date.now(), 1000);
+}
+
+/** X API v2 client for the bot's mentions and recent search, with bounded backoff on 429, 5xx and lost connections. */
+export class XApiClient {
+  constructor(private readonly options: XApiOptions) {}
+
+  private async get<T>(path: string, params: Record<string, string | undefined>): Promise<T> {
+    const url = new URL(path, this.options.baseUrl);
+    for (const [key, value] of Object.entries(params))
+      if (value !== undefined) url.searchParams.set(key, value);
+    let response: Response;
+    try {
+      response = await callExternal(
+        url,
+        { headers: { Authorization: `Bearer ${this.options.bearerToken}` } },
+        {
+          service: "X API",
+          timeoutMs: 30_000,
+          retries: this.options.maxRetries ?? 5,
+          logger: this.options.logger,
+          sleep: this.options.sleep,
+          waitHint: rateLimitReset,
+        },
+      );
+    } catch (error) {
+      if (error instanceof ExternalServiceError) throw new XApiError(error.message, error.status);
+      throw error;
+    }
+    if (!response.ok)
+      throw new XApiError(`X API ${url.pathname} answered ${response.status}`, response.status);
+    return (await response.json()) as T;
+  }
+
+  async userIdOf(username: string): Promise<string> {
+    const body = await this.get<{ data?: XUser }>(`/2/users/by/username/${encodeURIComponent(username)}`, {});
+    if (!body.data?.id) throw new XApiError(`X user @${username} not found`, 404);
+    return body.data.id;
+  }
+
+  /** Every page since `since_id` (following next_token to the end), with the expansions intake needs. */
+  async pages(path: string, params: Record<string, string | undefined>): Promise<XPage[]> {
+    const pages: XPage[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.get<XPage>(path, {
+        ...params,
+        pagination_token: token,
+        "tweet.fields": TWEET_FIELDS,
+        expansions: EXPANSIONS,
+        "user.fields": USER_FIELDS,
+      });
+      pages.push(page);
+      token = page.meta?.next_token;
+    } while (token);
+    return pages;
+  }
+}

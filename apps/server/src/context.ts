@@ -1,0 +1,28 @@
+import type { Logger } from "pino";
+import type { User } from "./auth/sessions.ts";
+import type { AppEnv } from "./config/env.ts";
+import type { DatabaseHandle } from "./db/index.ts";
+import type { ChangeNotifier } from "./http/changes.ts";
+import { createValidatingRouter } from "./http/router.ts";
+import type { Intake } from "./intake/runtime.ts";
+
+/** What the app is built from; every route module is given these. */
+export interface AppDeps {
+  database: DatabaseHandle;
+  env: AppEnv;
+  logger: Logger;
+  version: string;
+  intake: Intake;
+  changes: ChangeNotifier;
+}
+
+/** What a request carries through the middleware: its id and the session's user (or null). */
+export interface AppBindings {
+  Variables: { requestId: string; user: User | null };
+}
+
+export function createRouter() {
+  return createValidatingRouter<AppBindings>();
+}
+
+export type Router = ReturnType<typeof createRouter>;

@@ -1,0 +1,68 @@
+import type { XApiClient, XPage, XTweet } from "../clients/x-api.ts";
+import type { FetchResult, MentionSource, SearchSource, SearchSpec, SocialPost } from "./types.ts";
+
+function expandPage(page: XPage): SocialPost[] {
+  const users = new Map((page.includes?.users ?? []).map((u) => [u.id, u]));
+  const tweets = new Map((page.includes?.tweets ?? []).map((t) => [t.id, t]));
+  const toPost = (tweet: XTweet, depth: number): SocialPost => {
+    const author = tweet.author_id ? users.get(tweet.author_id) : undefined;
+    const repliedToId = tweet.referenced_tweets?.find((r) => r.type === "replied_to")?.id ?? null;
+    const parent = repliedToId ? tweets.get(repliedToId) : undefined;
+    return {
+      id: tweet.id,
+      text: tweet.text,
+      authorId: tweet.author_id ?? "unknown",
+      authorUsername: author?.username ?? tweet.author_id ?? "unknown",
+      authorProfileImage: author?.profile_image_url ?? null,
+      createdAt: tweet.created_at ? new Date(tweet.created_at) : new Date(),
+      inReplyToId: repliedToId,
+      repliedTo: parent && depth === 0 ? toPost(parent, 1) : null,
+    };
+  };
+  return (page.data ?? []).map((tweet) => toPost(tweet, 0));
+}
+
+/** Every page as posts, and the newest id seen (the cursor to save once they are stored). */
+async function collect(
+  client: XApiClient,
+  path: string,
+  params: Record<string, string | undefined>,
+): Promise<FetchResult> {
+  const pages = await client.pages(path, params);
+  return { posts: pages.flatMap(expandPage), cursor: pages[0]?.meta?.newest_id ?? null };
+}
+
+export class XMentionSource implements MentionSource {
+  readonly key: string;
+  private botUserId: string | null = null;
+  constructor(
+    private readonly client: XApiClient,
+    private readonly botHandle: string,
+    private readonly pageSize = 100,
+  ) {
+    this.key = `x:mentions:${botHandle.toLowerCase()}`;
+  }
+
+  async fetchMentions(cursor: string | null): Promise<FetchResult> {
+    this.botUserId ??= await this.client.userIdOf(this.botHandle);
+    return collect(this.client, `/2/users/${this.botUserId}/mentions`, {
+      since_id: cursor ?? undefined,
+      max_results: String(this.pageSize),
+    });
+  }
+}
+
+export class XSearchSource implements SearchSource {
+  constructor(private readonly client: XApiClient) {}
+
+  async search(spec: SearchSpec, cursor: string | null): Promise<FetchResult> {
+    if (!spec.query) return { posts: [], cursor };
+    const pageSize = String(Math.min(Math.max(spec.pageSize ?? 100, 10), 100));
+    const result = await collect(this.client, "/2/tweets/search/recent", {
+      query: spec.query,
+      since_id: cursor ?? undefined,
+      max_results: pageSize,
+    });
+    return { posts: result.posts, cursor: result.cursor ?? cursor };
+  }
+}

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { type App, createApp } from "../src/app.ts";
+import { type AppEnv, loadEnv } from "../src/config/env.ts";
+import type { DatabaseHandle } from "../src/db/index.ts";
+import { createChangeNotifier } from "../src/http/changes.ts";
+import { createIntake, type Intake } from "../src/intake/runtime.ts";
+import { createLogger } from "../src/logger.ts";
+
+export interface ServedApp {
+  app: App;
+  intake: Intake;
+  env: AppEnv;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app on an ephemeral 127.0.0.1 port over `database`, as `serve` builds it (without the worker), with
+ * its own data folder. Tests and benchmarks talk to it over HTTP.
+ */
+export async function serveApp(
+  database: DatabaseHandle,
+  envOverrides: Record<string, string> = {},
+  version = "test",
+): Promise<ServedApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), "curate-data-"));
+  const env = loadEnv({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", ...envOverrides });
+  const logger = createLogger(env.LOG_LEVEL);
+  const changes = createChangeNotifier();
+  const intake = createIntake(database.db, env, logger, changes.notify);
+  const app = createApp({ database, env, logger, version, intake, changes });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  return {
+    app,
+    intake,
+    env,
+    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
