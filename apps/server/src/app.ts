@@ -15,6 +15,7 @@ import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
 import { createReadCache } from "./http/read-cache.ts";
 import { testTweetRoutes } from "./intake/routes.ts";
+import type { Intake } from "./intake/runtime.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
@@ -25,7 +26,12 @@ import { spaHandler, uploadsHandler } from "./web/static.ts";
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
-export function createApp(deps: AppDeps) {
+/** The app is built from its dependencies plus the intake, which the development-only test-post route drives. */
+export interface AppOptions extends AppDeps {
+  intake: Intake;
+}
+
+export function createApp(deps: AppOptions) {
   const { logger } = deps;
   const app = new OpenAPIHono<AppBindings>();
 
@@ -79,7 +85,7 @@ export function createApp(deps: AppDeps) {
   ]) {
     api.route("/", routes(deps));
   }
-  if (deps.env.NODE_ENV !== "production") api.route("/", testTweetRoutes(deps));
+  if (deps.env.NODE_ENV !== "production") api.route("/", testTweetRoutes(deps, deps.intake));
   api.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

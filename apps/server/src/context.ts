@@ -1,10 +1,9 @@
 import type { Logger } from "pino";
-import type { User } from "./auth/sessions.ts";
 import type { AppEnv } from "./config/env.ts";
 import type { DatabaseHandle } from "./db/index.ts";
+import type { User } from "./db/schema.ts";
 import type { ChangeNotifier } from "./http/changes.ts";
 import { createValidatingRouter } from "./http/router.ts";
-import type { Intake } from "./intake/runtime.ts";
 
 /** What the app is built from; every route module is given these. */
 export interface AppDeps {
@@ -12,7 +11,6 @@ export interface AppDeps {
   env: AppEnv;
   logger: Logger;
   version: string;
-  intake: Intake;
   changes: ChangeNotifier;
 }
 

@@ -1,12 +1,12 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
-import { sessions, users } from "../db/schema.ts";
+import { sessions, type User, users } from "../db/schema.ts";
+
+export type { User };
 
 export const SESSION_COOKIE = "curate_session";
 export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
-
-export type User = typeof users.$inferSelect;
 
 const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
 const mac = (secret: string, id: string) => createHmac("sha256", secret).update(id).digest("base64url");

@@ -140,6 +140,9 @@ export const users = pgTable("users", {
   updatedAt: updatedAt(),
 });
 
+/** A signed-in person: their NEAR account and profile. */
+export type User = typeof users.$inferSelect;
+
 export const sessions = pgTable(
   "sessions",
   {

@@ -20,11 +20,11 @@ const testTweetRoute = createRoute({
 });
 
 /** Only mounted outside production: in production the path does not exist (404). */
-export function testTweetRoutes(deps: AppDeps & { intake: Intake }) {
+export function testTweetRoutes(deps: AppDeps, intake: Intake) {
   const router = createRouter();
   router.openapi(testTweetRoute, async (c) => {
     requireUser(c);
-    const tweet = await createTestTweet(deps.database.db, deps.intake, c.req.valid("json"));
+    const tweet = await createTestTweet(deps.database.db, intake, c.req.valid("json"));
     return created(c, tweet);
   });
   return router;
