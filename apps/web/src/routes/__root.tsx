@@ -1,7 +1,7 @@
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
-import { AppLayout } from "../features/layout/components/AppLayout";
-import { NotFoundPage } from "../features/layout/components/NotFoundPage";
-import type { RouterContext } from "../router";
+import { AppLayout } from "#web/features/layout/components/AppLayout";
+import { NotFoundPage } from "#web/features/layout/components/NotFoundPage";
+import type { RouterContext } from "#web/router";
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,

@@ -1,6 +1,6 @@
 import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 const variants = {
   primary: "bg-accent text-accent-foreground shadow-sm hover:bg-accent-strong",

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { ApiError, api } from "../../lib/api";
+import { ApiError, api } from "#web/lib/api";
 
 /** The signed-in user as GET /api/users/me returns it. */
 export interface CurrentUser {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../lib/api";
-import { leaderboardKeys } from "../leaderboard/api";
-import { submissionKeys } from "../submissions/api";
+import { leaderboardKeys } from "#web/features/leaderboard/api";
+import { submissionKeys } from "#web/features/submissions/api";
+import { api } from "#web/lib/api";
 
 export interface TestTweetInput {
   text: string;

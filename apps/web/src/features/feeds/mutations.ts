@@ -1,6 +1,6 @@
 import type { Feed, FeedConfig } from "@curate/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api } from "../../lib/api";
+import { ApiError, api } from "#web/lib/api";
 import { feedKeys, feedPath } from "./api";
 
 // Writes live apart from the read queries in ./api, which Explore loads on the first page.

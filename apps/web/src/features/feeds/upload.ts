@@ -1,5 +1,5 @@
 import type { AppConfig } from "@curate/core";
-import { ApiError, apiUrl } from "../../lib/api";
+import { ApiError, apiUrl } from "#web/lib/api";
 
 export const DEFAULT_PINATA_UPLOAD_URL = "https://uploads.pinata.cloud/v3/files";
 export const DEFAULT_PINATA_GATEWAY_URL = "https://gateway.pinata.cloud/ipfs";

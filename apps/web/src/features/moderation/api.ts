@@ -1,11 +1,11 @@
 import type { ModerationOutcome } from "@curate/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { toast } from "../../components/ui/toast";
-import { ApiError, api } from "../../lib/api";
-import { authKeys, useCurrentUser } from "../auth/api";
-import { leaderboardKeys } from "../leaderboard/api";
-import { submissionKeys } from "../submissions/api";
+import { toast } from "#web/components/ui/toast";
+import { authKeys, useCurrentUser } from "#web/features/auth/api";
+import { leaderboardKeys } from "#web/features/leaderboard/api";
+import { submissionKeys } from "#web/features/submissions/api";
+import { ApiError, api } from "#web/lib/api";
 import { applyFeedStatus, type FeedStatusChange, listScope, type SubmissionPages } from "./cache";
 import { canModerateQueryOptions, moderationKeys } from "./queries";
 

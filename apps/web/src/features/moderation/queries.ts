@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
+import { api } from "#web/lib/api";
 
 // Kept apart from the moderation hooks: the curation route's loader (part of the app's entry, which the router does
 // not split) prefetches the can-moderate answer, and must not pull the mutation code into the first load of "/".

@@ -1,8 +1,8 @@
 import { type Feed, isFeedComplete, type Paged, type Submission } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
-import { visibleFeeds } from "../feeds/api";
-import { submissionKeys } from "../submissions/api";
+import { visibleFeeds } from "#web/features/feeds/api";
+import { submissionKeys } from "#web/features/submissions/api";
+import { api } from "#web/lib/api";
 
 const CONTENT_COUNT_STALE_MS = 5 * 60_000;
 

@@ -3,15 +3,15 @@ import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { ArrowRightIcon, LoaderIcon } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { useDebouncedValue } from "../../../lib/use-debounced-value";
-import { FormField, Textarea } from "../../feeds/components/FormField";
-import { ImageUpload } from "../../feeds/components/ImageUpload";
-import { feedIdTakenQueryOptions } from "../api";
-import { feedDraftStore, useFeedDraft } from "../draft-store";
-import { HASHTAG_TAKEN, hasErrors, validateBasicInformation } from "../validation";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { Input } from "#web/components/ui/input";
+import { feedIdTakenQueryOptions } from "#web/features/create-feed/api";
+import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
+import { HASHTAG_TAKEN, hasErrors, validateBasicInformation } from "#web/features/create-feed/validation";
+import { FormField, Textarea } from "#web/features/feeds/components/FormField";
+import { ImageUpload } from "#web/features/feeds/components/ImageUpload";
+import { useDebouncedValue } from "#web/lib/use-debounced-value";
 
 export const HASHTAG_CHECK_DELAY_MS = 500;
 

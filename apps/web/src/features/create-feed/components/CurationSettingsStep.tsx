@@ -2,11 +2,11 @@ import { WIZARD_APPROVER_PLATFORMS } from "@curate/core";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon, ArrowRightIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { FormField } from "../../feeds/components/FormField";
-import { feedDraftStore, useFeedDraft } from "../draft-store";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { Input } from "#web/components/ui/input";
+import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
+import { FormField } from "#web/features/feeds/components/FormField";
 
 /** Step 2: who approves submissions, and whether approved posts also go to a Telegram chat. */
 export function CurationSettingsStep() {

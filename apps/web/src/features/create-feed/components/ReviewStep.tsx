@@ -2,14 +2,14 @@ import { builtinPluginName, feedConfigFromDraft } from "@curate/core";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon, CheckIcon, LoaderIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Badge } from "../../../components/ui/badge";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { toast } from "../../../components/ui/toast";
-import { FeedImage } from "../../feeds/components/FeedImage";
-import { fieldIssues, useCreateFeed } from "../../feeds/mutations";
-import { feedDraftStore, useFeedDraft } from "../draft-store";
-import { hasErrors, validateBasicInformation } from "../validation";
+import { Badge } from "#web/components/ui/badge";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { toast } from "#web/components/ui/toast";
+import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
+import { hasErrors, validateBasicInformation } from "#web/features/create-feed/validation";
+import { FeedImage } from "#web/features/feeds/components/FeedImage";
+import { fieldIssues, useCreateFeed } from "#web/features/feeds/mutations";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

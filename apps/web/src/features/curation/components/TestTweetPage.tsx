@@ -2,16 +2,13 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { CheckCircle2Icon, FlaskConicalIcon, ShieldOffIcon } from "lucide-react";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { cn } from "../../../lib/cn";
-import { useCurrentUser } from "../../auth/api";
-import { LoginButton } from "../../auth/components/LoginButton";
-import { appConfigQueryOptions } from "../../config/api";
-import { feedsQueryOptions } from "../../feeds/api";
-import { PageContainer } from "../../layout/components/PageContainer";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { Input } from "#web/components/ui/input";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { useCurrentUser } from "#web/features/auth/api";
+import { LoginButton } from "#web/features/auth/components/LoginButton";
+import { appConfigQueryOptions } from "#web/features/config/api";
 import {
   hashtagsIn,
   type TestTweet,
@@ -19,7 +16,10 @@ import {
   type TestTweetInput,
   useCreateTestTweet,
   validateTestTweet,
-} from "../api";
+} from "#web/features/curation/api";
+import { feedsQueryOptions } from "#web/features/feeds/api";
+import { PageContainer } from "#web/features/layout/components/PageContainer";
+import { cn } from "#web/lib/cn";
 
 /** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */
 export function TestTweetPage() {

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { LoaderIcon } from "lucide-react";
-import { ApiError } from "../../../lib/api";
-import { feedQueryOptions } from "../../feeds/api";
+import { feedQueryOptions } from "#web/features/feeds/api";
+import { ApiError } from "#web/lib/api";
 import { FeedEditor } from "./FeedEditor";
 
 export function EditFeedPage({ feedId }: { feedId: string }) {

@@ -1,10 +1,10 @@
 import { MIN_POLLING_INTERVAL_MS } from "@curate/core";
 import { PlusIcon, Trash2Icon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "../../../components/ui/button";
-import { Input } from "../../../components/ui/input";
-import { FormField, Textarea } from "../../feeds/components/FormField";
-import type { FeedForm, FormErrors, SourceForm, StepForm } from "../form-model";
+import { Button } from "#web/components/ui/button";
+import { Input } from "#web/components/ui/input";
+import type { FeedForm, FormErrors, SourceForm, StepForm } from "#web/features/feed-editor/form-model";
+import { FormField, Textarea } from "#web/features/feeds/components/FormField";
 import { StepConfigField } from "./StepConfigField";
 
 type Update = (change: (form: FeedForm) => FeedForm) => void;

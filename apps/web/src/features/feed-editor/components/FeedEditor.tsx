@@ -2,14 +2,11 @@ import { type Feed, type FeedConfig, feedConfigSchema } from "@curate/core";
 import { useNavigate } from "@tanstack/react-router";
 import { LoaderIcon, SaveIcon, Trash2Icon } from "lucide-react";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card";
-import { Dialog, DialogClose, DialogContent } from "../../../components/ui/dialog";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui/tabs";
-import { toast } from "../../../components/ui/toast";
-import { Textarea } from "../../feeds/components/FormField";
-import { ImageUpload } from "../../feeds/components/ImageUpload";
-import { type FieldIssue, fieldIssues, useDeleteFeed, useUpdateFeed } from "../../feeds/mutations";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Dialog, DialogClose, DialogContent } from "#web/components/ui/dialog";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
+import { toast } from "#web/components/ui/toast";
 import {
   configFromForm,
   configToJson,
@@ -18,7 +15,10 @@ import {
   parseConfigJson,
   validateForm,
   type WorkingConfig,
-} from "../form-model";
+} from "#web/features/feed-editor/form-model";
+import { Textarea } from "#web/features/feeds/components/FormField";
+import { ImageUpload } from "#web/features/feeds/components/ImageUpload";
+import { type FieldIssue, fieldIssues, useDeleteFeed, useUpdateFeed } from "#web/features/feeds/mutations";
 import { FeedConfigForm } from "./FeedConfigForm";
 
 /** Form edits reach the working config (and the JSON) this long after the last keystroke. */

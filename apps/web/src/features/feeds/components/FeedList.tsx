@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { feedsQueryOptions } from "../api";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { feedsQueryOptions } from "#web/features/feeds/api";
 import { FeedLink } from "./FeedLink";
 
 /** Every public feed, each linking to its page. */

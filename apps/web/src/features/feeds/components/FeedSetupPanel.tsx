@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { ArrowRightIcon, RadioTowerIcon, SendIcon, ShieldCheckIcon } from "lucide-react";
-import { buttonClasses } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
+import { buttonClasses } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
 
 const NEXT_STEPS = [
   {

@@ -1,5 +1,5 @@
 import { cloneElement, type ReactElement, type TextareaHTMLAttributes, useId } from "react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 interface FormFieldProps {
   label: string;

@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ImageIcon, UploadIcon, XIcon } from "lucide-react";
 import { useId, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/toast";
-import { appConfigQueryOptions } from "../../config/api";
-import { uploadImage } from "../upload";
+import { Button } from "#web/components/ui/button";
+import { toast } from "#web/components/ui/toast";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { uploadImage } from "#web/features/feeds/upload";
 
 interface ImageUploadProps {
   /** The image the feed had when the page opened; Remove goes back to it. */

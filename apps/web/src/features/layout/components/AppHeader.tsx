@@ -1,10 +1,10 @@
 import { Link } from "@tanstack/react-router";
 import { CompassIcon, MenuIcon, PlusIcon, TrophyIcon } from "lucide-react";
-import { Button } from "../../../components/ui/button";
-import { LazyDrawer } from "../../../components/ui/lazy-drawer";
-import { cn } from "../../../lib/cn";
-import { AuthControl, MobileAuthControl } from "../../auth/components/AuthControl";
-import { WalletChooserHost } from "../../auth/components/WalletChooserHost";
+import { Button } from "#web/components/ui/button";
+import { LazyDrawer } from "#web/components/ui/lazy-drawer";
+import { AuthControl, MobileAuthControl } from "#web/features/auth/components/AuthControl";
+import { WalletChooserHost } from "#web/features/auth/components/WalletChooserHost";
+import { cn } from "#web/lib/cn";
 import { Logo } from "./Logo";
 
 const navLinkClasses = cn(

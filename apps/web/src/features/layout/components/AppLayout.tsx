@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Toaster } from "../../../components/ui/toast";
+import { Toaster } from "#web/components/ui/toast";
 import { AppHeader } from "./AppHeader";
 
 export function AppLayout({ children }: { children: ReactNode }) {

@@ -1,6 +1,6 @@
 import { ConstructionIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Card } from "../../../components/ui/card";
+import { Card } from "#web/components/ui/card";
 import { PageContainer } from "./PageContainer";
 
 interface PlaceholderProps {

@@ -2,12 +2,12 @@ import type { TimeRange } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { SearchIcon } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Input } from "../../../components/ui/input";
-import { Select, type SelectOption } from "../../../components/ui/select";
-import { feedsQueryOptions } from "../../feeds/api";
-import { PageContainer } from "../../layout/components/PageContainer";
-import { leaderboardQueryOptions } from "../api";
+import { Button } from "#web/components/ui/button";
+import { Input } from "#web/components/ui/input";
+import { Select, type SelectOption } from "#web/components/ui/select";
+import { feedsQueryOptions } from "#web/features/feeds/api";
+import { PageContainer } from "#web/features/layout/components/PageContainer";
+import { leaderboardQueryOptions } from "#web/features/leaderboard/api";
 import {
   ALL_FEEDS,
   feedIdFilter,
@@ -15,8 +15,16 @@ import {
   type ResolvedLeaderboardSearch,
   resolveLeaderboardSearch,
   toLeaderboardSearch,
-} from "../search";
-import { DEFAULT_SORT, expandableIds, filterRows, nextSort, type SortKey, sortRows, toRows } from "../table";
+} from "#web/features/leaderboard/search";
+import {
+  DEFAULT_SORT,
+  expandableIds,
+  filterRows,
+  nextSort,
+  type SortKey,
+  sortRows,
+  toRows,
+} from "#web/features/leaderboard/table";
 import { LeaderboardTable, LeaderboardTableSkeleton } from "./LeaderboardTable";
 
 const TIME_OPTIONS: ReadonlyArray<SelectOption<TimeRange>> = [

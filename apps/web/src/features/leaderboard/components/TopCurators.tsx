@@ -1,7 +1,12 @@
 import { useQuery } from "@tanstack/react-query";
-import { Avatar } from "../../../components/ui/avatar";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { type TopCuratorsOptions, topCurators, topCuratorsLimit, topCuratorsQueryOptions } from "../api";
+import { Avatar } from "#web/components/ui/avatar";
+import { Skeleton } from "#web/components/ui/skeleton";
+import {
+  type TopCuratorsOptions,
+  topCurators,
+  topCuratorsLimit,
+  topCuratorsQueryOptions,
+} from "#web/features/leaderboard/api";
 import { RankBadge } from "./RankBadge";
 
 /**

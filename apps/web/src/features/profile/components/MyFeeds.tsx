@@ -2,12 +2,17 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { PlusIcon, RotateCwIcon, SearchIcon } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { Select } from "../../../components/ui/select";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { filterMyFeeds, MY_FEEDS_FILTERS, type MyFeedsFilter, myFeedsQueryOptions } from "../api";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { Input } from "#web/components/ui/input";
+import { Select } from "#web/components/ui/select";
+import { Skeleton } from "#web/components/ui/skeleton";
+import {
+  filterMyFeeds,
+  MY_FEEDS_FILTERS,
+  type MyFeedsFilter,
+  myFeedsQueryOptions,
+} from "#web/features/profile/api";
 import { MyFeedCard } from "./MyFeedCard";
 
 /** The feeds the signed-in user created or administers, with a search and a setup-state filter. */

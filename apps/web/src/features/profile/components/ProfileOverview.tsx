@@ -1,9 +1,9 @@
 import type { Feed } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { FeedLink } from "../../feeds/components/FeedLink";
-import { approverForQueryOptions, curatorForQueryOptions } from "../api";
+import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { FeedLink } from "#web/features/feeds/components/FeedLink";
+import { approverForQueryOptions, curatorForQueryOptions } from "#web/features/profile/api";
 
 /** The feeds the signed-in user moderates and the feeds they have submitted to. */
 export function ProfileOverview({ accountId }: { accountId: string }) {

@@ -7,9 +7,9 @@ import {
 } from "@tanstack/react-query";
 import { InboxIcon, Loader2Icon, RotateCwIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { useLoadMoreSentinel } from "../hooks/useLoadMoreSentinel";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { useLoadMoreSentinel } from "#web/features/submissions/hooks/useLoadMoreSentinel";
 import { SubmissionCard, SubmissionCardSkeleton } from "./SubmissionCard";
 
 type SubmissionPagesOptions<TKey extends QueryKey> = UseInfiniteQueryOptions<

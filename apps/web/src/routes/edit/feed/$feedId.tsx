@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { EditFeedPage } from "../../../features/feed-editor/components/EditFeedPage";
-import { PageContainer } from "../../../features/layout/components/PageContainer";
+import { EditFeedPage } from "#web/features/feed-editor/components/EditFeedPage";
+import { PageContainer } from "#web/features/layout/components/PageContainer";
 
 export const Route = createFileRoute("/edit/feed/$feedId")({
   component: EditFeedRoute,

@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { PlusIcon } from "lucide-react";
-import { Button } from "../../../../components/ui/button";
+import { Button } from "#web/components/ui/button";
 
 export const Route = createFileRoute("/feed/$feedId/settings/connected")({
   component: ConnectedAccountsRoute,
