@@ -10,7 +10,7 @@ import {
 import { DecisionNote, latestDecision } from "#web/features/moderation/components/DecisionNote";
 import { ModerationControls, noteInputId } from "#web/features/moderation/components/ModerationControls";
 import { ShortcutHint } from "#web/features/moderation/components/ShortcutHint";
-import { type TriageDecision, useTriage } from "#web/features/moderation/hooks/useTriage";
+import { type TriageDecision, useTriage } from "#web/features/moderation/hooks/use-triage";
 import {
   type SubmissionFilters as Filters,
   feedSubmissionsInfiniteQueryOptions,

@@ -9,7 +9,7 @@ import { InboxIcon, Loader2Icon, RotateCwIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
-import { useLoadMoreSentinel } from "#web/features/submissions/hooks/useLoadMoreSentinel";
+import { useLoadMoreSentinel } from "#web/features/submissions/hooks/use-load-more-sentinel";
 import { SubmissionCard, SubmissionCardSkeleton } from "./SubmissionCard";
 
 type SubmissionPagesOptions<TKey extends QueryKey> = UseInfiniteQueryOptions<
