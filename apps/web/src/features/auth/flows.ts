@@ -1,10 +1,10 @@
 import { base64Decode, encodeSignedMessageToken } from "@curate/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "#web/components/ui/toast";
+import { loadWalletAdapter } from "#web/features/auth/wallet/load";
+import type { WalletAdapter } from "#web/features/auth/wallet/types";
 import { authKeys, initiateLogin, logout, verifyLogin } from "./api";
 import { authSession, type WalletConnection } from "./session";
-import { loadWalletAdapter } from "./wallet/load";
-import type { WalletAdapter } from "./wallet/types";
 
 // Connect and disconnect confirmations get out of the way quickly; every other toast keeps the 3 s default.
 const QUICK_TOAST_MS = 1000;

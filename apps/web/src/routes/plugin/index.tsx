@@ -1,7 +1,7 @@
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { PlusIcon } from "lucide-react";
+import { PlaceholderPage } from "#web/components/layout/PlaceholderPage";
 import { buttonClasses } from "#web/components/ui/button";
-import { PlaceholderPage } from "#web/features/layout/components/PlaceholderPage";
 
 export const Route = createFileRoute("/plugin/")({
   component: PluginsRoute,

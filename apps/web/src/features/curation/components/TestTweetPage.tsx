@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { CheckCircle2Icon, FlaskConicalIcon, ShieldOffIcon } from "lucide-react";
 import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { PageContainer } from "#web/components/layout/PageContainer";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
 import { Input } from "#web/components/ui/input";
@@ -18,7 +19,6 @@ import {
   validateTestTweet,
 } from "#web/features/curation/api";
 import { feedsQueryOptions } from "#web/features/feeds/api";
-import { PageContainer } from "#web/features/layout/components/PageContainer";
 import { cn } from "#web/lib/cn";
 
 /** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */

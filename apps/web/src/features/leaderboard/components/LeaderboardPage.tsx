@@ -2,11 +2,11 @@ import type { TimeRange } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { SearchIcon } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
+import { PageContainer } from "#web/components/layout/PageContainer";
 import { Button } from "#web/components/ui/button";
 import { Input } from "#web/components/ui/input";
 import { Select, type SelectOption } from "#web/components/ui/select";
 import { feedsQueryOptions } from "#web/features/feeds/api";
-import { PageContainer } from "#web/features/layout/components/PageContainer";
 import { leaderboardQueryOptions } from "#web/features/leaderboard/api";
 import {
   ALL_FEEDS,

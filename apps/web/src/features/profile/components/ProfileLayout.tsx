@@ -1,11 +1,11 @@
 import { Outlet } from "@tanstack/react-router";
 import { LockIcon } from "lucide-react";
+import { PageContainer } from "#web/components/layout/PageContainer";
 import { Card } from "#web/components/ui/card";
 import { type TabLink, TabNav } from "#web/components/ui/tabs";
 import { AuthorizeButton } from "#web/features/auth/components/AuthorizeButton";
 import { LoginButton } from "#web/features/auth/components/LoginButton";
 import { useAuthState } from "#web/features/auth/use-auth";
-import { PageContainer } from "#web/features/layout/components/PageContainer";
 import { ProfileCard } from "./ProfileCard";
 
 const PROFILE_TABS: TabLink[] = [

@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
+import { PageContainer } from "#web/components/layout/PageContainer";
 import { EditFeedPage } from "#web/features/feed-editor/components/EditFeedPage";
-import { PageContainer } from "#web/features/layout/components/PageContainer";
 
 export const Route = createFileRoute("/edit/feed/$feedId")({
   component: EditFeedRoute,

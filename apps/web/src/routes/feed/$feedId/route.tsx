@@ -1,8 +1,8 @@
 import { createFileRoute, Outlet } from "@tanstack/react-router";
+import { PageContainer } from "#web/components/layout/PageContainer";
 import { type TabLink, TabNav } from "#web/components/ui/tabs";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
-import { PageContainer } from "#web/features/layout/components/PageContainer";
 
 export const Route = createFileRoute("/feed/$feedId")({
   loader: ({ context: { queryClient }, params }) =>
