@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { KeyRoundIcon, LoaderCircleIcon } from "lucide-react";
+import { KeyRoundIcon } from "lucide-react";
 import { useState } from "react";
 import { Button, type ButtonProps } from "#web/components/ui/button";
 
@@ -10,8 +10,7 @@ export function AuthorizeButton(props: Omit<ButtonProps, "children" | "onClick">
   return (
     <Button
       {...props}
-      aria-busy={pending}
-      disabled={pending}
+      loading={pending}
       onClick={async () => {
         setPending(true);
         try {
@@ -22,11 +21,7 @@ export function AuthorizeButton(props: Omit<ButtonProps, "children" | "onClick">
         }
       }}
     >
-      {pending ? (
-        <LoaderCircleIcon aria-hidden="true" className="animate-spin" />
-      ) : (
-        <KeyRoundIcon aria-hidden="true" />
-      )}
+      <KeyRoundIcon aria-hidden="true" />
       Authorize App
     </Button>
   );

@@ -1,6 +1,7 @@
 import type { ListSearch, Submission } from "@curate/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
+import { SectionHeader } from "#web/components/ui/section-header";
 import {
   type ModerateVariables,
   type ModerationAction,
@@ -34,12 +35,11 @@ export function FeedCuration({ feedId, search, onFiltersChange }: FeedCurationPr
 
   return (
     <section aria-labelledby="curation-title" className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="curation-title" className="text-xl font-bold">
-          Recent Curation
-        </h2>
-        {canModerate ? <ShortcutHint /> : null}
-      </div>
+      <SectionHeader
+        id="curation-title"
+        title="Recent Curation"
+        actions={canModerate ? <ShortcutHint /> : null}
+      />
       <SubmissionFilters filters={filters} onChange={onFiltersChange} />
       <CurationList key={feedId} feedId={feedId} filters={filters} canModerate={canModerate} />
     </section>

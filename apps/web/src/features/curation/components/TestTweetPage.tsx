@@ -1,12 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { CheckCircle2Icon, FlaskConicalIcon, ShieldOffIcon } from "lucide-react";
-import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { PageContainer } from "#web/components/layout/PageContainer";
+import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
+import { FormField } from "#web/components/ui/form-field";
 import { Input } from "#web/components/ui/input";
 import { Skeleton } from "#web/components/ui/skeleton";
+import { Textarea } from "#web/components/ui/textarea";
 import { useCurrentUser } from "#web/features/auth/api";
 import { LoginButton } from "#web/features/auth/components/LoginButton";
 import { appConfigQueryOptions } from "#web/features/config/api";
@@ -19,7 +22,6 @@ import {
   validateTestTweet,
 } from "#web/features/curation/api";
 import { feedsQueryOptions } from "#web/features/feeds/api";
-import { cn } from "#web/lib/cn";
 
 /** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */
 export function TestTweetPage() {
@@ -30,7 +32,7 @@ export function TestTweetPage() {
   if (config.status === "pending" || user.status === "pending") {
     body = <Skeleton className="h-80 w-full" />;
   } else if (config.status === "error") {
-    body = <Notice title="Could not load the server settings.">{config.error.message}</Notice>;
+    body = <Alert title="Could not load the server settings.">{config.error.message}</Alert>;
   } else if (config.data.environment === "production") {
     body = (
       <Notice
@@ -89,7 +91,6 @@ function Notice({ title, icon, children }: { title: string; icon?: ReactNode; ch
 const EMPTY: TestTweetInput = { text: "", username: "", inReplyToStatusId: "" };
 
 function TestTweetForm({ botHandle }: { botHandle: string }) {
-  const ids = { text: useId(), username: useId(), reply: useId() };
   const [input, setInput] = useState<TestTweetInput>(EMPTY);
   const [errors, setErrors] = useState<TestTweetErrors>({});
   const create = useCreateTestTweet();
@@ -121,91 +122,53 @@ function TestTweetForm({ botHandle }: { botHandle: string }) {
     <div className="flex flex-col gap-6">
       <Card className="p-5 sm:p-6">
         <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Create Test Tweet">
-          <Field id={ids.text} label="Tweet text" error={errors.text}>
-            <textarea
-              id={ids.text}
+          <FormField
+            label="Tweet text"
+            error={errors.text}
+            hint={
+              <>
+                A post containing{" "}
+                <code className="rounded bg-zinc-100 px-1 py-0.5 text-ink">{command}feedId</code> submits
+                itself to that feed (or, as a reply, the post it replies to); the rest of the text is the
+                curator's note.
+              </>
+            }
+          >
+            <Textarea
               value={input.text}
               rows={4}
               onChange={(event) => update({ text: event.target.value })}
               placeholder={`${command}feedId Worth a read`}
-              aria-invalid={errors.text ? true : undefined}
-              aria-describedby={`${ids.text}-hint${errors.text ? ` ${ids.text}-error` : ""}`}
-              className={cn(
-                "w-full rounded-md border border-line bg-surface px-3 py-2 text-sm text-ink shadow-xs",
-                "placeholder:text-muted focus-visible:border-accent",
-              )}
             />
-            <p id={`${ids.text}-hint`} className="text-xs text-muted">
-              A post containing{" "}
-              <code className="rounded bg-zinc-100 px-1 py-0.5 text-ink">{command}feedId</code> submits itself
-              to that feed (or, as a reply, the post it replies to); the rest of the text is the curator's
-              note.
-            </p>
-          </Field>
+          </FormField>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field id={ids.username} label="Username" error={errors.username}>
+            <FormField label="Username" error={errors.username}>
               <Input
-                id={ids.username}
                 value={input.username}
                 onChange={(event) => update({ username: event.target.value })}
                 placeholder="curator_jane"
                 autoComplete="off"
-                aria-invalid={errors.username ? true : undefined}
-                aria-describedby={errors.username ? `${ids.username}-error` : undefined}
               />
-            </Field>
-            <Field id={ids.reply} label="Reply to post id (optional)" error={errors.inReplyToStatusId}>
+            </FormField>
+            <FormField label="Reply to post id (optional)" error={errors.inReplyToStatusId}>
               <Input
-                id={ids.reply}
                 value={input.inReplyToStatusId}
                 inputMode="numeric"
                 onChange={(event) => update({ inReplyToStatusId: event.target.value })}
                 placeholder="Empty for a new post"
-                aria-invalid={errors.inReplyToStatusId ? true : undefined}
-                aria-describedby={errors.inReplyToStatusId ? `${ids.reply}-error` : undefined}
               />
-            </Field>
+            </FormField>
           </div>
           <div className="flex flex-wrap items-center gap-3">
-            <Button type="submit" disabled={create.isPending}>
+            <Button type="submit" loading={create.isPending}>
               {create.isPending ? "Creating..." : "Create Tweet"}
             </Button>
-            {create.isError ? (
-              <p role="alert" className="text-sm text-red-700">
-                {create.error.message}
-              </p>
-            ) : null}
+            {create.isError ? <Alert>{create.error.message}</Alert> : null}
           </div>
         </form>
       </Card>
       {create.data ? (
         <TestTweetResult tweet={create.data} onReply={(id) => update({ inReplyToStatusId: id })} />
-      ) : null}
-    </div>
-  );
-}
-
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {label}
-      </label>
-      {children}
-      {error ? (
-        <p id={`${id}-error`} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
       ) : null}
     </div>
   );

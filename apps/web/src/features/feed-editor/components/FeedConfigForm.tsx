@@ -2,9 +2,10 @@ import { MIN_POLLING_INTERVAL_MS } from "@curate/core";
 import { PlusIcon, Trash2Icon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#web/components/ui/button";
+import { FormField } from "#web/components/ui/form-field";
 import { Input } from "#web/components/ui/input";
+import { Textarea } from "#web/components/ui/textarea";
 import type { FeedForm, FormErrors, SourceForm, StepForm } from "#web/features/feed-editor/form-model";
-import { FormField, Textarea } from "#web/features/feeds/components/FormField";
 import { StepConfigField } from "./StepConfigField";
 
 type Update = (change: (form: FeedForm) => FeedForm) => void;

@@ -1,11 +1,13 @@
 import { type Feed, type FeedConfig, feedConfigSchema } from "@curate/core";
 import { useNavigate } from "@tanstack/react-router";
-import { LoaderIcon, SaveIcon, Trash2Icon } from "lucide-react";
+import { SaveIcon, Trash2Icon } from "lucide-react";
 import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
+import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
 import { Dialog, DialogClose, DialogContent } from "#web/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
+import { Textarea } from "#web/components/ui/textarea";
 import { toast } from "#web/components/ui/toast";
 import {
   configFromForm,
@@ -16,7 +18,7 @@ import {
   validateForm,
   type WorkingConfig,
 } from "#web/features/feed-editor/form-model";
-import { Textarea } from "#web/features/feeds/components/FormField";
+import { FieldIssueList } from "#web/features/feeds/components/FieldIssueList";
 import { ImageUpload } from "#web/features/feeds/components/ImageUpload";
 import { type FieldIssue, fieldIssues, useDeleteFeed, useUpdateFeed } from "#web/features/feeds/mutations";
 import { FeedConfigForm } from "./FeedConfigForm";
@@ -239,19 +241,9 @@ export function FeedEditor({ feed }: { feed: Feed }) {
       </Card>
 
       {issues.length ? (
-        <div
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          <p className="font-medium">The configuration has problems:</p>
-          <ul className="mt-2 list-disc pl-5">
-            {issues.map((issue) => (
-              <li key={`${issue.path}:${issue.message}`}>
-                {issue.path ? <code className="font-mono">{issue.path}</code> : null} {issue.message}
-              </li>
-            ))}
-          </ul>
-        </div>
+        <Alert title="The configuration has problems:">
+          <FieldIssueList issues={issues} />
+        </Alert>
       ) : null}
 
       <div className="flex flex-wrap justify-between gap-3">
@@ -263,12 +255,8 @@ export function FeedEditor({ feed }: { feed: Feed }) {
           <Trash2Icon aria-hidden="true" />
           Delete Feed
         </Button>
-        <Button onClick={save} disabled={update.isPending}>
-          {update.isPending ? (
-            <LoaderIcon className="animate-spin" aria-hidden="true" />
-          ) : (
-            <SaveIcon aria-hidden="true" />
-          )}
+        <Button onClick={save} loading={update.isPending}>
+          <SaveIcon aria-hidden="true" />
           Save Changes
         </Button>
       </div>
@@ -282,9 +270,8 @@ export function FeedEditor({ feed }: { feed: Feed }) {
             <Button
               className="bg-red-700 hover:bg-red-800"
               onClick={confirmDelete}
-              disabled={remove.isPending}
+              loading={remove.isPending}
             >
-              {remove.isPending ? <LoaderIcon className="animate-spin" aria-hidden="true" /> : null}
               Delete
             </Button>
           </div>

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
+import { Textarea } from "#web/components/ui/textarea";
 import { parseStepConfig } from "#web/features/feed-editor/form-model";
-import { Textarea } from "#web/features/feeds/components/FormField";
 
 const pretty = (config: Record<string, unknown>) => JSON.stringify(config, null, 2);
 

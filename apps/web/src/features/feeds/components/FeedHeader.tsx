@@ -2,6 +2,7 @@ import { type Feed, feedDestinations } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLinkIcon, TrophyIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { Alert } from "#web/components/ui/alert";
 import { Badge, badgeClasses } from "#web/components/ui/badge";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
@@ -30,11 +31,7 @@ export function FeedHeader({ feedId }: { feedId: string }) {
     );
   }
   if (status === "error") {
-    return (
-      <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-        Error loading feed information.
-      </p>
-    );
+    return <Alert>Error loading feed information.</Alert>;
   }
 
   const stream = feed.config.outputs?.stream;

@@ -84,7 +84,7 @@ export function ImageUpload({ initialImage, value, onChange, name }: ImageUpload
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button size="sm" onClick={startUpload} disabled={upload.isPending}>
+          <Button size="sm" onClick={startUpload} loading={upload.isPending}>
             <UploadIcon aria-hidden="true" />
             {upload.isPending ? "Uploading..." : "Upload"}
           </Button>

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { Alert } from "#web/components/ui/alert";
 import { Avatar } from "#web/components/ui/avatar";
 import { Skeleton } from "#web/components/ui/skeleton";
 import {
@@ -34,11 +35,7 @@ export function TopCurators({ feedId, limit }: TopCuratorsOptions = {}) {
     );
   }
   if (status === "error") {
-    return (
-      <p role="alert" className="px-2 py-4 text-sm text-red-700">
-        Failed to load curators
-      </p>
-    );
+    return <Alert>Failed to load curators</Alert>;
   }
   if (data.length === 0) {
     return <p className="px-2 py-4 text-sm text-muted">No curators found</p>;

@@ -1,5 +1,6 @@
 import type { Feed } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
+import { Alert } from "#web/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { FeedLink } from "#web/features/feeds/components/FeedLink";
@@ -55,9 +56,7 @@ function FeedRoleList({ title, testId, empty, feeds, status }: FeedRoleListProps
             ))}
           </ul>
         ) : status === "error" ? (
-          <p role="alert" className="py-2 text-sm text-red-700">
-            Failed to load feeds. Please try again.
-          </p>
+          <Alert>Failed to load feeds. Please try again.</Alert>
         ) : !feeds?.length ? (
           <p className="py-2 text-sm text-muted">{empty}</p>
         ) : (
