@@ -1,15 +1,6 @@
+import type { CurrentUser, LoginChallenge } from "@curate/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, api } from "#web/lib/api";
-
-/** The signed-in user as GET /api/users/me returns it. */
-export interface CurrentUser {
-  id: number;
-  nearAccountId: string;
-  username: string | null;
-  profileImage: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
 export const authKeys = {
   all: ["auth"] as const,
@@ -35,13 +26,6 @@ export const currentUserQueryOptions = () =>
 
 export function useCurrentUser() {
   return useQuery(currentUserQueryOptions());
-}
-
-/** What the wallet signs (NEP-413): the server's single-use nonce, base64 of 32 bytes. */
-export interface LoginChallenge {
-  nonce: string;
-  recipient: string;
-  message: string;
 }
 
 export function initiateLogin(accountId: string): Promise<LoginChallenge> {

@@ -1,4 +1,4 @@
-import { base64Decode, encodeSignedMessageToken } from "@curate/core";
+import { base64Decode, encodeSignedMessageToken, type LoginChallenge } from "@curate/core";
 import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "#web/components/ui/toast";
 import { loadWalletAdapter } from "#web/features/auth/wallet/load";
@@ -76,7 +76,7 @@ export async function authorize(queryClient: QueryClient): Promise<void> {
     return;
   }
 
-  let challenge: Awaited<ReturnType<typeof initiateLogin>>;
+  let challenge: LoginChallenge;
   try {
     challenge = await initiateLogin(wallet.accountId);
   } catch {

@@ -1,4 +1,4 @@
-import type { ModerationOutcome } from "@curate/core";
+import type { ModerateRequest, ModerationOutcome } from "@curate/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "#web/components/ui/toast";
@@ -9,7 +9,7 @@ import { ApiError, api } from "#web/lib/api";
 import { applyFeedStatus, type FeedStatusChange, listScope, type SubmissionPages } from "./cache";
 import { canModerateQueryOptions, moderationKeys } from "./queries";
 
-export type ModerationAction = "approve" | "reject";
+export type ModerationAction = ModerateRequest["action"];
 
 export interface ModerateVariables {
   submissionId: string;
@@ -82,7 +82,7 @@ export function useModerateSubmission(feedId: string, callbacks: ModerationCallb
           moderatorAccountId: user?.nearAccountId,
           moderatorAccountIdType: "near",
           source: "ui",
-        },
+        } satisfies ModerateRequest,
       }),
     onMutate: async ({ submissionId, action }) => {
       // A list fetch already under way would land after the optimistic change and undo it.

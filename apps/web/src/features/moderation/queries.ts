@@ -1,3 +1,4 @@
+import type { CanModerate } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
@@ -6,11 +7,6 @@ import { api } from "#web/lib/api";
 
 /** Document 1 §9: the can-moderate answer is cached for 5 minutes. */
 export const CAN_MODERATE_CACHE_MS = 5 * 60_000;
-
-export interface CanModerate {
-  canModerate: boolean;
-  reason: "creator" | "admin" | "super_admin" | "approver" | "not_moderator" | "not_signed_in";
-}
 
 export const moderationKeys = {
   all: ["moderation"] as const,

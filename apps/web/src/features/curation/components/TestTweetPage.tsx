@@ -1,3 +1,10 @@
+import {
+  hashtagsOf,
+  type TestPost,
+  type TestPostErrors,
+  type TestPostInput,
+  validateTestPost,
+} from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { CheckCircle2Icon, FlaskConicalIcon, ShieldOffIcon } from "lucide-react";
@@ -13,14 +20,7 @@ import { Textarea } from "#web/components/ui/textarea";
 import { useCurrentUser } from "#web/features/auth/api";
 import { LoginButton } from "#web/features/auth/components/LoginButton";
 import { appConfigQueryOptions } from "#web/features/config/api";
-import {
-  hashtagsIn,
-  type TestTweet,
-  type TestTweetErrors,
-  type TestTweetInput,
-  useCreateTestTweet,
-  validateTestTweet,
-} from "#web/features/curation/api";
+import { useCreateTestPost } from "#web/features/curation/api";
 import { feedsQueryOptions } from "#web/features/feeds/api";
 
 /** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */
@@ -88,15 +88,15 @@ function Notice({ title, icon, children }: { title: string; icon?: ReactNode; ch
   );
 }
 
-const EMPTY: TestTweetInput = { text: "", username: "", inReplyToStatusId: "" };
+const EMPTY: TestPostInput = { text: "", username: "", inReplyToStatusId: "" };
 
 function TestTweetForm({ botHandle }: { botHandle: string }) {
-  const [input, setInput] = useState<TestTweetInput>(EMPTY);
-  const [errors, setErrors] = useState<TestTweetErrors>({});
-  const create = useCreateTestTweet();
+  const [input, setInput] = useState<TestPostInput>(EMPTY);
+  const [errors, setErrors] = useState<TestPostErrors>({});
+  const create = useCreateTestPost();
   const command = `!submit @${botHandle} #`;
 
-  const update = (patch: Partial<TestTweetInput>) => {
+  const update = (patch: Partial<TestPostInput>) => {
     setInput((previous) => ({ ...previous, ...patch }));
     // A field's error goes away as soon as it is edited; the rest stay until the next submit.
     setErrors((previous) => ({
@@ -107,7 +107,7 @@ function TestTweetForm({ botHandle }: { botHandle: string }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validateTestTweet(input);
+    const found = validateTestPost(input);
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
     const reply = input.inReplyToStatusId?.trim();
@@ -178,10 +178,10 @@ function plural(count: number, word: string) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function TestTweetResult({ tweet, onReply }: { tweet: TestTweet; onReply: (id: string) => void }) {
+function TestTweetResult({ tweet, onReply }: { tweet: TestPost; onReply: (id: string) => void }) {
   const { data: feeds } = useQuery(feedsQueryOptions());
   const known = new Set(feeds?.map((feed) => feed.id));
-  const named = hashtagsIn(tweet.text).filter((tag) => known.has(tag));
+  const named = hashtagsOf(tweet.text).filter((tag) => known.has(tag));
   const { read, submitted, moderated } = tweet.intake;
 
   return (

@@ -1,4 +1,4 @@
-import { MIN_POLLING_INTERVAL_MS } from "@curate/core";
+import { builtinPluginId, MIN_POLLING_INTERVAL_MS, PLUGINS } from "@curate/core";
 import { PlusIcon, Trash2Icon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Button } from "#web/components/ui/button";
@@ -129,7 +129,7 @@ export function FeedConfigForm({ form, errors, onChange, generation }: FeedConfi
               <FormField label={`Source ${sourceIndex + 1} plugin`} className="flex-1">
                 <Input
                   value={source.plugin}
-                  placeholder="@curate/x-source"
+                  placeholder={builtinPluginId("x-source")}
                   onChange={(event) => setSource(sourceIndex, { ...source, plugin: event.target.value })}
                 />
               </FormField>
@@ -274,7 +274,7 @@ function StepList({
             <FormField label={`${noun} ${index + 1} plugin`} className="flex-1">
               <Input
                 value={step.plugin}
-                placeholder={noun === "Transform" ? "@curate/object-transform" : "@curate/rss"}
+                placeholder={noun === "Transform" ? PLUGINS.objectTransform : PLUGINS.rss}
                 onChange={(event) =>
                   onChange(replaceAt(steps, index, { ...step, plugin: event.target.value }))
                 }
