@@ -1,4 +1,4 @@
-import type { CurrentUser, LoginChallenge } from "@curate/core";
+import type { CurrentUser } from "@curate/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, api } from "#web/lib/api";
 
@@ -26,17 +26,4 @@ export const currentUserQueryOptions = () =>
 
 export function useCurrentUser() {
   return useQuery(currentUserQueryOptions());
-}
-
-export function initiateLogin(accountId: string): Promise<LoginChallenge> {
-  return api<LoginChallenge>("/auth/initiate-login", { method: "POST", body: { accountId } });
-}
-
-/** Sends the wallet's signed-message token; on success the server sets the session cookie. */
-export function verifyLogin(accountId: string, token: string): Promise<CurrentUser> {
-  return api<CurrentUser>("/auth/verify-login", { method: "POST", body: { token, accountId } });
-}
-
-export function logout(): Promise<unknown> {
-  return api("/auth/logout", { method: "POST" });
 }

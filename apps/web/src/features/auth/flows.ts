@@ -3,7 +3,8 @@ import type { QueryClient } from "@tanstack/react-query";
 import { toast } from "#web/components/ui/toast";
 import { loadWalletAdapter } from "#web/features/auth/wallet/load";
 import type { WalletAdapter } from "#web/features/auth/wallet/types";
-import { authKeys, initiateLogin, logout, verifyLogin } from "./api";
+import { authKeys } from "./api";
+import { initiateLogin, logout, verifyLogin } from "./mutations";
 import { authSession, type WalletConnection } from "./session";
 
 // Connect and disconnect confirmations get out of the way quickly; every other toast keeps the 3 s default.

@@ -1,6 +1,6 @@
 import type { Feed } from "@curate/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { curatorCount, filterMyFeeds } from "./api";
+import { curatorCount, filterMyFeeds } from "./my-feeds";
 import { fetchSocialProfile, NEAR_RPC_URL, shortAccountId } from "./social";
 
 function feed(id: string, overrides: Partial<Feed["config"]> = {}): Feed {

@@ -2,16 +2,16 @@ import type { ListSearch, Submission } from "@curate/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
 import { SectionHeader } from "#web/components/ui/section-header";
-import {
-  type ModerateVariables,
-  type ModerationAction,
-  useCanModerate,
-  useModerateSubmission,
-} from "#web/features/moderation/api";
+import { useCanModerate } from "#web/features/moderation/api";
 import { DecisionNote, latestDecision } from "#web/features/moderation/components/DecisionNote";
 import { ModerationControls, noteInputId } from "#web/features/moderation/components/ModerationControls";
 import { ShortcutHint } from "#web/features/moderation/components/ShortcutHint";
 import { type TriageDecision, useTriage } from "#web/features/moderation/hooks/use-triage";
+import {
+  type ModerateVariables,
+  type ModerationAction,
+  useModerateSubmission,
+} from "#web/features/moderation/mutations";
 import {
   type SubmissionFilters as Filters,
   feedSubmissionsInfiniteQueryOptions,

@@ -20,7 +20,7 @@ import { Textarea } from "#web/components/ui/textarea";
 import { useCurrentUser } from "#web/features/auth/api";
 import { LoginButton } from "#web/features/auth/components/LoginButton";
 import { appConfigQueryOptions } from "#web/features/config/api";
-import { useCreateTestPost } from "#web/features/curation/api";
+import { useCreateTestPost } from "#web/features/curation/mutations";
 import { feedsQueryOptions } from "#web/features/feeds/api";
 
 /** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */

@@ -2,7 +2,7 @@ import { CheckIcon, MessageSquarePlusIcon, XIcon } from "lucide-react";
 import type { KeyboardEvent } from "react";
 import { Button } from "#web/components/ui/button";
 import { Input } from "#web/components/ui/input";
-import type { ModerationAction } from "#web/features/moderation/api";
+import type { ModerationAction } from "#web/features/moderation/mutations";
 import { TRIAGE_KEYS } from "#web/features/moderation/triage";
 
 export const noteInputId = (submissionId: string) => `moderation-note-${submissionId}`;

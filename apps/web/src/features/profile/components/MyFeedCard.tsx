@@ -4,7 +4,8 @@ import { Link } from "@tanstack/react-router";
 import { AlertTriangleIcon, CalendarIcon, FileTextIcon, UsersIcon } from "lucide-react";
 import { Card } from "#web/components/ui/card";
 import { FeedImage } from "#web/features/feeds/components/FeedImage";
-import { contentCountQueryOptions, curatorCount } from "#web/features/profile/api";
+import { contentCountQueryOptions } from "#web/features/profile/api";
+import { curatorCount } from "#web/features/profile/my-feeds";
 import { formatCount } from "#web/lib/format";
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });

@@ -9,12 +9,8 @@ import { Input } from "#web/components/ui/input";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { Select } from "#web/components/ui/select";
 import { Skeleton } from "#web/components/ui/skeleton";
-import {
-  filterMyFeeds,
-  MY_FEEDS_FILTERS,
-  type MyFeedsFilter,
-  myFeedsQueryOptions,
-} from "#web/features/profile/api";
+import { myFeedsQueryOptions } from "#web/features/profile/api";
+import { filterMyFeeds, MY_FEEDS_FILTERS, type MyFeedsFilter } from "#web/features/profile/my-feeds";
 import { MyFeedCard } from "./MyFeedCard";
 
 /** The feeds the signed-in user created or administers, with a search and a setup-state filter. */

@@ -2,7 +2,7 @@ import { listSearchSchema } from "@curate/core";
 import { createFileRoute } from "@tanstack/react-router";
 import { currentUserQueryOptions } from "#web/features/auth/api";
 import { FeedCuration } from "#web/features/curation/components/FeedCuration";
-import { canModerateQueryOptions } from "#web/features/moderation/queries";
+import { canModerateQueryOptions } from "#web/features/moderation/api";
 import {
   feedSubmissionsInfiniteQueryOptions,
   type SubmissionFilters,
