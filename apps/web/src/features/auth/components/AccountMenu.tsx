@@ -3,7 +3,8 @@ import { Link } from "@tanstack/react-router";
 import { ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "#web/components/ui/avatar";
-import { shortAccountId, useProfileIdentity } from "#web/features/profile/social";
+import { useProfileIdentity } from "#web/features/social-profile/use-profile-identity";
+import { shortAccountId } from "#web/lib/account";
 import { cn } from "#web/lib/cn";
 
 const itemClasses = cn(

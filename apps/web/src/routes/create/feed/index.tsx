@@ -1,9 +1,9 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { BasicInformationStep } from "#web/features/create-feed/components/BasicInformationStep";
 import { SignInGate } from "#web/features/create-feed/components/SignInGate";
+import { WizardProgress } from "#web/features/create-feed/components/WizardProgress";
 import { usePrefillDraft } from "#web/features/create-feed/prefill";
 import { prefillSearchSchema } from "#web/features/create-feed/prefill-search";
-import { WizardProgress } from "#web/features/feeds/components/WizardProgress";
 
 export const Route = createFileRoute("/create/feed/")({
   validateSearch: prefillSearchSchema,
