@@ -3,7 +3,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { createQueryClient } from "./lib/query-client";
+import { createQueryClient } from "#web/lib/query-client";
 import { createAppRouter } from "./router";
 
 const queryClient = createQueryClient();

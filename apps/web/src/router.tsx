@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { createRouter } from "@tanstack/react-router";
-import { NotFoundPage } from "./features/layout/components/NotFoundPage";
-import { RouteErrorPage } from "./features/layout/components/RouteErrorPage";
+import { NotFoundPage } from "#web/components/layout/NotFoundPage";
+import { RouteErrorPage } from "#web/components/layout/RouteErrorPage";
 import { routeTree } from "./routeTree.gen";
 
 export interface RouterContext {

@@ -1,7 +1,9 @@
 import { createRootRouteWithContext, Outlet } from "@tanstack/react-router";
-import { AppLayout } from "../features/layout/components/AppLayout";
-import { NotFoundPage } from "../features/layout/components/NotFoundPage";
-import type { RouterContext } from "../router";
+import { AppLayout } from "#web/components/layout/AppLayout";
+import { NotFoundPage } from "#web/components/layout/NotFoundPage";
+import { AuthControl, MobileAuthControl } from "#web/features/auth/components/AuthControl";
+import { WalletChooserHost } from "#web/features/auth/components/WalletChooserHost";
+import type { RouterContext } from "#web/router";
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
@@ -10,7 +12,11 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 
 function RootLayout() {
   return (
-    <AppLayout>
+    <AppLayout
+      account={<AuthControl />}
+      mobileAccount={(close) => <MobileAuthControl onNavigate={close} />}
+      dialogs={<WalletChooserHost />}
+    >
       <Outlet />
     </AppLayout>
   );

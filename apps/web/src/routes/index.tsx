@@ -1,14 +1,14 @@
 import { listSearchSchema } from "@curate/core";
 import { createFileRoute } from "@tanstack/react-router";
-import { appConfigQueryOptions } from "../features/config/api";
-import { ExplorePage } from "../features/explore/components/ExplorePage";
-import { feedsQueryOptions } from "../features/feeds/api";
-import { topCuratorsQueryOptions } from "../features/leaderboard/api";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { ExplorePage } from "#web/features/explore/components/ExplorePage";
+import { feedsQueryOptions } from "#web/features/feeds/api";
+import { topCuratorsQueryOptions } from "#web/features/leaderboard/api";
 import {
   type SubmissionFilters,
   submissionsInfiniteQueryOptions,
   toSubmissionFilters,
-} from "../features/submissions/api";
+} from "#web/features/submissions/api";
 
 export const Route = createFileRoute("/")({
   validateSearch: listSearchSchema,

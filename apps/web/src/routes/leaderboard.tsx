@@ -1,12 +1,12 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { feedsQueryOptions, visibleFeeds } from "../features/feeds/api";
-import { leaderboardQueryOptions } from "../features/leaderboard/api";
-import { LeaderboardPage } from "../features/leaderboard/components/LeaderboardPage";
+import { feedsQueryOptions, visibleFeeds } from "#web/features/feeds/api";
+import { leaderboardQueryOptions } from "#web/features/leaderboard/api";
+import { LeaderboardPage } from "#web/features/leaderboard/components/LeaderboardPage";
 import {
   feedIdFilter,
   leaderboardSearchSchema,
   resolveLeaderboardSearch,
-} from "../features/leaderboard/search";
+} from "#web/features/leaderboard/search";
 
 export const Route = createFileRoute("/leaderboard")({
   validateSearch: leaderboardSearchSchema,

@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { appConfigQueryOptions } from "../features/config/api";
-import { TestTweetPage } from "../features/curation/components/TestTweetPage";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { TestTweetPage } from "#web/features/curation/components/TestTweetPage";
 
 export const Route = createFileRoute("/test")({
   loader: ({ context: { queryClient } }) => queryClient.prefetchQuery(appConfigQueryOptions()),

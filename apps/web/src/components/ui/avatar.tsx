@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { avatarColour, initialsOf } from "../../lib/avatar";
-import { cn } from "../../lib/cn";
+import { avatarColour, initialsOf } from "#web/lib/avatar";
+import { cn } from "#web/lib/cn";
 
 const sizes = { 24: "size-6 text-[10px]", 32: "size-8 text-xs", 40: "size-10 text-sm" } as const;
 

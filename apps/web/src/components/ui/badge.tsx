@@ -1,5 +1,5 @@
 import type { HTMLAttributes } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 const tones = {
   neutral: "border-line bg-zinc-50 text-zinc-700",

@@ -1,6 +1,7 @@
+import { LoaderCircleIcon } from "lucide-react";
 import { Slot } from "radix-ui";
 import type { ComponentProps } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 const variants = {
   primary: "bg-accent text-accent-foreground shadow-sm hover:bg-accent-strong",
@@ -21,6 +22,12 @@ export interface ButtonProps extends ComponentProps<"button"> {
   size?: keyof typeof sizes;
   /** Renders the single child (e.g. a router Link) with the button's look instead of a <button>. */
   asChild?: boolean;
+  /**
+   * An action under way: a spinner takes the place of the button's icons and the button is disabled and
+   * marked busy. The label stays, or the caller swaps it for the one the spec names ("Validating...").
+   * Not for asChild, whose single child is a link.
+   */
+  loading?: boolean;
 }
 
 export function buttonClasses(variant: keyof typeof variants = "primary", size: keyof typeof sizes = "md") {
@@ -33,9 +40,34 @@ export function buttonClasses(variant: keyof typeof variants = "primary", size: 
   );
 }
 
-export function Button({ variant, size, asChild, className, type, ...props }: ButtonProps) {
-  if (asChild) return <Slot.Root className={cn(buttonClasses(variant, size), className)} {...props} />;
+export function Button({
+  variant,
+  size,
+  asChild,
+  loading = false,
+  disabled,
+  className,
+  type,
+  children,
+  ...props
+}: ButtonProps) {
+  if (asChild) {
+    return (
+      <Slot.Root className={cn(buttonClasses(variant, size), className)} {...props}>
+        {children}
+      </Slot.Root>
+    );
+  }
   return (
-    <button type={type ?? "button"} className={cn(buttonClasses(variant, size), className)} {...props} />
+    <button
+      type={type ?? "button"}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      className={cn(buttonClasses(variant, size), loading && "[&>svg:not([data-spinner])]:hidden", className)}
+      {...props}
+    >
+      {loading ? <LoaderCircleIcon data-spinner="" aria-hidden="true" className="animate-spin" /> : null}
+      {children}
+    </button>
   );
 }

@@ -1,6 +1,6 @@
 import { ChevronDownIcon } from "lucide-react";
 import { useId } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 export interface SelectOption<T extends string> {
   value: T;

@@ -1,5 +1,5 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 /** Wide tables scroll sideways inside their frame instead of breaking the page layout on phones. */
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {

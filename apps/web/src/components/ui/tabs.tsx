@@ -1,7 +1,7 @@
 import { Link, type LinkProps } from "@tanstack/react-router";
 import { Tabs as TabsPrimitive } from "radix-ui";
 import type { ComponentProps, ReactNode } from "react";
-import { cn } from "../../lib/cn";
+import { cn } from "#web/lib/cn";
 
 const tabClasses = cn(
   "inline-flex h-10 items-center border-b-2 border-transparent px-1 text-sm font-medium whitespace-nowrap text-muted",

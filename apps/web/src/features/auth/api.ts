@@ -1,15 +1,6 @@
+import type { CurrentUser } from "@curate/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { ApiError, api } from "../../lib/api";
-
-/** The signed-in user as GET /api/users/me returns it. */
-export interface CurrentUser {
-  id: number;
-  nearAccountId: string;
-  username: string | null;
-  profileImage: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+import { ApiError, api } from "#web/lib/api";
 
 export const authKeys = {
   all: ["auth"] as const,
@@ -35,24 +26,4 @@ export const currentUserQueryOptions = () =>
 
 export function useCurrentUser() {
   return useQuery(currentUserQueryOptions());
-}
-
-/** What the wallet signs (NEP-413): the server's single-use nonce, base64 of 32 bytes. */
-export interface LoginChallenge {
-  nonce: string;
-  recipient: string;
-  message: string;
-}
-
-export function initiateLogin(accountId: string): Promise<LoginChallenge> {
-  return api<LoginChallenge>("/auth/initiate-login", { method: "POST", body: { accountId } });
-}
-
-/** Sends the wallet's signed-message token; on success the server sets the session cookie. */
-export function verifyLogin(accountId: string, token: string): Promise<CurrentUser> {
-  return api<CurrentUser>("/auth/verify-login", { method: "POST", body: { token, accountId } });
-}
-
-export function logout(): Promise<unknown> {
-  return api("/auth/logout", { method: "POST" });
 }

@@ -1,10 +1,11 @@
-import { base64Decode, encodeSignedMessageToken } from "@curate/core";
+import { base64Decode, encodeSignedMessageToken, type LoginChallenge } from "@curate/core";
 import type { QueryClient } from "@tanstack/react-query";
-import { toast } from "../../components/ui/toast";
-import { authKeys, initiateLogin, logout, verifyLogin } from "./api";
+import { toast } from "#web/components/ui/toast";
+import { loadWalletAdapter } from "#web/features/auth/wallet/load";
+import type { WalletAdapter } from "#web/features/auth/wallet/types";
+import { authKeys } from "./api";
+import { initiateLogin, logout, verifyLogin } from "./mutations";
 import { authSession, type WalletConnection } from "./session";
-import { loadWalletAdapter } from "./wallet";
-import type { WalletAdapter } from "./wallet/types";
 
 // Connect and disconnect confirmations get out of the way quickly; every other toast keeps the 3 s default.
 const QUICK_TOAST_MS = 1000;
@@ -76,7 +77,7 @@ export async function authorize(queryClient: QueryClient): Promise<void> {
     return;
   }
 
-  let challenge: Awaited<ReturnType<typeof initiateLogin>>;
+  let challenge: LoginChallenge;
   try {
     challenge = await initiateLogin(wallet.accountId);
   } catch {

@@ -1,6 +1,7 @@
+import type { CurrentUser } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { type CurrentUser, currentUserQueryOptions } from "./api";
+import { currentUserQueryOptions } from "./api";
 import { authSession, useAuthSession } from "./session";
 
 export type AuthStatus = "signed-out" | "connected" | "authorized";

@@ -1,6 +1,6 @@
 import type { AppConfig } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
+import { api } from "#web/lib/api";
 
 export const configKeys = {
   all: ["config"] as const,

@@ -1,7 +1,7 @@
 import type { Feed } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
-import { feedKeys, feedPath } from "../feeds/api";
+import { feedKeys, feedPath } from "#web/features/feeds/api";
+import { api } from "#web/lib/api";
 
 /** A lookup that succeeds means the hashtag is taken; any failure means it is free. Asked once, no retry. */
 export const feedIdTakenQueryOptions = (feedId: string) =>

@@ -1,6 +1,6 @@
 import { ALL_FEED_ID, type Feed } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
+import { api } from "#web/lib/api";
 
 export const feedKeys = {
   all: ["feeds"] as const,

@@ -1,19 +1,18 @@
-import type { Feed, FeedConfig } from "@curate/core";
+import type { AppConfig, Feed, FeedConfig } from "@curate/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { ApiError, api } from "../../lib/api";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { ApiError, api, apiUrl } from "#web/lib/api";
 import { feedKeys, feedPath } from "./api";
 
 // Writes live apart from the read queries in ./api, which Explore loads on the first page.
 
-/** Feeds appear in lists, details and the profile's feed lists; every write refreshes all of them. */
+/**
+ * Feeds appear in lists, details and the profile's feed lists; every write refreshes all of them. The profile
+ * keys its lists under feedKeys.all for exactly this, so this module needs no import from the profile.
+ */
 function useInvalidateFeeds() {
   const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: feedKeys.all }),
-      // The profile feature's lists (profileKeys.all), named by value to keep this module free of its queries.
-      queryClient.invalidateQueries({ queryKey: ["profile"] }),
-    ]);
+  return () => queryClient.invalidateQueries({ queryKey: feedKeys.all });
 }
 
 export function useCreateFeed() {
@@ -63,4 +62,81 @@ export function fieldIssues(error: unknown): FieldIssue[] {
       ? [{ path: String((detail as FieldIssue).path ?? ""), message: (detail as FieldIssue).message }]
       : [],
   );
+}
+
+export const DEFAULT_PINATA_UPLOAD_URL = "https://uploads.pinata.cloud/v3/files";
+export const DEFAULT_PINATA_GATEWAY_URL = "https://gateway.pinata.cloud/ipfs";
+
+/** Embedded default: the server stores the image and answers where it is served. */
+async function uploadToServer(file: File): Promise<string> {
+  const form = new FormData();
+  form.append("file", file);
+  const response = await fetch(apiUrl("/upload"), { method: "POST", body: form, credentials: "same-origin" });
+  const payload = (await response.json().catch(() => null)) as {
+    success?: boolean;
+    data?: { url?: string };
+    error?: { message?: string };
+  } | null;
+  if (!response.ok || !payload?.success || !payload.data?.url) {
+    throw new ApiError(response.status, payload?.error?.message || response.statusText, payload);
+  }
+  return payload.data.url;
+}
+
+async function pinataKey(): Promise<string> {
+  const response = await fetch(apiUrl("/upload/get-auth-key"), { credentials: "same-origin" });
+  if (!response.ok) {
+    const body = await response.text().catch(() => "");
+    throw new Error(
+      `Failed to retrieve Pinata auth key: ${response.status} ${response.statusText} - ${body}`,
+    );
+  }
+  const payload = (await response.json().catch(() => null)) as { data?: { JWT?: string } } | null;
+  const jwt = payload?.data?.JWT;
+  if (!jwt) throw new Error("No JWT returned from Pinata auth key service");
+  return jwt;
+}
+
+/** With PINATA_JWT on the server, the browser sends the file straight to Pinata with a short-lived key. */
+async function uploadToPinata(file: File, pinata: AppConfig["pinata"]): Promise<string> {
+  const jwt = await pinataKey();
+  try {
+    const form = new FormData();
+    form.append("file", file);
+    const response = await fetch(pinata?.uploadUrl ?? DEFAULT_PINATA_UPLOAD_URL, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${jwt}` },
+      body: form,
+    });
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+    // The v3 files API answers data.cid; the older pinning API answers IpfsHash.
+    const payload = (await response.json()) as { data?: { cid?: string }; IpfsHash?: string };
+    const cid = payload.data?.cid ?? payload.IpfsHash;
+    if (!cid) throw new Error("the answer holds no content hash");
+    const gateway = (pinata?.gatewayUrl ?? DEFAULT_PINATA_GATEWAY_URL).replace(/\/+$/, "");
+    return `${gateway}/${cid}`;
+  } catch (error) {
+    throw new Error(`Pinata upload process failed: ${(error as Error).message}`);
+  }
+}
+
+/** Uploads an image the way this deployment is set up to, and returns the URL it is shown from. */
+export function uploadImage(file: File, config: Pick<AppConfig, "imageUpload" | "pinata">): Promise<string> {
+  return config.imageUpload === "pinata" ? uploadToPinata(file, config.pinata) : uploadToServer(file);
+}
+
+interface UploadCallbacks {
+  onSuccess: (url: string) => void;
+  onError: (error: Error) => void;
+}
+
+/** Uploads a chosen image with this deployment's settings; the callbacks run even if the form has gone. */
+export function useUploadImage({ onSuccess, onError }: UploadCallbacks) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (file: File) =>
+      uploadImage(file, await queryClient.fetchQuery(appConfigQueryOptions())),
+    onSuccess,
+    onError,
+  });
 }

@@ -1,3 +1,5 @@
+// The reads of a feed's published RSS file (its RSS distributor's output, not the API). They stay out of ./api:
+// that module is in the first load of "/", and the XML parsing is only needed on a feed's page.
 import { builtinPluginName } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 

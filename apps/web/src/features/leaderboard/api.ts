@@ -6,7 +6,7 @@ import {
   TOP_CURATORS_FEED,
 } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
+import { api } from "#web/lib/api";
 
 export interface LeaderboardQuery {
   timeRange: TimeRange;

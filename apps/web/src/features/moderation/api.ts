@@ -1,21 +1,31 @@
-import type { ModerationOutcome } from "@curate/core";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
-import { toast } from "../../components/ui/toast";
-import { ApiError, api } from "../../lib/api";
-import { authKeys, useCurrentUser } from "../auth/api";
-import { leaderboardKeys } from "../leaderboard/api";
-import { submissionKeys } from "../submissions/api";
-import { applyFeedStatus, type FeedStatusChange, listScope, type SubmissionPages } from "./cache";
-import { canModerateQueryOptions, moderationKeys } from "./queries";
+import type { CanModerate } from "@curate/core";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { useCurrentUser } from "#web/features/auth/api";
+import { api } from "#web/lib/api";
 
-export type ModerationAction = "approve" | "reject";
+// Reads only; the decisions live in ./mutations. Route loaders prefetch the can-moderate answer, and whatever a
+// loader imports may end up in the first load of "/", which must not carry the mutation code.
 
-export interface ModerateVariables {
-  submissionId: string;
-  action: ModerationAction;
-  note?: string;
-}
+/** Document 1 §9: the can-moderate answer is cached for 5 minutes. */
+export const CAN_MODERATE_CACHE_MS = 5 * 60_000;
+
+export const moderationKeys = {
+  all: ["moderation"] as const,
+  // The account is part of the key so a different sign-in never reuses another account's answer.
+  canModerate: (feedId: string, accountId: string | null) =>
+    [...moderationKeys.all, "can-moderate", feedId, accountId] as const,
+  canModerateFeed: (feedId: string) => [...moderationKeys.all, "can-moderate", feedId] as const,
+  moderate: (feedId: string) => [...moderationKeys.all, "moderate", feedId] as const,
+};
+
+export const canModerateQueryOptions = (feedId: string, accountId: string | null) =>
+  queryOptions({
+    queryKey: moderationKeys.canModerate(feedId, accountId),
+    queryFn: ({ signal }) =>
+      api<CanModerate>(`/feeds/${encodeURIComponent(feedId)}/can-moderate`, { signal }),
+    staleTime: CAN_MODERATE_CACHE_MS,
+    gcTime: CAN_MODERATE_CACHE_MS,
+  });
 
 /** Document 1 §6: moderation controls only for a signed-in user whose can-moderate check for the feed passes. */
 export function useCanModerate(feedId: string): boolean {
@@ -23,114 +33,4 @@ export function useCanModerate(feedId: string): boolean {
   const accountId = user?.nearAccountId ?? null;
   const { data } = useQuery({ ...canModerateQueryOptions(feedId, accountId), enabled: accountId !== null });
   return accountId !== null && data?.canModerate === true;
-}
-
-const ACTION_TEXT = {
-  approve: { done: "approved", doing: "approving" },
-  reject: { done: "rejected", doing: "rejecting" },
-} as const;
-
-function showSignedOut() {
-  toast.error("Authentication Error", { description: "You must be signed in to moderate submissions." });
-}
-
-interface ModerationCallbacks {
-  /** Runs once per decision the server accepted (several may be in flight during fast triage). */
-  onDecided?: (variables: ModerateVariables) => void;
-  /** Runs once per decision that failed and was rolled back. */
-  onFailed?: (variables: ModerateVariables, error: Error) => void;
-}
-
-/**
- * Approve / reject in one feed. The new status shows at once in every cached submission list (this feed's and
- * Explore's) and is undone for that one submission if the server refuses, so other decisions in flight keep theirs.
- */
-export function useModerateSubmission(feedId: string, callbacks: ModerationCallbacks = {}) {
-  const queryClient = useQueryClient();
-  const { data: user } = useCurrentUser();
-  const mutationKey = moderationKeys.moderate(feedId);
-  // Submissions with a decision on its way, so their controls wait. Tracked here rather than with
-  // useMutationState, which would add to the framework chunk every page loads first.
-  const [inFlight, setInFlight] = useState<ReadonlySet<string>>(new Set());
-  const settle = (submissionId: string) =>
-    setInFlight((previous) => {
-      const next = new Set(previous);
-      next.delete(submissionId);
-      return next;
-    });
-
-  const setStatus = (change: FeedStatusChange) => {
-    for (const [queryKey] of queryClient.getQueriesData<SubmissionPages>({
-      queryKey: submissionKeys.lists(),
-    })) {
-      queryClient.setQueryData<SubmissionPages>(queryKey, (data) =>
-        applyFeedStatus(data, change, listScope(queryKey)),
-      );
-    }
-  };
-
-  const mutation = useMutation({
-    mutationKey,
-    mutationFn: ({ submissionId, action, note }: ModerateVariables) =>
-      api<ModerationOutcome>("/moderate", {
-        method: "POST",
-        body: {
-          submissionId,
-          feedId,
-          action,
-          note: note?.trim() || undefined,
-          moderatorAccountId: user?.nearAccountId,
-          moderatorAccountIdType: "near",
-          source: "ui",
-        },
-      }),
-    onMutate: async ({ submissionId, action }) => {
-      // A list fetch already under way would land after the optimistic change and undo it.
-      await queryClient.cancelQueries({ queryKey: submissionKeys.lists() });
-      setStatus({ submissionId, feedId, status: action === "approve" ? "approved" : "rejected" });
-    },
-    onSuccess: (_outcome, variables) => {
-      toast.success("Success", {
-        description: `Submission successfully ${ACTION_TEXT[variables.action].done}.`,
-      });
-      callbacks.onDecided?.(variables);
-    },
-    onError: (error, variables) => {
-      // Controls only exist on pending items, so pending is what the submission was before.
-      setStatus({ submissionId: variables.submissionId, feedId, status: "pending" });
-      if (error instanceof ApiError && error.status === 401) {
-        showSignedOut();
-        void queryClient.invalidateQueries({ queryKey: authKeys.me() });
-      } else {
-        toast.error("Error", { description: `Error ${ACTION_TEXT[variables.action].doing} submission.` });
-        // A 403 means the cached can-moderate answer is out of date.
-        if (error instanceof ApiError && error.status === 403) {
-          void queryClient.invalidateQueries({ queryKey: moderationKeys.canModerateFeed(feedId) });
-        }
-      }
-      callbacks.onFailed?.(variables, error);
-    },
-    onSettled: (_data, _error, variables) => {
-      settle(variables.submissionId);
-      void queryClient.invalidateQueries({ queryKey: submissionKeys.detail(variables.submissionId) });
-      // Refetching lists while other decisions are still in flight would briefly show those as pending again;
-      // the last decision to settle refreshes every list (Explore too) and the leaderboard counts.
-      if (queryClient.isMutating({ mutationKey }) > 1) return;
-      void queryClient.invalidateQueries({ queryKey: submissionKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });
-    },
-  });
-
-  /** Starts a decision; returns false (after the sign-in toast) when nobody is signed in. */
-  const moderate = (variables: ModerateVariables): boolean => {
-    if (!user) {
-      showSignedOut();
-      return false;
-    }
-    setInFlight((previous) => new Set(previous).add(variables.submissionId));
-    mutation.mutate(variables);
-    return true;
-  };
-
-  return { moderate, inFlight };
 }

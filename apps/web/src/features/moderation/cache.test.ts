@@ -1,6 +1,6 @@
 import type { Paged, Submission, SubmissionFeed } from "@curate/core";
 import { describe, expect, it } from "vitest";
-import { submissionKeys } from "../submissions/api";
+import { submissionKeys } from "#web/features/submissions/api";
 import { applyFeedStatus, listScope, type SubmissionPages, withFeedStatus } from "./cache";
 
 const link = (feedId: string, status: SubmissionFeed["status"]): SubmissionFeed => ({

@@ -1,14 +1,15 @@
-import { type Feed, isFeedComplete, type Paged, type Submission } from "@curate/core";
+import type { Feed, Paged, Submission } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
-import { visibleFeeds } from "../feeds/api";
-import { submissionKeys } from "../submissions/api";
+import { feedKeys, visibleFeeds } from "#web/features/feeds/api";
+import { submissionKeys } from "#web/features/submissions/api";
+import { api } from "#web/lib/api";
 
 const CONTENT_COUNT_STALE_MS = 5 * 60_000;
 
 // Keys carry the account, so one person's lists are never shown to the next one signing in on this browser.
+// They sit under feedKeys.all because they are lists of feeds: every feed write refreshes them with the rest.
 export const profileKeys = {
-  all: ["profile"] as const,
+  all: [...feedKeys.all, "profile"] as const,
   approverFor: (accountId: string) => [...profileKeys.all, accountId, "approver-for"] as const,
   curatorFor: (accountId: string) => [...profileKeys.all, accountId, "curator-for"] as const,
   myFeeds: (accountId: string) => [...profileKeys.all, accountId, "my-feeds"] as const,
@@ -48,27 +49,3 @@ export const contentCountQueryOptions = (feedId: string) =>
     },
     staleTime: CONTENT_COUNT_STALE_MS,
   });
-
-/** Curators of a feed: the approver handles its config names, over every platform. */
-export function curatorCount(feed: Feed): number {
-  const approvers = feed.config.moderation?.approvers ?? {};
-  return Object.values(approvers).reduce((total, handles) => total + handles.length, 0);
-}
-
-export const MY_FEEDS_FILTERS = [
-  { value: "all", label: "All" },
-  { value: "completed", label: "Completed" },
-  { value: "incomplete", label: "Setup incomplete" },
-] as const;
-
-export type MyFeedsFilter = (typeof MY_FEEDS_FILTERS)[number]["value"];
-
-/** The search matches name, id and description, case-insensitively; the filter splits on setup completeness. */
-export function filterMyFeeds(feeds: readonly Feed[], search: string, filter: MyFeedsFilter): Feed[] {
-  const needle = search.trim().toLowerCase();
-  return feeds.filter((feed) => {
-    if (filter !== "all" && isFeedComplete(feed.config) !== (filter === "completed")) return false;
-    if (!needle) return true;
-    return [feed.name, feed.id, feed.description ?? ""].some((text) => text.toLowerCase().includes(needle));
-  });
-}

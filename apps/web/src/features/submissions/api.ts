@@ -7,7 +7,7 @@ import {
   type Submission,
 } from "@curate/core";
 import { infiniteQueryOptions } from "@tanstack/react-query";
-import { api } from "../../lib/api";
+import { api } from "#web/lib/api";
 
 export const SUBMISSIONS_REFRESH_MS = 10_000;
 

@@ -1,7 +1,7 @@
 import { createFileRoute, Link } from "@tanstack/react-router";
 import { PlusIcon } from "lucide-react";
-import { buttonClasses } from "../../components/ui/button";
-import { PlaceholderPage } from "../../features/layout/components/PlaceholderPage";
+import { PlaceholderPage } from "#web/components/layout/PlaceholderPage";
+import { buttonClasses } from "#web/components/ui/button";
 
 export const Route = createFileRoute("/plugin/")({
   component: PluginsRoute,

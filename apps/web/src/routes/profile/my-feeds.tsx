@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { useAuthState } from "../../features/auth/use-auth";
-import { MyFeeds } from "../../features/profile/components/MyFeeds";
+import { useAuthState } from "#web/features/auth/use-auth";
+import { MyFeeds } from "#web/features/profile/components/MyFeeds";
 
 export const Route = createFileRoute("/profile/my-feeds")({
   component: MyFeedsTab,

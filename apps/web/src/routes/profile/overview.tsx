@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { useAuthState } from "../../features/auth/use-auth";
-import { ProfileOverview } from "../../features/profile/components/ProfileOverview";
+import { useAuthState } from "#web/features/auth/use-auth";
+import { ProfileOverview } from "#web/features/profile/components/ProfileOverview";
 
 export const Route = createFileRoute("/profile/overview")({
   component: OverviewTab,

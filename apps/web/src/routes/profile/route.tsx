@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ProfileLayout } from "../../features/profile/components/ProfileLayout";
+import { ProfileLayout } from "#web/features/profile/components/ProfileLayout";
 
 export const Route = createFileRoute("/profile")({
   component: ProfileLayout,

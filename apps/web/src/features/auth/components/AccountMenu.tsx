@@ -2,9 +2,10 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { Avatar } from "../../../components/ui/avatar";
-import { cn } from "../../../lib/cn";
-import { shortAccountId, useProfileIdentity } from "../../profile/social";
+import { Avatar } from "#web/components/ui/avatar";
+import { useProfileIdentity } from "#web/features/social-profile/use-profile-identity";
+import { shortAccountId } from "#web/lib/account";
+import { cn } from "#web/lib/cn";
 
 const itemClasses = cn(
   "flex w-full items-center gap-2.5 rounded-md px-2.5 py-2 text-left text-sm text-ink outline-none",
@@ -16,7 +17,7 @@ function menuItems(menu: HTMLElement | null): HTMLElement[] {
 }
 
 async function disconnect(queryClient: ReturnType<typeof useQueryClient>) {
-  const flows = await import("../flows");
+  const flows = await import("#web/features/auth/flows");
   await flows.disconnect(queryClient);
 }
 

@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { lazy, Suspense, useEffect } from "react";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { useAuthSession } from "../session";
-import { useAuthState } from "../use-auth";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { useAuthSession } from "#web/features/auth/session";
+import { useAuthState } from "#web/features/auth/use-auth";
 import { AuthorizeButton } from "./AuthorizeButton";
 import { LoginButton } from "./LoginButton";
 
@@ -16,7 +16,8 @@ function useWalletWatcher() {
   const { wallet } = useAuthSession();
   useEffect(() => {
     if (!wallet) return;
-    const start = () => void import("../flows").then((flows) => flows.watchWallet(wallet, queryClient));
+    const start = () =>
+      void import("#web/features/auth/flows").then((flows) => flows.watchWallet(wallet, queryClient));
     if (typeof requestIdleCallback === "function") {
       const handle = requestIdleCallback(start);
       return () => cancelIdleCallback(handle);

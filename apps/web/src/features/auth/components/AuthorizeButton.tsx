@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { KeyRoundIcon, LoaderCircleIcon } from "lucide-react";
+import { KeyRoundIcon } from "lucide-react";
 import { useState } from "react";
-import { Button, type ButtonProps } from "../../../components/ui/button";
+import { Button, type ButtonProps } from "#web/components/ui/button";
 
 /** "Authorize App": the wallet signs the server's challenge and the server opens a session. */
 export function AuthorizeButton(props: Omit<ButtonProps, "children" | "onClick">) {
@@ -10,23 +10,18 @@ export function AuthorizeButton(props: Omit<ButtonProps, "children" | "onClick">
   return (
     <Button
       {...props}
-      aria-busy={pending}
-      disabled={pending}
+      loading={pending}
       onClick={async () => {
         setPending(true);
         try {
-          const { authorize } = await import("../flows");
+          const { authorize } = await import("#web/features/auth/flows");
           await authorize(queryClient);
         } finally {
           setPending(false);
         }
       }}
     >
-      {pending ? (
-        <LoaderCircleIcon aria-hidden="true" className="animate-spin" />
-      ) : (
-        <KeyRoundIcon aria-hidden="true" />
-      )}
+      <KeyRoundIcon aria-hidden="true" />
       Authorize App
     </Button>
   );

@@ -1,6 +1,6 @@
 import { LogInIcon } from "lucide-react";
-import { Button, type ButtonProps } from "../../../components/ui/button";
-import { authSession } from "../session";
+import { Button, type ButtonProps } from "#web/components/ui/button";
+import { authSession } from "#web/features/auth/session";
 import { preloadWalletChooser } from "./WalletChooserHost";
 
 /** "Login": opens the wallet chooser. Used in the header, the mobile menu and on pages that need an account. */

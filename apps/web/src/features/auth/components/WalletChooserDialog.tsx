@@ -1,14 +1,14 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRoundIcon, LoaderCircleIcon, RotateCwIcon, WalletIcon } from "lucide-react";
 import { type ReactNode, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Dialog, DialogContent } from "../../../components/ui/dialog";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { cn } from "../../../lib/cn";
-import { appConfigQueryOptions } from "../../config/api";
-import { authSession } from "../session";
-import { listNearWallets } from "../wallet";
-import { DEV_WALLET_ID, type WalletOption } from "../wallet/types";
+import { Button } from "#web/components/ui/button";
+import { Dialog, DialogContent } from "#web/components/ui/dialog";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { authSession } from "#web/features/auth/session";
+import { listNearWallets } from "#web/features/auth/wallet/load";
+import { DEV_WALLET_ID, type WalletOption } from "#web/features/auth/wallet/types";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { cn } from "#web/lib/cn";
 
 const optionClasses = cn(
   "flex w-full items-center gap-3 rounded-md border border-line bg-surface px-3 py-3 text-left transition-colors",
@@ -33,7 +33,7 @@ export default function WalletChooserDialog({ open }: { open: boolean }) {
 
   async function choose(walletId: string) {
     setConnecting(walletId);
-    const { connectWallet } = await import("../flows");
+    const { connectWallet } = await import("#web/features/auth/flows");
     const connected = await connectWallet(walletId, queryClient);
     setConnecting(null);
     if (connected) authSession.closeChooser();

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from "react";
-import { useAuthSession } from "../session";
+import { useAuthSession } from "#web/features/auth/session";
 
 const loadChooser = () => import("./WalletChooserDialog");
 const WalletChooserDialog = lazy(loadChooser);

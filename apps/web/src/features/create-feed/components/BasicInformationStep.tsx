@@ -1,17 +1,19 @@
 import { normaliseHashtag } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { ArrowRightIcon, LoaderIcon } from "lucide-react";
+import { ArrowRightIcon } from "lucide-react";
 import { type FormEvent, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { useDebouncedValue } from "../../../lib/use-debounced-value";
-import { FormField, Textarea } from "../../feeds/components/FormField";
-import { ImageUpload } from "../../feeds/components/ImageUpload";
-import { feedIdTakenQueryOptions } from "../api";
-import { feedDraftStore, useFeedDraft } from "../draft-store";
-import { HASHTAG_TAKEN, hasErrors, validateBasicInformation } from "../validation";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { FormField } from "#web/components/ui/form-field";
+import { Input } from "#web/components/ui/input";
+import { SectionHeader } from "#web/components/ui/section-header";
+import { Textarea } from "#web/components/ui/textarea";
+import { feedIdTakenQueryOptions } from "#web/features/create-feed/api";
+import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
+import { HASHTAG_TAKEN, hasErrors, validateBasicInformation } from "#web/features/create-feed/validation";
+import { ImageUpload } from "#web/features/feeds/components/ImageUpload";
+import { useDebouncedValue } from "#web/lib/use-debounced-value";
 
 export const HASHTAG_CHECK_DELAY_MS = 500;
 
@@ -47,7 +49,7 @@ export function BasicInformationStep() {
 
   return (
     <form onSubmit={next} noValidate className="flex flex-col gap-6">
-      <h2 className="text-xl font-bold">Basic Information</h2>
+      <SectionHeader title="Basic Information" />
       <Card className="flex flex-col gap-6 p-5 sm:p-6">
         <fieldset className="flex flex-col gap-2">
           <legend className="mb-2 text-sm font-medium text-ink">Feed image</legend>
@@ -94,12 +96,9 @@ export function BasicInformationStep() {
         </FormField>
       </Card>
       <div className="flex justify-end">
-        <Button type="submit" disabled={validating}>
+        <Button type="submit" loading={validating}>
           {validating ? (
-            <>
-              <LoaderIcon className="animate-spin" aria-hidden="true" />
-              Validating...
-            </>
+            "Validating..."
           ) : (
             <>
               Next

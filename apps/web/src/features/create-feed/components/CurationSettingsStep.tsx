@@ -2,11 +2,12 @@ import { WIZARD_APPROVER_PLATFORMS } from "@curate/core";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon, ArrowRightIcon, PlusIcon, Trash2Icon } from "lucide-react";
 import { type FormEvent, useState } from "react";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { FormField } from "../../feeds/components/FormField";
-import { feedDraftStore, useFeedDraft } from "../draft-store";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { FormField } from "#web/components/ui/form-field";
+import { Input } from "#web/components/ui/input";
+import { SectionHeader } from "#web/components/ui/section-header";
+import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
 
 /** Step 2: who approves submissions, and whether approved posts also go to a Telegram chat. */
 export function CurationSettingsStep() {
@@ -38,7 +39,7 @@ export function CurationSettingsStep() {
 
   return (
     <div className="flex flex-col gap-6">
-      <h2 className="text-xl font-bold">Curation Settings</h2>
+      <SectionHeader title="Curation Settings" />
 
       <Card className="flex flex-col gap-5 p-5 sm:p-6">
         <div>

@@ -1,15 +1,18 @@
 import { builtinPluginName, feedConfigFromDraft } from "@curate/core";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { ArrowLeftIcon, CheckIcon, LoaderIcon } from "lucide-react";
+import { ArrowLeftIcon, CheckIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Badge } from "../../../components/ui/badge";
-import { Button, buttonClasses } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { toast } from "../../../components/ui/toast";
-import { FeedImage } from "../../feeds/components/FeedImage";
-import { fieldIssues, useCreateFeed } from "../../feeds/mutations";
-import { feedDraftStore, useFeedDraft } from "../draft-store";
-import { hasErrors, validateBasicInformation } from "../validation";
+import { Alert } from "#web/components/ui/alert";
+import { Badge } from "#web/components/ui/badge";
+import { Button, buttonClasses } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { SectionHeader } from "#web/components/ui/section-header";
+import { toast } from "#web/components/ui/toast";
+import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
+import { hasErrors, validateBasicInformation } from "#web/features/create-feed/validation";
+import { FeedImage } from "#web/features/feeds/components/FeedImage";
+import { FieldIssueList } from "#web/features/feeds/components/FieldIssueList";
+import { fieldIssues, useCreateFeed } from "#web/features/feeds/mutations";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -50,7 +53,7 @@ export function ReviewStep() {
 
   return (
     <div className="flex flex-col gap-6">
-      <h2 className="text-xl font-bold">Feed Review</h2>
+      <SectionHeader title="Feed Review" />
       <Card className="p-5 sm:p-6">
         <div className="flex items-start gap-4 border-b border-line pb-5">
           <FeedImage name={config.name || config.id || "?"} src={config.image || null} className="size-16" />
@@ -105,33 +108,19 @@ export function ReviewStep() {
       </Card>
 
       {incomplete ? (
-        <p
-          role="alert"
-          className="rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
-        >
+        // Announced as an alert: it is why Create Feed cannot be pressed.
+        <Alert variant="warning" role="alert">
           The basic information is incomplete.{" "}
           <Link to="/create/feed" className="font-medium underline">
             Go back to Basic Information
           </Link>{" "}
           to finish it.
-        </p>
+        </Alert>
       ) : null}
       {createFeed.error ? (
-        <div
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          <p className="font-medium">{createFeed.error.message}</p>
-          {issues.length ? (
-            <ul className="mt-2 list-disc pl-5">
-              {issues.map((issue) => (
-                <li key={`${issue.path}:${issue.message}`}>
-                  {issue.path ? <code className="font-mono">{issue.path}</code> : null} {issue.message}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </div>
+        <Alert title={createFeed.error.message}>
+          {issues.length ? <FieldIssueList issues={issues} /> : null}
+        </Alert>
       ) : null}
 
       <div className="flex justify-between gap-3">
@@ -139,12 +128,8 @@ export function ReviewStep() {
           <ArrowLeftIcon aria-hidden="true" />
           Previous
         </Link>
-        <Button onClick={create} disabled={incomplete || createFeed.isPending}>
-          {createFeed.isPending ? (
-            <LoaderIcon className="animate-spin" aria-hidden="true" />
-          ) : (
-            <CheckIcon aria-hidden="true" />
-          )}
+        <Button onClick={create} disabled={incomplete} loading={createFeed.isPending}>
+          <CheckIcon aria-hidden="true" />
           Create Feed
         </Button>
       </div>

@@ -1,9 +1,9 @@
 import { LockIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Card } from "../../../components/ui/card";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { useCurrentUser } from "../../auth/api";
-import { LoginButton } from "../../auth/components/LoginButton";
+import { Card } from "#web/components/ui/card";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { useCurrentUser } from "#web/features/auth/api";
+import { LoginButton } from "#web/features/auth/components/LoginButton";
 
 /** Creating a feed needs an account: signed-out visitors get the login prompt instead of the step. */
 export function SignInGate({ children }: { children: ReactNode }) {

@@ -1,25 +1,26 @@
 import type { ListSearch, Submission } from "@curate/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useCallback, useMemo, useState } from "react";
-import { formatCount } from "../../../lib/format";
+import { SectionHeader } from "#web/components/ui/section-header";
+import { useCanModerate } from "#web/features/moderation/api";
+import { DecisionNote, latestDecision } from "#web/features/moderation/components/DecisionNote";
+import { ModerationControls, noteInputId } from "#web/features/moderation/components/ModerationControls";
+import { ShortcutHint } from "#web/features/moderation/components/ShortcutHint";
+import { type TriageDecision, useTriage } from "#web/features/moderation/hooks/use-triage";
 import {
   type ModerateVariables,
   type ModerationAction,
-  useCanModerate,
   useModerateSubmission,
-} from "../../moderation/api";
-import { DecisionNote, latestDecision } from "../../moderation/components/DecisionNote";
-import { ModerationControls, noteInputId } from "../../moderation/components/ModerationControls";
-import { ShortcutHint } from "../../moderation/components/ShortcutHint";
-import { type TriageDecision, useTriage } from "../../moderation/hooks/useTriage";
+} from "#web/features/moderation/mutations";
 import {
   type SubmissionFilters as Filters,
   feedSubmissionsInfiniteQueryOptions,
   toSubmissionFilters,
-} from "../../submissions/api";
-import { SubmissionCard } from "../../submissions/components/SubmissionCard";
-import { SubmissionFilters } from "../../submissions/components/SubmissionFilters";
-import { SubmissionList } from "../../submissions/components/SubmissionList";
+} from "#web/features/submissions/api";
+import { SubmissionCard } from "#web/features/submissions/components/SubmissionCard";
+import { SubmissionFilters } from "#web/features/submissions/components/SubmissionFilters";
+import { SubmissionList } from "#web/features/submissions/components/SubmissionList";
+import { formatCount } from "#web/lib/format";
 
 interface FeedCurationProps {
   feedId: string;
@@ -34,12 +35,11 @@ export function FeedCuration({ feedId, search, onFiltersChange }: FeedCurationPr
 
   return (
     <section aria-labelledby="curation-title" className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 id="curation-title" className="text-xl font-bold">
-          Recent Curation
-        </h2>
-        {canModerate ? <ShortcutHint /> : null}
-      </div>
+      <SectionHeader
+        id="curation-title"
+        title="Recent Curation"
+        actions={canModerate ? <ShortcutHint /> : null}
+      />
       <SubmissionFilters filters={filters} onChange={onFiltersChange} />
       <CurationList key={feedId} feedId={feedId} filters={filters} canModerate={canModerate} />
     </section>

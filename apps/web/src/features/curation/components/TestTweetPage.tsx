@@ -1,25 +1,27 @@
+import {
+  hashtagsOf,
+  type TestPost,
+  type TestPostErrors,
+  type TestPostInput,
+  validateTestPost,
+} from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { CheckCircle2Icon, FlaskConicalIcon, ShieldOffIcon } from "lucide-react";
-import { type FormEvent, type ReactNode, useId, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { cn } from "../../../lib/cn";
-import { useCurrentUser } from "../../auth/api";
-import { LoginButton } from "../../auth/components/LoginButton";
-import { appConfigQueryOptions } from "../../config/api";
-import { feedsQueryOptions } from "../../feeds/api";
-import { PageContainer } from "../../layout/components/PageContainer";
-import {
-  hashtagsIn,
-  type TestTweet,
-  type TestTweetErrors,
-  type TestTweetInput,
-  useCreateTestTweet,
-  validateTestTweet,
-} from "../api";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { Alert } from "#web/components/ui/alert";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { FormField } from "#web/components/ui/form-field";
+import { Input } from "#web/components/ui/input";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { Textarea } from "#web/components/ui/textarea";
+import { useCurrentUser } from "#web/features/auth/api";
+import { LoginButton } from "#web/features/auth/components/LoginButton";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { useCreateTestPost } from "#web/features/curation/mutations";
+import { feedsQueryOptions } from "#web/features/feeds/api";
 
 /** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */
 export function TestTweetPage() {
@@ -30,7 +32,7 @@ export function TestTweetPage() {
   if (config.status === "pending" || user.status === "pending") {
     body = <Skeleton className="h-80 w-full" />;
   } else if (config.status === "error") {
-    body = <Notice title="Could not load the server settings.">{config.error.message}</Notice>;
+    body = <Alert title="Could not load the server settings.">{config.error.message}</Alert>;
   } else if (config.data.environment === "production") {
     body = (
       <Notice
@@ -86,16 +88,15 @@ function Notice({ title, icon, children }: { title: string; icon?: ReactNode; ch
   );
 }
 
-const EMPTY: TestTweetInput = { text: "", username: "", inReplyToStatusId: "" };
+const EMPTY: TestPostInput = { text: "", username: "", inReplyToStatusId: "" };
 
 function TestTweetForm({ botHandle }: { botHandle: string }) {
-  const ids = { text: useId(), username: useId(), reply: useId() };
-  const [input, setInput] = useState<TestTweetInput>(EMPTY);
-  const [errors, setErrors] = useState<TestTweetErrors>({});
-  const create = useCreateTestTweet();
+  const [input, setInput] = useState<TestPostInput>(EMPTY);
+  const [errors, setErrors] = useState<TestPostErrors>({});
+  const create = useCreateTestPost();
   const command = `!submit @${botHandle} #`;
 
-  const update = (patch: Partial<TestTweetInput>) => {
+  const update = (patch: Partial<TestPostInput>) => {
     setInput((previous) => ({ ...previous, ...patch }));
     // A field's error goes away as soon as it is edited; the rest stay until the next submit.
     setErrors((previous) => ({
@@ -106,7 +107,7 @@ function TestTweetForm({ botHandle }: { botHandle: string }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = validateTestTweet(input);
+    const found = validateTestPost(input);
     setErrors(found);
     if (Object.values(found).some(Boolean)) return;
     const reply = input.inReplyToStatusId?.trim();
@@ -121,60 +122,48 @@ function TestTweetForm({ botHandle }: { botHandle: string }) {
     <div className="flex flex-col gap-6">
       <Card className="p-5 sm:p-6">
         <form noValidate onSubmit={submit} className="flex flex-col gap-5" aria-label="Create Test Tweet">
-          <Field id={ids.text} label="Tweet text" error={errors.text}>
-            <textarea
-              id={ids.text}
+          <FormField
+            label="Tweet text"
+            error={errors.text}
+            hint={
+              <>
+                A post containing{" "}
+                <code className="rounded bg-zinc-100 px-1 py-0.5 text-ink">{command}feedId</code> submits
+                itself to that feed (or, as a reply, the post it replies to); the rest of the text is the
+                curator's note.
+              </>
+            }
+          >
+            <Textarea
               value={input.text}
               rows={4}
               onChange={(event) => update({ text: event.target.value })}
               placeholder={`${command}feedId Worth a read`}
-              aria-invalid={errors.text ? true : undefined}
-              aria-describedby={`${ids.text}-hint${errors.text ? ` ${ids.text}-error` : ""}`}
-              className={cn(
-                "w-full rounded-md border border-line bg-surface px-3 py-2 text-sm text-ink shadow-xs",
-                "placeholder:text-muted focus-visible:border-accent",
-              )}
             />
-            <p id={`${ids.text}-hint`} className="text-xs text-muted">
-              A post containing{" "}
-              <code className="rounded bg-zinc-100 px-1 py-0.5 text-ink">{command}feedId</code> submits itself
-              to that feed (or, as a reply, the post it replies to); the rest of the text is the curator's
-              note.
-            </p>
-          </Field>
+          </FormField>
           <div className="grid gap-5 sm:grid-cols-2">
-            <Field id={ids.username} label="Username" error={errors.username}>
+            <FormField label="Username" error={errors.username}>
               <Input
-                id={ids.username}
                 value={input.username}
                 onChange={(event) => update({ username: event.target.value })}
                 placeholder="curator_jane"
                 autoComplete="off"
-                aria-invalid={errors.username ? true : undefined}
-                aria-describedby={errors.username ? `${ids.username}-error` : undefined}
               />
-            </Field>
-            <Field id={ids.reply} label="Reply to post id (optional)" error={errors.inReplyToStatusId}>
+            </FormField>
+            <FormField label="Reply to post id (optional)" error={errors.inReplyToStatusId}>
               <Input
-                id={ids.reply}
                 value={input.inReplyToStatusId}
                 inputMode="numeric"
                 onChange={(event) => update({ inReplyToStatusId: event.target.value })}
                 placeholder="Empty for a new post"
-                aria-invalid={errors.inReplyToStatusId ? true : undefined}
-                aria-describedby={errors.inReplyToStatusId ? `${ids.reply}-error` : undefined}
               />
-            </Field>
+            </FormField>
           </div>
           <div className="flex flex-wrap items-center gap-3">
-            <Button type="submit" disabled={create.isPending}>
+            <Button type="submit" loading={create.isPending}>
               {create.isPending ? "Creating..." : "Create Tweet"}
             </Button>
-            {create.isError ? (
-              <p role="alert" className="text-sm text-red-700">
-                {create.error.message}
-              </p>
-            ) : null}
+            {create.isError ? <Alert>{create.error.message}</Alert> : null}
           </div>
         </form>
       </Card>
@@ -185,40 +174,14 @@ function TestTweetForm({ botHandle }: { botHandle: string }) {
   );
 }
 
-function Field({
-  id,
-  label,
-  error,
-  children,
-}: {
-  id: string;
-  label: string;
-  error?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-ink">
-        {label}
-      </label>
-      {children}
-      {error ? (
-        <p id={`${id}-error`} className="text-xs font-medium text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
 function plural(count: number, word: string) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function TestTweetResult({ tweet, onReply }: { tweet: TestTweet; onReply: (id: string) => void }) {
+function TestTweetResult({ tweet, onReply }: { tweet: TestPost; onReply: (id: string) => void }) {
   const { data: feeds } = useQuery(feedsQueryOptions());
   const known = new Set(feeds?.map((feed) => feed.id));
-  const named = hashtagsIn(tweet.text).filter((tag) => known.has(tag));
+  const named = hashtagsOf(tweet.text).filter((tag) => known.has(tag));
   const { read, submitted, moderated } = tweet.intake;
 
   return (

@@ -1,18 +1,18 @@
 import type { ListSearch } from "@curate/core";
 import { LayersIcon, TrophyIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "../../../components/ui/button";
-import { LazyDrawer } from "../../../components/ui/lazy-drawer";
-import { formatCount } from "../../../lib/format";
-import { FeedList } from "../../feeds/components/FeedList";
-import { TopCurators } from "../../leaderboard/components/TopCurators";
+import { Button } from "#web/components/ui/button";
+import { LazyDrawer } from "#web/components/ui/lazy-drawer";
+import { FeedList } from "#web/features/feeds/components/FeedList";
+import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 import {
   type SubmissionFilters as Filters,
   submissionsInfiniteQueryOptions,
   toSubmissionFilters,
-} from "../../submissions/api";
-import { SubmissionFilters } from "../../submissions/components/SubmissionFilters";
-import { SubmissionList } from "../../submissions/components/SubmissionList";
+} from "#web/features/submissions/api";
+import { SubmissionFilters } from "#web/features/submissions/components/SubmissionFilters";
+import { SubmissionList } from "#web/features/submissions/components/SubmissionList";
+import { formatCount } from "#web/lib/format";
 import { Hero } from "./Hero";
 
 interface ExplorePageProps {

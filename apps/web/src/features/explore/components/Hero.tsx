@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { appConfigQueryOptions } from "../../config/api";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { appConfigQueryOptions } from "#web/features/config/api";
 
 export function Hero() {
   return (

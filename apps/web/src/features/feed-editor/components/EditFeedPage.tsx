@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { LoaderIcon } from "lucide-react";
-import { ApiError } from "../../../lib/api";
-import { feedQueryOptions } from "../../feeds/api";
+import { Alert } from "#web/components/ui/alert";
+import { feedQueryOptions } from "#web/features/feeds/api";
+import { ApiError } from "#web/lib/api";
 import { FeedEditor } from "./FeedEditor";
 
 export function EditFeedPage({ feedId }: { feedId: string }) {
@@ -19,12 +20,7 @@ export function EditFeedPage({ feedId }: { feedId: string }) {
     if (error instanceof ApiError && error.status === 404) {
       return <p className="py-16 text-center text-muted">Feed not found.</p>;
     }
-    return (
-      <div role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-red-800">
-        <p className="font-semibold">Error Loading Feed</p>
-        <p className="mt-1 text-sm">{error.message}</p>
-      </div>
-    );
+    return <Alert title="Error Loading Feed">{error.message}</Alert>;
   }
   // The editor keeps its working copy across saves and refetches; only another feed starts a new one.
   return <FeedEditor key={feed.id} feed={feed} />;

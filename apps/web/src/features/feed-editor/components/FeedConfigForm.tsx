@@ -1,10 +1,11 @@
-import { MIN_POLLING_INTERVAL_MS } from "@curate/core";
+import { builtinPluginId, MIN_POLLING_INTERVAL_MS, PLUGINS } from "@curate/core";
 import { PlusIcon, Trash2Icon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "../../../components/ui/button";
-import { Input } from "../../../components/ui/input";
-import { FormField, Textarea } from "../../feeds/components/FormField";
-import type { FeedForm, FormErrors, SourceForm, StepForm } from "../form-model";
+import { Button } from "#web/components/ui/button";
+import { FormField } from "#web/components/ui/form-field";
+import { Input } from "#web/components/ui/input";
+import { Textarea } from "#web/components/ui/textarea";
+import type { FeedForm, FormErrors, SourceForm, StepForm } from "#web/features/feed-editor/form-model";
 import { StepConfigField } from "./StepConfigField";
 
 type Update = (change: (form: FeedForm) => FeedForm) => void;
@@ -128,7 +129,7 @@ export function FeedConfigForm({ form, errors, onChange, generation }: FeedConfi
               <FormField label={`Source ${sourceIndex + 1} plugin`} className="flex-1">
                 <Input
                   value={source.plugin}
-                  placeholder="@curate/x-source"
+                  placeholder={builtinPluginId("x-source")}
                   onChange={(event) => setSource(sourceIndex, { ...source, plugin: event.target.value })}
                 />
               </FormField>
@@ -273,7 +274,7 @@ function StepList({
             <FormField label={`${noun} ${index + 1} plugin`} className="flex-1">
               <Input
                 value={step.plugin}
-                placeholder={noun === "Transform" ? "@curate/object-transform" : "@curate/rss"}
+                placeholder={noun === "Transform" ? PLUGINS.objectTransform : PLUGINS.rss}
                 onChange={(event) =>
                   onChange(replaceAt(steps, index, { ...step, plugin: event.target.value }))
                 }

@@ -1,175 +1,31 @@
-import { type Feed, type FeedConfig, feedConfigSchema } from "@curate/core";
+import type { Feed } from "@curate/core";
 import { useNavigate } from "@tanstack/react-router";
-import { LoaderIcon, SaveIcon, Trash2Icon } from "lucide-react";
-import { useEffect, useEffectEvent, useId, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card";
-import { Dialog, DialogClose, DialogContent } from "../../../components/ui/dialog";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "../../../components/ui/tabs";
-import { toast } from "../../../components/ui/toast";
-import { Textarea } from "../../feeds/components/FormField";
-import { ImageUpload } from "../../feeds/components/ImageUpload";
-import { type FieldIssue, fieldIssues, useDeleteFeed, useUpdateFeed } from "../../feeds/mutations";
-import {
-  configFromForm,
-  configToJson,
-  type FeedForm,
-  formFromConfig,
-  parseConfigJson,
-  validateForm,
-  type WorkingConfig,
-} from "../form-model";
+import { SaveIcon, Trash2Icon } from "lucide-react";
+import { useId, useState } from "react";
+import { Alert } from "#web/components/ui/alert";
+import { Button } from "#web/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Dialog, DialogClose, DialogContent } from "#web/components/ui/dialog";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
+import { Textarea } from "#web/components/ui/textarea";
+import { toast } from "#web/components/ui/toast";
+import type { EditorView } from "#web/features/feed-editor/editor-state";
+import { useFeedEditor } from "#web/features/feed-editor/use-feed-editor";
+import { FieldIssueList } from "#web/features/feeds/components/FieldIssueList";
+import { ImageUpload } from "#web/features/feeds/components/ImageUpload";
+import { useDeleteFeed } from "#web/features/feeds/mutations";
 import { FeedConfigForm } from "./FeedConfigForm";
 
-/** Form edits reach the working config (and the JSON) this long after the last keystroke. */
-export const FORM_SYNC_DELAY_MS = 300;
-
-type View = "form" | "json";
-
 export const DELETE_CONFIRMATION = "Are you sure you want to delete this feed? This action cannot be undone.";
-
-function schemaIssues(config: WorkingConfig): FieldIssue[] {
-  const result = feedConfigSchema.safeParse(config);
-  return result.success
-    ? []
-    : result.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-}
 
 /** The loaded edit page: image, the config in form or JSON view kept in sync, Save and Delete. */
 export function FeedEditor({ feed }: { feed: Feed }) {
   const navigate = useNavigate();
   const jsonId = useId();
   const initialImage = typeof feed.config.image === "string" ? feed.config.image : (feed.image ?? "");
-
-  const [view, setView] = useState<View>("form");
-  const [config, setConfig] = useState<WorkingConfig | null>(() => ({ ...feed.config }));
-  const configRef = useRef(config);
-  const [form, setForm] = useState<FeedForm>(() => formFromConfig(feed.config));
-  const [formGeneration, setFormGeneration] = useState(0);
-  const [formEdits, setFormEdits] = useState(0);
-  const [jsonText, setJsonText] = useState(() => configToJson(feed.config));
-  const [jsonError, setJsonError] = useState<string | null>(null);
-  const [showErrors, setShowErrors] = useState(false);
-  const [issues, setIssues] = useState<FieldIssue[]>([]);
+  const editor = useFeedEditor(feed);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-
-  const update = useUpdateFeed(feed.id);
   const remove = useDeleteFeed(feed.id);
-
-  function replaceConfig(next: WorkingConfig | null) {
-    configRef.current = next;
-    setConfig(next);
-  }
-
-  /**
-   * Writes the form into the working config and the JSON text; returns the new config. It also cancels a
-   * pending debounced sync, which would otherwise overwrite JSON typed right after switching views.
-   */
-  function commitForm(values: FeedForm): WorkingConfig {
-    setFormEdits(0);
-    const next = configFromForm(configRef.current, values);
-    replaceConfig(next);
-    setJsonText(configToJson(next));
-    setJsonError(null);
-    return next;
-  }
-
-  const syncForm = useEffectEvent((values: FeedForm) => commitForm(values));
-  useEffect(() => {
-    if (formEdits === 0) return;
-    const timer = setTimeout(() => syncForm(form), FORM_SYNC_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [form, formEdits]);
-
-  function editForm(change: (current: FeedForm) => FeedForm) {
-    setForm(change);
-    setFormEdits((count) => count + 1);
-  }
-
-  function switchView(next: View) {
-    if (next === view) return;
-    if (next === "json") {
-      commitForm(form);
-      setView("json");
-      return;
-    }
-    const parsed = parseConfigJson(jsonText);
-    if (!parsed.ok) {
-      // Radix asks for the tab on press and again on focus; one id keeps that to one toast.
-      toast.error("Invalid JSON", {
-        id: "invalid-json",
-        description: "Please check your JSON syntax and try again.",
-      });
-      return;
-    }
-    replaceConfig(parsed.config);
-    setForm(formFromConfig(parsed.config));
-    setFormGeneration((generation) => generation + 1);
-    setFormEdits(0);
-    setView("form");
-  }
-
-  function editJson(text: string) {
-    setJsonText(text);
-    const parsed = parseConfigJson(text);
-    if (parsed.ok) {
-      replaceConfig(parsed.config);
-      setJsonError(null);
-    } else {
-      setJsonError(parsed.message);
-    }
-  }
-
-  function changeImage(url: string, reason: "uploaded" | "removed") {
-    if (view === "json" && jsonError) {
-      console.error("The image URL could not be written into the JSON config: it does not parse.", jsonError);
-      toast.error("Error", {
-        description: "Failed to update JSON configuration. Please check the console for details.",
-      });
-      return;
-    }
-    const next = { ...(configRef.current ?? { id: feed.id }), image: url };
-    replaceConfig(next);
-    setJsonText(configToJson(next));
-    if (reason === "uploaded") {
-      toast.success("Image Updated", { description: "Image URL has been updated in the JSON config." });
-    }
-  }
-
-  function save() {
-    let working: WorkingConfig | null;
-    if (view === "form") {
-      working = commitForm(form);
-    } else {
-      const parsed = parseConfigJson(jsonText);
-      if (!parsed.ok) {
-        toast.error("Invalid JSON", { description: "Please check your JSON syntax and try again." });
-        return;
-      }
-      working = parsed.config;
-    }
-    if (!working) {
-      toast.error("Error", { description: "No configuration to save." });
-      return;
-    }
-    setShowErrors(true);
-    const formErrors = validateForm(formFromConfig(working));
-    const found = schemaIssues(working);
-    setIssues(found);
-    if (Object.values(formErrors).some(Boolean) || found.length) return;
-    update.mutate(working as FeedConfig, {
-      onSuccess: () => {
-        setIssues([]);
-        toast.success("Success", { description: "Feed configuration updated successfully." });
-      },
-      onError: (error) => {
-        setIssues(fieldIssues(error));
-        toast.error("Update Failed", {
-          description: error.message || "Could not update feed configuration.",
-        });
-      },
-    });
-  }
 
   function confirmDelete() {
     remove.mutate(undefined, {
@@ -185,9 +41,6 @@ export function FeedEditor({ feed }: { feed: Feed }) {
     });
   }
 
-  const errors = showErrors ? validateForm(form) : {};
-  const image = typeof config?.image === "string" ? config.image : "";
-
   return (
     <div className="flex flex-col gap-6">
       <title>{`Edit ${feed.name || feed.id} · Curate`}</title>
@@ -198,7 +51,12 @@ export function FeedEditor({ feed }: { feed: Feed }) {
           <CardTitle>Feed Image</CardTitle>
         </CardHeader>
         <CardContent>
-          <ImageUpload name={feed.name} initialImage={initialImage} value={image} onChange={changeImage} />
+          <ImageUpload
+            name={feed.name}
+            initialImage={initialImage}
+            value={editor.image}
+            onChange={editor.changeImage}
+          />
         </CardContent>
       </Card>
 
@@ -207,13 +65,18 @@ export function FeedEditor({ feed }: { feed: Feed }) {
           <CardTitle>Configuration</CardTitle>
         </CardHeader>
         <CardContent>
-          <Tabs value={view} onValueChange={(next) => switchView(next as View)}>
+          <Tabs value={editor.view} onValueChange={(next) => editor.switchView(next as EditorView)}>
             <TabsList aria-label="Configuration view">
               <TabsTrigger value="form">Form View</TabsTrigger>
               <TabsTrigger value="json">JSON View</TabsTrigger>
             </TabsList>
             <TabsContent value="form">
-              <FeedConfigForm form={form} errors={errors} onChange={editForm} generation={formGeneration} />
+              <FeedConfigForm
+                form={editor.form}
+                errors={editor.errors}
+                onChange={editor.editForm}
+                generation={editor.formGeneration}
+              />
             </TabsContent>
             <TabsContent value="json" className="flex flex-col gap-2">
               <label htmlFor={jsonId} className="text-sm font-medium text-ink">
@@ -221,16 +84,16 @@ export function FeedEditor({ feed }: { feed: Feed }) {
               </label>
               <Textarea
                 id={jsonId}
-                value={jsonText}
+                value={editor.jsonText}
                 spellCheck={false}
-                aria-invalid={jsonError ? true : undefined}
-                aria-describedby={jsonError ? `${jsonId}-error` : undefined}
+                aria-invalid={editor.jsonError ? true : undefined}
+                aria-describedby={editor.jsonError ? `${jsonId}-error` : undefined}
                 className="min-h-[28rem] font-mono text-xs leading-relaxed"
-                onChange={(event) => editJson(event.target.value)}
+                onChange={(event) => editor.editJson(event.target.value)}
               />
-              {jsonError ? (
+              {editor.jsonError ? (
                 <p id={`${jsonId}-error`} role="alert" className="text-sm text-red-700">
-                  JSON Error: {jsonError}
+                  JSON Error: {editor.jsonError}
                 </p>
               ) : null}
             </TabsContent>
@@ -238,20 +101,10 @@ export function FeedEditor({ feed }: { feed: Feed }) {
         </CardContent>
       </Card>
 
-      {issues.length ? (
-        <div
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          <p className="font-medium">The configuration has problems:</p>
-          <ul className="mt-2 list-disc pl-5">
-            {issues.map((issue) => (
-              <li key={`${issue.path}:${issue.message}`}>
-                {issue.path ? <code className="font-mono">{issue.path}</code> : null} {issue.message}
-              </li>
-            ))}
-          </ul>
-        </div>
+      {editor.issues.length ? (
+        <Alert title="The configuration has problems:">
+          <FieldIssueList issues={editor.issues} />
+        </Alert>
       ) : null}
 
       <div className="flex flex-wrap justify-between gap-3">
@@ -263,12 +116,8 @@ export function FeedEditor({ feed }: { feed: Feed }) {
           <Trash2Icon aria-hidden="true" />
           Delete Feed
         </Button>
-        <Button onClick={save} disabled={update.isPending}>
-          {update.isPending ? (
-            <LoaderIcon className="animate-spin" aria-hidden="true" />
-          ) : (
-            <SaveIcon aria-hidden="true" />
-          )}
+        <Button onClick={editor.save} loading={editor.saving}>
+          <SaveIcon aria-hidden="true" />
           Save Changes
         </Button>
       </div>
@@ -282,9 +131,8 @@ export function FeedEditor({ feed }: { feed: Feed }) {
             <Button
               className="bg-red-700 hover:bg-red-800"
               onClick={confirmDelete}
-              disabled={remove.isPending}
+              loading={remove.isPending}
             >
-              {remove.isPending ? <LoaderIcon className="animate-spin" aria-hidden="true" /> : null}
               Delete
             </Button>
           </div>

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
-import { Textarea } from "../../feeds/components/FormField";
-import { parseStepConfig } from "../form-model";
+import { Textarea } from "#web/components/ui/textarea";
+import { parseStepConfig } from "#web/features/feed-editor/form-model";
 
 const pretty = (config: Record<string, unknown>) => JSON.stringify(config, null, 2);
 

@@ -2,20 +2,29 @@ import { type Feed, feedDestinations } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLinkIcon, TrophyIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Badge, badgeClasses } from "../../../components/ui/badge";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { LazyDrawer } from "../../../components/ui/lazy-drawer";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { TopCurators } from "../../leaderboard/components/TopCurators";
-import { feedQueryOptions } from "../api";
-import { rssFileUrl, rssServiceUrl } from "../rss";
+import { Alert } from "#web/components/ui/alert";
+import { Badge, badgeClasses } from "#web/components/ui/badge";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { LazyDrawer } from "#web/components/ui/lazy-drawer";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { feedQueryOptions } from "#web/features/feeds/api";
+import { rssFileUrl, rssServiceUrl } from "#web/features/feeds/rss";
 import { FeedImage } from "./FeedImage";
 import { FeedSetupPanel } from "./FeedSetupPanel";
 
 import { RecentContentCarousel } from "./RecentContentCarousel";
 
-export function FeedHeader({ feedId }: { feedId: string }) {
+interface FeedHeaderProps {
+  feedId: string;
+  /**
+   * The feed's Top Curators list, placed beside the header (in a drawer on phones). A slot filled by the route:
+   * the leaderboard feature already reads the feed list, so feeds must not import it back.
+   */
+  topCurators: ReactNode;
+}
+
+export function FeedHeader({ feedId, topCurators }: FeedHeaderProps) {
   const { data: feed, status } = useQuery(feedQueryOptions(feedId));
 
   if (status === "pending") {
@@ -30,11 +39,7 @@ export function FeedHeader({ feedId }: { feedId: string }) {
     );
   }
   if (status === "error") {
-    return (
-      <p role="alert" className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-        Error loading feed information.
-      </p>
-    );
+    return <Alert>Error loading feed information.</Alert>;
   }
 
   const stream = feed.config.outputs?.stream;
@@ -57,11 +62,17 @@ export function FeedHeader({ feedId }: { feedId: string }) {
       </div>
     );
   }
-  return <StreamOverview feed={feed} header={header} />;
+  return <StreamOverview feed={feed} header={header} topCurators={topCurators} />;
+}
+
+interface StreamOverviewProps {
+  feed: Feed;
+  header: ReactNode;
+  topCurators: ReactNode;
 }
 
 /** A set-up feed: where it curates from, where it posts to, what it published lately and who curates it. */
-function StreamOverview({ feed, header }: { feed: Feed; header: ReactNode }) {
+function StreamOverview({ feed, header, topCurators }: StreamOverviewProps) {
   const distributors = feed.config.outputs?.stream?.distribute;
   const destinations = feedDestinations(distributors, feed.id);
   const rssUrl = rssServiceUrl(distributors);
@@ -109,7 +120,7 @@ function StreamOverview({ feed, header }: { feed: Feed; header: ReactNode }) {
                 </Button>
               )}
             >
-              <TopCurators feedId={feed.id} />
+              {topCurators}
             </LazyDrawer>
           </div>
         </div>
@@ -117,7 +128,7 @@ function StreamOverview({ feed, header }: { feed: Feed; header: ReactNode }) {
       </div>
       <Card className="hidden p-4 lg:block">
         <h2 className="px-2 pb-2 text-lg font-semibold">{`Top Curators #${feed.id}`}</h2>
-        <TopCurators feedId={feed.id} />
+        {topCurators}
       </Card>
     </div>
   );

@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { avatarColour, initialsOf } from "../../../lib/avatar";
-import { cn } from "../../../lib/cn";
+import { avatarColour, initialsOf } from "#web/lib/avatar";
+import { cn } from "#web/lib/cn";
 
 /** A feed's square image, or its initials on a colour from its name when it has none or it fails to load. */
 export function FeedImage({

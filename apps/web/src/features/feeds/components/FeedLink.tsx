@@ -1,6 +1,6 @@
 import type { Feed } from "@curate/core";
 import { Link } from "@tanstack/react-router";
-import { Avatar } from "../../../components/ui/avatar";
+import { Avatar } from "#web/components/ui/avatar";
 
 /** A feed as a list row: its image, name and #id, linking to its page. */
 export function FeedLink({ feed }: { feed: Pick<Feed, "id" | "name" | "image"> }) {

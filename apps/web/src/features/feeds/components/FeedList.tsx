@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { feedsQueryOptions } from "../api";
+import { Alert } from "#web/components/ui/alert";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { feedsQueryOptions } from "#web/features/feeds/api";
 import { FeedLink } from "./FeedLink";
 
 /** Every public feed, each linking to its page. */
@@ -21,11 +22,7 @@ export function FeedList() {
     );
   }
   if (status === "error") {
-    return (
-      <p role="alert" className="px-2 py-4 text-sm text-red-700">
-        Error fetching feeds
-      </p>
-    );
+    return <Alert>Error fetching feeds</Alert>;
   }
   if (feeds.length === 0) {
     return <p className="px-2 py-4 text-sm text-muted">No feeds found</p>;

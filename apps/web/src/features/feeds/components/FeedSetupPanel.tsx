@@ -1,7 +1,8 @@
 import { Link } from "@tanstack/react-router";
 import { ArrowRightIcon, RadioTowerIcon, SendIcon, ShieldCheckIcon } from "lucide-react";
-import { buttonClasses } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
+import { buttonClasses } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { SectionHeader } from "#web/components/ui/section-header";
 
 const NEXT_STEPS = [
   {
@@ -28,18 +29,17 @@ export function FeedSetupPanel({ feedId }: { feedId: string }) {
       aria-labelledby="feed-setup-title"
       className="flex flex-col gap-5 rounded-md border border-dashed border-line bg-canvas p-5 sm:p-6"
     >
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <div>
-          <h2 id="feed-setup-title" className="text-xl font-bold">
-            This Feed isn't set up yet
-          </h2>
-          <p className="mt-1 text-sm text-muted">Finish the configuration and the feed starts curating.</p>
-        </div>
-        <Link to="/edit/feed/$feedId" params={{ feedId }} className={buttonClasses("primary")}>
-          Continue Feed Setup
-          <ArrowRightIcon aria-hidden="true" />
-        </Link>
-      </div>
+      <SectionHeader
+        id="feed-setup-title"
+        title="This Feed isn't set up yet"
+        description="Finish the configuration and the feed starts curating."
+        actions={
+          <Link to="/edit/feed/$feedId" params={{ feedId }} className={buttonClasses("primary")}>
+            Continue Feed Setup
+            <ArrowRightIcon aria-hidden="true" />
+          </Link>
+        }
+      />
       <ol className="grid gap-3 md:grid-cols-3">
         {NEXT_STEPS.map((step, index) => (
           <li key={step.title}>

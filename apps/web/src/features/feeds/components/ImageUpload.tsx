@@ -1,10 +1,8 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ImageIcon, UploadIcon, XIcon } from "lucide-react";
 import { useId, useRef, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { toast } from "../../../components/ui/toast";
-import { appConfigQueryOptions } from "../../config/api";
-import { uploadImage } from "../upload";
+import { Button } from "#web/components/ui/button";
+import { toast } from "#web/components/ui/toast";
+import { useUploadImage } from "#web/features/feeds/mutations";
 
 interface ImageUploadProps {
   /** The image the feed had when the page opened; Remove goes back to it. */
@@ -23,11 +21,8 @@ export function ImageUpload({ initialImage, value, onChange, name }: ImageUpload
   const inputRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
-  const queryClient = useQueryClient();
 
-  const upload = useMutation({
-    mutationFn: async (chosen: File) =>
-      uploadImage(chosen, await queryClient.fetchQuery(appConfigQueryOptions())),
+  const upload = useUploadImage({
     onSuccess: (url) => {
       toast.success("Upload Successful", { description: "Image has been uploaded." });
       clearChoice();
@@ -84,7 +79,7 @@ export function ImageUpload({ initialImage, value, onChange, name }: ImageUpload
           </p>
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button size="sm" onClick={startUpload} disabled={upload.isPending}>
+          <Button size="sm" onClick={startUpload} loading={upload.isPending}>
             <UploadIcon aria-hidden="true" />
             {upload.isPending ? "Uploading..." : "Upload"}
           </Button>

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { ChevronLeftIcon, ChevronRightIcon } from "lucide-react";
 import { useState } from "react";
-import { Badge } from "../../../components/ui/badge";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { newestItems, rssQueryOptions } from "../rss";
+import { Badge } from "#web/components/ui/badge";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { newestItems, rssQueryOptions } from "#web/features/feeds/rss";
 
 export const CAROUSEL_ITEMS = 9;
 export const CAROUSEL_PAGE_SIZE = 3;

@@ -2,12 +2,13 @@ import type { TimeRange } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { SearchIcon } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Input } from "../../../components/ui/input";
-import { Select, type SelectOption } from "../../../components/ui/select";
-import { feedsQueryOptions } from "../../feeds/api";
-import { PageContainer } from "../../layout/components/PageContainer";
-import { leaderboardQueryOptions } from "../api";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { Alert } from "#web/components/ui/alert";
+import { Button } from "#web/components/ui/button";
+import { Input } from "#web/components/ui/input";
+import { Select, type SelectOption } from "#web/components/ui/select";
+import { feedsQueryOptions } from "#web/features/feeds/api";
+import { leaderboardQueryOptions } from "#web/features/leaderboard/api";
 import {
   ALL_FEEDS,
   feedIdFilter,
@@ -15,8 +16,16 @@ import {
   type ResolvedLeaderboardSearch,
   resolveLeaderboardSearch,
   toLeaderboardSearch,
-} from "../search";
-import { DEFAULT_SORT, expandableIds, filterRows, nextSort, type SortKey, sortRows, toRows } from "../table";
+} from "#web/features/leaderboard/search";
+import {
+  DEFAULT_SORT,
+  expandableIds,
+  filterRows,
+  nextSort,
+  type SortKey,
+  sortRows,
+  toRows,
+} from "#web/features/leaderboard/table";
 import { LeaderboardTable, LeaderboardTableSkeleton } from "./LeaderboardTable";
 
 const TIME_OPTIONS: ReadonlyArray<SelectOption<TimeRange>> = [
@@ -99,7 +108,7 @@ export function LeaderboardPage({ search, onSearchChange }: LeaderboardPageProps
         </div>
 
         {leaderboard.status === "error" ? (
-          <Message tone="error">Error loading leaderboard: {leaderboard.error.message}</Message>
+          <Alert layout="block">Error loading leaderboard: {leaderboard.error.message}</Alert>
         ) : leaderboard.status === "pending" ? (
           <LeaderboardTableSkeleton />
         ) : allRows.length === 0 ? (
@@ -167,16 +176,9 @@ function Hero() {
   );
 }
 
-function Message({ tone, children }: { tone?: "error"; children: ReactNode }) {
+function Message({ children }: { children: ReactNode }) {
   return (
-    <div
-      role={tone === "error" ? "alert" : undefined}
-      className={
-        tone === "error"
-          ? "rounded-md border border-red-200 bg-red-50 px-6 py-10 text-center text-sm text-red-800"
-          : "rounded-md border border-line bg-surface px-6 py-12 text-center text-sm text-muted"
-      }
-    >
+    <div className="rounded-md border border-line bg-surface px-6 py-12 text-center text-sm text-muted">
       {children}
     </div>
   );

@@ -1,12 +1,18 @@
 import { Link } from "@tanstack/react-router";
 import { ArrowDownIcon, ArrowUpIcon, ChevronsUpDownIcon } from "lucide-react";
 import { useId } from "react";
-import { Avatar } from "../../../components/ui/avatar";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "../../../components/ui/table";
-import { cn } from "../../../lib/cn";
-import { formatCount } from "../../../lib/format";
-import { ariaSort, COLLAPSED_FEED_ROWS, type LeaderboardRow, type SortKey, type SortState } from "../table";
+import { Avatar } from "#web/components/ui/avatar";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
+import {
+  ariaSort,
+  COLLAPSED_FEED_ROWS,
+  type LeaderboardRow,
+  type SortKey,
+  type SortState,
+} from "#web/features/leaderboard/table";
+import { cn } from "#web/lib/cn";
+import { formatCount } from "#web/lib/format";
 import { RankStar } from "./RankStar";
 
 const COLUMNS: ReadonlyArray<{ key: SortKey; label: string; className?: string }> = [

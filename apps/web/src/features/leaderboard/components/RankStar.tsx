@@ -1,5 +1,5 @@
 import { StarIcon } from "lucide-react";
-import { cn } from "../../../lib/cn";
+import { cn } from "#web/lib/cn";
 import { medalFor, rankTitle } from "./RankBadge";
 
 /** The leaderboard's rank: a gold, silver or bronze star beside ranks 1–3, the number alone below. */

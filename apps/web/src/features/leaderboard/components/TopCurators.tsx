@@ -1,7 +1,13 @@
 import { useQuery } from "@tanstack/react-query";
-import { Avatar } from "../../../components/ui/avatar";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { type TopCuratorsOptions, topCurators, topCuratorsLimit, topCuratorsQueryOptions } from "../api";
+import { Alert } from "#web/components/ui/alert";
+import { Avatar } from "#web/components/ui/avatar";
+import { Skeleton } from "#web/components/ui/skeleton";
+import {
+  type TopCuratorsOptions,
+  topCurators,
+  topCuratorsLimit,
+  topCuratorsQueryOptions,
+} from "#web/features/leaderboard/api";
 import { RankBadge } from "./RankBadge";
 
 /**
@@ -29,11 +35,7 @@ export function TopCurators({ feedId, limit }: TopCuratorsOptions = {}) {
     );
   }
   if (status === "error") {
-    return (
-      <p role="alert" className="px-2 py-4 text-sm text-red-700">
-        Failed to load curators
-      </p>
-    );
+    return <Alert>Failed to load curators</Alert>;
   }
   if (data.length === 0) {
     return <p className="px-2 py-4 text-sm text-muted">No curators found</p>;

@@ -1,5 +1,6 @@
 import { type ModerationRecord, relativeTime } from "@curate/core";
 import { MessageSquareTextIcon } from "lucide-react";
+import { shortAccountId } from "#web/lib/account";
 
 const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
   ui: "in the app",
@@ -8,18 +9,13 @@ const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
   super_admin_direct: "by a super admin",
 };
 
-/** Implicit NEAR accounts are 64 hex characters: keep both ends readable. */
-export function shortAccount(accountId: string): string {
-  return accountId.length > 24 ? `${accountId.slice(0, 8)}…${accountId.slice(-6)}` : accountId;
-}
-
 /** The latest decision on a submission in this feed: who, how, when, and the note if one was given. */
 export function DecisionNote({ record }: { record: ModerationRecord }) {
   const verb = record.action === "approve" ? "Approved" : "Rejected";
   const who =
     record.moderatorAccountIdType === "platform_username"
       ? `@${record.moderatorAccountId}`
-      : shortAccount(record.moderatorAccountId);
+      : shortAccountId(record.moderatorAccountId);
   return (
     <div className="mt-4 border-t border-line pt-3 text-sm" data-testid="decision-note">
       <p className="flex flex-wrap items-center gap-x-1.5 text-muted">

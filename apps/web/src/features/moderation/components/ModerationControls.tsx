@@ -1,9 +1,9 @@
 import { CheckIcon, MessageSquarePlusIcon, XIcon } from "lucide-react";
 import type { KeyboardEvent } from "react";
-import { Button } from "../../../components/ui/button";
-import { Input } from "../../../components/ui/input";
-import type { ModerationAction } from "../api";
-import { TRIAGE_KEYS } from "../triage";
+import { Button } from "#web/components/ui/button";
+import { Input } from "#web/components/ui/input";
+import type { ModerationAction } from "#web/features/moderation/mutations";
+import { TRIAGE_KEYS } from "#web/features/moderation/triage";
 
 export const noteInputId = (submissionId: string) => `moderation-note-${submissionId}`;
 

@@ -2,10 +2,11 @@ import { type Feed, isFeedComplete } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { AlertTriangleIcon, CalendarIcon, FileTextIcon, UsersIcon } from "lucide-react";
-import { Card } from "../../../components/ui/card";
-import { formatCount } from "../../../lib/format";
-import { FeedImage } from "../../feeds/components/FeedImage";
-import { contentCountQueryOptions, curatorCount } from "../api";
+import { Card } from "#web/components/ui/card";
+import { FeedImage } from "#web/features/feeds/components/FeedImage";
+import { contentCountQueryOptions } from "#web/features/profile/api";
+import { curatorCount } from "#web/features/profile/my-feeds";
+import { formatCount } from "#web/lib/format";
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
 

@@ -2,12 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { PlusIcon, RotateCwIcon, SearchIcon } from "lucide-react";
 import { useState } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { Input } from "../../../components/ui/input";
-import { Select } from "../../../components/ui/select";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { filterMyFeeds, MY_FEEDS_FILTERS, type MyFeedsFilter, myFeedsQueryOptions } from "../api";
+import { Alert } from "#web/components/ui/alert";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { Input } from "#web/components/ui/input";
+import { SectionHeader } from "#web/components/ui/section-header";
+import { Select } from "#web/components/ui/select";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { myFeedsQueryOptions } from "#web/features/profile/api";
+import { filterMyFeeds, MY_FEEDS_FILTERS, type MyFeedsFilter } from "#web/features/profile/my-feeds";
 import { MyFeedCard } from "./MyFeedCard";
 
 /** The feeds the signed-in user created or administers, with a search and a setup-state filter. */
@@ -19,17 +22,18 @@ export function MyFeeds({ accountId }: { accountId: string }) {
 
   return (
     <section aria-labelledby="my-feeds-heading" className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <h2 id="my-feeds-heading" className="text-xl font-bold">
-          My Feeds
-        </h2>
-        <Button asChild>
-          <Link to="/create/feed">
-            <PlusIcon aria-hidden="true" />
-            Create New Feed
-          </Link>
-        </Button>
-      </div>
+      <SectionHeader
+        id="my-feeds-heading"
+        title="My Feeds"
+        actions={
+          <Button asChild>
+            <Link to="/create/feed">
+              <PlusIcon aria-hidden="true" />
+              Create New Feed
+            </Link>
+          </Button>
+        }
+      />
 
       <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
         <div className="flex flex-1 flex-col gap-1.5">
@@ -76,13 +80,13 @@ export function MyFeeds({ accountId }: { accountId: string }) {
           ))}
         </ul>
       ) : feeds.status === "error" ? (
-        <Card role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-          <p className="text-sm text-red-700">Failed to load feeds. Please try again.</p>
+        <Alert layout="block">
+          <p>Failed to load feeds. Please try again.</p>
           <Button variant="secondary" size="sm" onClick={() => void feeds.refetch()}>
             <RotateCwIcon aria-hidden="true" />
             Try again
           </Button>
-        </Card>
+        </Alert>
       ) : feeds.data.length === 0 ? (
         <Card className="flex flex-col items-center gap-4 border-dashed px-6 py-14 text-center">
           <p className="text-sm text-muted">You haven't created any feeds yet.</p>

@@ -1,5 +1,5 @@
-import { Avatar } from "../../../components/ui/avatar";
-import { useProfileIdentity } from "../social";
+import { Avatar } from "#web/components/ui/avatar";
+import { useProfileIdentity } from "#web/features/social-profile/use-profile-identity";
 
 /** The NEAR Social identity of the signed-in account; shows the account id until (or unless) a profile loads. */
 export function ProfileCard({ accountId }: { accountId: string }) {

@@ -1,11 +1,11 @@
 import { Outlet } from "@tanstack/react-router";
 import { LockIcon } from "lucide-react";
-import { Card } from "../../../components/ui/card";
-import { type TabLink, TabNav } from "../../../components/ui/tabs";
-import { AuthorizeButton } from "../../auth/components/AuthorizeButton";
-import { LoginButton } from "../../auth/components/LoginButton";
-import { useAuthState } from "../../auth/use-auth";
-import { PageContainer } from "../../layout/components/PageContainer";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { Card } from "#web/components/ui/card";
+import { type TabLink, TabNav } from "#web/components/ui/tabs";
+import { AuthorizeButton } from "#web/features/auth/components/AuthorizeButton";
+import { LoginButton } from "#web/features/auth/components/LoginButton";
+import { useAuthState } from "#web/features/auth/use-auth";
 import { ProfileCard } from "./ProfileCard";
 
 const PROFILE_TABS: TabLink[] = [

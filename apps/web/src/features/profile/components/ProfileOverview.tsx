@@ -1,9 +1,10 @@
 import type { Feed } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
-import { Card, CardContent, CardHeader, CardTitle } from "../../../components/ui/card";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { FeedLink } from "../../feeds/components/FeedLink";
-import { approverForQueryOptions, curatorForQueryOptions } from "../api";
+import { Alert } from "#web/components/ui/alert";
+import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { FeedLink } from "#web/features/feeds/components/FeedLink";
+import { approverForQueryOptions, curatorForQueryOptions } from "#web/features/profile/api";
 
 /** The feeds the signed-in user moderates and the feeds they have submitted to. */
 export function ProfileOverview({ accountId }: { accountId: string }) {
@@ -55,9 +56,7 @@ function FeedRoleList({ title, testId, empty, feeds, status }: FeedRoleListProps
             ))}
           </ul>
         ) : status === "error" ? (
-          <p role="alert" className="py-2 text-sm text-red-700">
-            Failed to load feeds. Please try again.
-          </p>
+          <Alert>Failed to load feeds. Please try again.</Alert>
         ) : !feeds?.length ? (
           <p className="py-2 text-sm text-muted">{empty}</p>
         ) : (

@@ -1,6 +1,6 @@
 import type { SubmissionStatus } from "@curate/core";
-import { Badge, type BadgeTone } from "../../../components/ui/badge";
-import { cn } from "../../../lib/cn";
+import { Badge, type BadgeTone } from "#web/components/ui/badge";
+import { cn } from "#web/lib/cn";
 
 export const STATUS_LABELS: Record<SubmissionStatus, string> = {
   pending: "Pending",

@@ -2,12 +2,12 @@ import { relativeTime, type Submission, truncateAtWord } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { MessageSquareQuoteIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Avatar } from "../../../components/ui/avatar";
-import { badgeClasses } from "../../../components/ui/badge";
-import { Card } from "../../../components/ui/card";
-import { Skeleton } from "../../../components/ui/skeleton";
-import { cn } from "../../../lib/cn";
-import { formatDateTime } from "../../../lib/format";
+import { Avatar } from "#web/components/ui/avatar";
+import { badgeClasses } from "#web/components/ui/badge";
+import { Card } from "#web/components/ui/card";
+import { Skeleton } from "#web/components/ui/skeleton";
+import { cn } from "#web/lib/cn";
+import { formatDateTime } from "#web/lib/format";
 import { STATUS_LABELS, StatusDot, StatusPill } from "./StatusPill";
 
 export function postUrl(username: string, tweetId: string): string {

@@ -1,10 +1,10 @@
 import type { SortOrder, StatusFilter } from "@curate/core";
 import { SearchIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
-import { Input } from "../../../components/ui/input";
-import { Select, type SelectOption } from "../../../components/ui/select";
-import { useDebouncedValue } from "../../../lib/use-debounced-value";
-import type { SubmissionFilters as Filters } from "../api";
+import { Input } from "#web/components/ui/input";
+import { Select, type SelectOption } from "#web/components/ui/select";
+import type { SubmissionFilters as Filters } from "#web/features/submissions/api";
+import { useDebouncedValue } from "#web/lib/use-debounced-value";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 

@@ -7,9 +7,10 @@ import {
 } from "@tanstack/react-query";
 import { InboxIcon, Loader2Icon, RotateCwIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Button } from "../../../components/ui/button";
-import { Card } from "../../../components/ui/card";
-import { useLoadMoreSentinel } from "../hooks/useLoadMoreSentinel";
+import { Alert } from "#web/components/ui/alert";
+import { Button } from "#web/components/ui/button";
+import { Card } from "#web/components/ui/card";
+import { useLoadMoreSentinel } from "#web/features/submissions/hooks/use-load-more-sentinel";
 import { SubmissionCard, SubmissionCardSkeleton } from "./SubmissionCard";
 
 type SubmissionPagesOptions<TKey extends QueryKey> = UseInfiniteQueryOptions<
@@ -59,14 +60,13 @@ export function SubmissionList<TKey extends QueryKey>({
 
   if (status === "error") {
     return (
-      <Card role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-        <p className="font-medium text-ink">Failed to load submissions</p>
-        <p className="max-w-md text-sm text-muted">{error.message}</p>
+      <Alert layout="block" title="Failed to load submissions">
+        <p className="max-w-md">{error.message}</p>
         <Button variant="secondary" size="sm" onClick={() => void refetch()}>
           <RotateCwIcon aria-hidden="true" />
           Try again
         </Button>
-      </Card>
+      </Alert>
     );
   }
 

@@ -1,9 +1,9 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { BasicInformationStep } from "../../../features/create-feed/components/BasicInformationStep";
-import { SignInGate } from "../../../features/create-feed/components/SignInGate";
-import { usePrefillDraft } from "../../../features/create-feed/prefill";
-import { prefillSearchSchema } from "../../../features/create-feed/prefill-search";
-import { WizardProgress } from "../../../features/feeds/components/WizardProgress";
+import { BasicInformationStep } from "#web/features/create-feed/components/BasicInformationStep";
+import { SignInGate } from "#web/features/create-feed/components/SignInGate";
+import { WizardProgress } from "#web/features/create-feed/components/WizardProgress";
+import { usePrefillDraft } from "#web/features/create-feed/prefill";
+import { prefillSearchSchema } from "#web/features/create-feed/prefill-search";
 
 export const Route = createFileRoute("/create/feed/")({
   validateSearch: prefillSearchSchema,

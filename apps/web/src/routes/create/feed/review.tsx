@@ -1,7 +1,7 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ReviewStep } from "../../../features/create-feed/components/ReviewStep";
-import { SignInGate } from "../../../features/create-feed/components/SignInGate";
-import { WizardProgress } from "../../../features/feeds/components/WizardProgress";
+import { ReviewStep } from "#web/features/create-feed/components/ReviewStep";
+import { SignInGate } from "#web/features/create-feed/components/SignInGate";
+import { WizardProgress } from "#web/features/create-feed/components/WizardProgress";
 
 export const Route = createFileRoute("/create/feed/review")({
   component: () => (

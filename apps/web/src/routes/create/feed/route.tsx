@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet } from "@tanstack/react-router";
-import { PageContainer } from "../../../features/layout/components/PageContainer";
+import { PageContainer } from "#web/components/layout/PageContainer";
 
 export const Route = createFileRoute("/create/feed")({
   component: CreateFeedLayout,

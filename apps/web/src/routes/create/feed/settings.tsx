@@ -1,7 +1,7 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { CurationSettingsStep } from "../../../features/create-feed/components/CurationSettingsStep";
-import { SignInGate } from "../../../features/create-feed/components/SignInGate";
-import { WizardProgress } from "../../../features/feeds/components/WizardProgress";
+import { CurationSettingsStep } from "#web/features/create-feed/components/CurationSettingsStep";
+import { SignInGate } from "#web/features/create-feed/components/SignInGate";
+import { WizardProgress } from "#web/features/create-feed/components/WizardProgress";
 
 export const Route = createFileRoute("/create/feed/settings")({
   component: () => (

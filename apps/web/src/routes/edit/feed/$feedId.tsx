@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { EditFeedPage } from "../../../features/feed-editor/components/EditFeedPage";
-import { PageContainer } from "../../../features/layout/components/PageContainer";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { EditFeedPage } from "#web/features/feed-editor/components/EditFeedPage";
 
 export const Route = createFileRoute("/edit/feed/$feedId")({
   component: EditFeedRoute,

@@ -1,14 +1,14 @@
 import { listSearchSchema } from "@curate/core";
 import { createFileRoute } from "@tanstack/react-router";
-import { currentUserQueryOptions } from "../../../features/auth/api";
-import { FeedCuration } from "../../../features/curation/components/FeedCuration";
-import { canModerateQueryOptions } from "../../../features/moderation/queries";
+import { currentUserQueryOptions } from "#web/features/auth/api";
+import { FeedCuration } from "#web/features/curation/components/FeedCuration";
+import { canModerateQueryOptions } from "#web/features/moderation/api";
 import {
   feedSubmissionsInfiniteQueryOptions,
   type SubmissionFilters,
   toListSearch,
   toSubmissionFilters,
-} from "../../../features/submissions/api";
+} from "#web/features/submissions/api";
 
 export const Route = createFileRoute("/feed/$feedId/curation")({
   // The loader travels with the component instead of in the app's entry: it is only needed on this tab, and

@@ -1,8 +1,9 @@
 import { createFileRoute, Outlet } from "@tanstack/react-router";
-import { type TabLink, TabNav } from "../../../components/ui/tabs";
-import { feedQueryOptions } from "../../../features/feeds/api";
-import { FeedHeader } from "../../../features/feeds/components/FeedHeader";
-import { PageContainer } from "../../../features/layout/components/PageContainer";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { type TabLink, TabNav } from "#web/components/ui/tabs";
+import { feedQueryOptions } from "#web/features/feeds/api";
+import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
+import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 
 export const Route = createFileRoute("/feed/$feedId")({
   loader: ({ context: { queryClient }, params }) =>
@@ -32,7 +33,7 @@ function FeedLayout() {
     <>
       <div className="border-b border-line bg-surface">
         <div className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
-          <FeedHeader feedId={feedId} />
+          <FeedHeader feedId={feedId} topCurators={<TopCurators feedId={feedId} />} />
           <TabNav label="Feed sections" tabs={tabs} className="mt-6" />
         </div>
       </div>

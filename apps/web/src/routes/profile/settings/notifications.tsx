@@ -1,5 +1,5 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ComingSoon } from "../../../features/layout/components/ComingSoon";
+import { ComingSoon } from "#web/components/layout/ComingSoon";
 
 export const Route = createFileRoute("/profile/settings/notifications")({
   component: () => (

@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet } from "@tanstack/react-router";
-import { type TabLink, TabNav } from "../../../components/ui/tabs";
+import { type TabLink, TabNav } from "#web/components/ui/tabs";
 
 export const Route = createFileRoute("/profile/settings")({
   component: ProfileSettingsLayout,

@@ -1,6 +1,6 @@
 import { createFileRoute, Link, Outlet } from "@tanstack/react-router";
-import { buttonClasses } from "../../../../components/ui/button";
-import { cn } from "../../../../lib/cn";
+import { buttonClasses } from "#web/components/ui/button";
+import { cn } from "#web/lib/cn";
 
 export const Route = createFileRoute("/feed/$feedId/settings")({
   component: FeedSettingsLayout,

@@ -1,10 +1,9 @@
 import { Link } from "@tanstack/react-router";
 import { CompassIcon, MenuIcon, PlusIcon, TrophyIcon } from "lucide-react";
-import { Button } from "../../../components/ui/button";
-import { LazyDrawer } from "../../../components/ui/lazy-drawer";
-import { cn } from "../../../lib/cn";
-import { AuthControl, MobileAuthControl } from "../../auth/components/AuthControl";
-import { WalletChooserHost } from "../../auth/components/WalletChooserHost";
+import type { ReactNode } from "react";
+import { Button } from "#web/components/ui/button";
+import { LazyDrawer } from "#web/components/ui/lazy-drawer";
+import { cn } from "#web/lib/cn";
 import { Logo } from "./Logo";
 
 const navLinkClasses = cn(
@@ -12,7 +11,20 @@ const navLinkClasses = cn(
   "hover:bg-zinc-100 hover:text-ink data-[status=active]:text-ink [&_svg]:size-4",
 );
 
-export function AppHeader() {
+/**
+ * The account pieces come in as slots from the root route: the chrome is shared by every page and must not
+ * depend on a feature (sign-in lives in features/auth).
+ */
+export interface AppHeaderSlots {
+  /** The sign-in, authorize or account control at the end of the desktop navigation. */
+  account: ReactNode;
+  /** The same control in the phone menu; `close` shuts the menu before anything else opens. */
+  mobileAccount: (close: () => void) => ReactNode;
+  /** Dialogs the header's controls open (the wallet chooser); they portal to the body. */
+  dialogs?: ReactNode;
+}
+
+export function AppHeader({ account, mobileAccount, dialogs }: AppHeaderSlots) {
   return (
     <header className="sticky top-0 z-40 border-b border-line bg-surface/90 backdrop-blur supports-[backdrop-filter]:bg-surface/75">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
@@ -26,18 +38,16 @@ export function AppHeader() {
             <PlusIcon aria-hidden="true" />
             Create
           </Link>
-          <div className="ml-3 border-l border-line pl-4">
-            <AuthControl />
-          </div>
+          <div className="ml-3 border-l border-line pl-4">{account}</div>
         </nav>
-        <MobileMenu />
+        <MobileMenu account={mobileAccount} />
       </div>
-      <WalletChooserHost />
+      {dialogs}
     </header>
   );
 }
 
-function MobileMenu() {
+function MobileMenu({ account }: { account: AppHeaderSlots["mobileAccount"] }) {
   return (
     <LazyDrawer
       title="Menu"
@@ -70,9 +80,7 @@ function MobileMenu() {
               Create
             </span>
           </nav>
-          <div className="mt-6 border-t border-line pt-6">
-            <MobileAuthControl onNavigate={close} />
-          </div>
+          <div className="mt-6 border-t border-line pt-6">{account(close)}</div>
         </>
       )}
     </LazyDrawer>

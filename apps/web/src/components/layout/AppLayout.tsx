@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { Toaster } from "../../../components/ui/toast";
-import { AppHeader } from "./AppHeader";
+import { Toaster } from "#web/components/ui/toast";
+import { AppHeader, type AppHeaderSlots } from "./AppHeader";
 
-export function AppLayout({ children }: { children: ReactNode }) {
+export function AppLayout({ children, ...header }: AppHeaderSlots & { children: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -11,7 +11,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
-      <AppHeader />
+      <AppHeader {...header} />
       <main id="main" className="flex-1">
         {children}
       </main>

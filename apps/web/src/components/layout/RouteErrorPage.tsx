@@ -1,6 +1,6 @@
 import { type ErrorComponentProps, useRouter } from "@tanstack/react-router";
 import { RotateCwIcon } from "lucide-react";
-import { Button } from "../../../components/ui/button";
+import { Button } from "#web/components/ui/button";
 import { PageContainer } from "./PageContainer";
 
 export function RouteErrorPage({ error, reset }: ErrorComponentProps) {

@@ -1,45 +1,5 @@
-import type { Feed } from "@curate/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { curatorCount, filterMyFeeds } from "./api";
-import { fetchSocialProfile, NEAR_RPC_URL, shortAccountId } from "./social";
-
-function feed(id: string, overrides: Partial<Feed["config"]> = {}): Feed {
-  return {
-    id,
-    name: `${id} feed`,
-    description: `About ${id}`,
-    image: null,
-    createdBy: "alice.near",
-    admins: [],
-    config: {
-      id,
-      name: `${id} feed`,
-      description: `About ${id}`,
-      sources: [{ plugin: "@curate/x" }],
-      ...overrides,
-    },
-    createdAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-  };
-}
-
-describe("my feeds", () => {
-  const feeds = [feed("climate"), feed("gaming", { sources: [] }), feed("desci")];
-
-  it("filters on setup completeness and searches name, id and description", () => {
-    expect(filterMyFeeds(feeds, "", "incomplete").map((f) => f.id)).toEqual(["gaming"]);
-    expect(filterMyFeeds(feeds, "", "completed").map((f) => f.id)).toEqual(["climate", "desci"]);
-    expect(filterMyFeeds(feeds, "  ABOUT DESCI ", "all").map((f) => f.id)).toEqual(["desci"]);
-    expect(filterMyFeeds(feeds, "climate", "incomplete")).toEqual([]);
-  });
-
-  it("counts every approver handle over all platforms as a curator", () => {
-    expect(
-      curatorCount(feed("a", { moderation: { approvers: { twitter: ["x", "y"], near: ["z.near"] } } })),
-    ).toBe(3);
-    expect(curatorCount(feed("b"))).toBe(0);
-  });
-});
+import { fetchSocialProfile, NEAR_RPC_URL } from "./api";
 
 describe("NEAR Social profile", () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -85,10 +45,5 @@ describe("NEAR Social profile", () => {
       imageUrl: "https://img.example/7.png",
     });
     expect(await fetchSocialProfile("carol.near")).toEqual({ name: null, imageUrl: null });
-  });
-
-  it("shortens implicit accounts for display only", () => {
-    expect(shortAccountId("a".repeat(64))).toBe(`${"a".repeat(8)}…${"a".repeat(6)}`);
-    expect(shortAccountId("alice.near")).toBe("alice.near");
   });
 });

@@ -1,9 +1,9 @@
-import { cloneElement, type ReactElement, type TextareaHTMLAttributes, useId } from "react";
-import { cn } from "../../../lib/cn";
+import { cloneElement, type ReactElement, type ReactNode, useId } from "react";
+import { cn } from "#web/lib/cn";
 
 interface FormFieldProps {
   label: string;
-  hint?: string;
+  hint?: ReactNode;
   error?: string;
   /** One input-like element; it receives the id and the describing ids. */
   children: ReactElement<{ id?: string; "aria-describedby"?: string; "aria-invalid"?: boolean }>;
@@ -52,18 +52,5 @@ export function FormField({ label, hint, error, children, className, prefix }: F
         </p>
       ) : null}
     </div>
-  );
-}
-
-export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return (
-    <textarea
-      className={cn(
-        "min-h-24 w-full rounded-md border border-line bg-surface px-3 py-2 text-sm text-ink shadow-xs transition-colors",
-        "placeholder:text-muted focus-visible:border-accent aria-invalid:border-red-400",
-        className,
-      )}
-      {...props}
-    />
   );
 }

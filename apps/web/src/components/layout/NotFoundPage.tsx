@@ -1,6 +1,6 @@
 import { Link } from "@tanstack/react-router";
 import { ArrowLeftIcon } from "lucide-react";
-import { buttonClasses } from "../../../components/ui/button";
+import { buttonClasses } from "#web/components/ui/button";
 import { PageContainer } from "./PageContainer";
 
 export function NotFoundPage() {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { nextDecidableIndex, resolveTriageKey } from "../triage";
+import { nextDecidableIndex, resolveTriageKey } from "#web/features/moderation/triage";
 
 export type TriageDecision = "approve" | "reject" | "note";
 

@@ -1,5 +1,5 @@
 import { CheckCircle2Icon } from "lucide-react";
-import { Card } from "../../../components/ui/card";
+import { Card } from "#web/components/ui/card";
 
 /** A settings section that is announced but not built: says so and lists what is planned. */
 export function ComingSoon({ title, plannedFeatures }: { title: string; plannedFeatures: string[] }) {

@@ -1,6 +1,7 @@
 import { ConstructionIcon } from "lucide-react";
 import type { ReactNode } from "react";
-import { Card } from "../../../components/ui/card";
+import { Card } from "#web/components/ui/card";
+import { SectionHeader } from "#web/components/ui/section-header";
 import { PageContainer } from "./PageContainer";
 
 interface PlaceholderProps {
@@ -19,12 +20,7 @@ export function PlaceholderPage({ title, children, actions }: PlaceholderProps) 
     <PageContainer>
       <title>{`${title} · Curate`}</title>
       <section aria-labelledby="placeholder-title" className="flex flex-col gap-6">
-        <div className="flex flex-wrap items-center justify-between gap-4">
-          <h1 id="placeholder-title" className="text-3xl font-bold">
-            {title}
-          </h1>
-          {actions}
-        </div>
+        <SectionHeader as="h1" id="placeholder-title" title={title} actions={actions} />
         <PlaceholderBody>{children}</PlaceholderBody>
       </section>
     </PageContainer>
@@ -35,12 +31,7 @@ export function PlaceholderPage({ title, children, actions }: PlaceholderProps) 
 export function PlaceholderSection({ title, children, actions }: PlaceholderProps) {
   return (
     <section aria-labelledby="placeholder-title" className="flex flex-col gap-5">
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h2 id="placeholder-title" className="text-xl font-bold">
-          {title}
-        </h2>
-        {actions}
-      </div>
+      <SectionHeader id="placeholder-title" title={title} actions={actions} />
       <PlaceholderBody>{children}</PlaceholderBody>
     </section>
   );

@@ -1,5 +1,7 @@
+// The NEAR Social profile (name and avatar) of an account, read straight from the social.near contract. Its own
+// feature because both the header's account menu (auth) and the profile page show it.
 import { base64Encode } from "@curate/core";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions } from "@tanstack/react-query";
 
 /** NEAR mainnet RPC; NEAR Social profiles live in the social.near contract. One constant so tests can stub it. */
 export const NEAR_RPC_URL = "https://rpc.mainnet.near.org";
@@ -83,9 +85,14 @@ export async function fetchSocialProfile(accountId: string, signal?: AbortSignal
   return { name, imageUrl: await imageUrlOf(profile?.image, signal) };
 }
 
+export const socialProfileKeys = {
+  all: ["social-profile"] as const,
+  account: (accountId: string) => [...socialProfileKeys.all, accountId] as const,
+};
+
 export const socialProfileQueryOptions = (accountId: string) =>
   queryOptions({
-    queryKey: ["social-profile", accountId] as const,
+    queryKey: socialProfileKeys.account(accountId),
     queryFn: ({ signal }) => fetchSocialProfile(accountId, signal),
     staleTime: PROFILE_STALE_MS,
     gcTime: PROFILE_STALE_MS,
@@ -93,17 +100,3 @@ export const socialProfileQueryOptions = (accountId: string) =>
     retry: false,
     refetchOnWindowFocus: false,
   });
-
-/** Long implicit accounts (64 hex characters) are shortened for display: "a1b2c3d4…e5f6". */
-export function shortAccountId(accountId: string): string {
-  return accountId.length > 24 ? `${accountId.slice(0, 8)}…${accountId.slice(-6)}` : accountId;
-}
-
-/** Name and avatar for an account: the NEAR Social profile when it loads, the account id meanwhile or instead. */
-export function useProfileIdentity(accountId: string) {
-  const { data } = useQuery(socialProfileQueryOptions(accountId));
-  return {
-    name: data?.name ?? shortAccountId(accountId),
-    imageUrl: data?.imageUrl ?? null,
-  };
-}
