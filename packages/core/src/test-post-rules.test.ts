@@ -1,5 +1,6 @@
-import { hashtagsOf, validateTestPost } from "@curate/core";
 import { describe, expect, it } from "vitest";
+import { hashtagsOf } from "./commands.ts";
+import { validateTestPost } from "./test-post-rules.ts";
 
 // The /test form checks a post with core's rules before sending it; these are the texts it shows next to
 // each field and the feeds it offers to open afterwards.
