@@ -30,6 +30,6 @@ export function startBenchApp(database: DatabaseHandle, options: { readCacheTtlM
       SESSION_SECRET: "bench-session-secret-bench-session-secret",
       READ_CACHE_TTL_MS: String(options.readCacheTtlMs),
     },
-    "bench",
+    { version: "bench" },
   );
 }

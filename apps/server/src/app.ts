@@ -18,6 +18,7 @@ import { testTweetRoutes } from "./intake/routes.ts";
 import type { Intake } from "./intake/runtime.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
+import { processingRoutes } from "./processing/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
 import { uploadRoutes } from "./uploads/routes.ts";
@@ -79,6 +80,7 @@ export function createApp(deps: AppOptions) {
     feedRoutes,
     submissionRoutes,
     moderationRoutes,
+    processingRoutes,
     uploadRoutes,
     leaderboardRoutes,
     activityRoutes,

@@ -56,10 +56,7 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   await seedIfFirstStart(database, env, logger);
   const changes = createChangeNotifier();
   const intake = createIntake(database.db, env, logger, changes.notify);
-  const worker =
-    role === "api"
-      ? null
-      : startWorker({ db: database.db, intake, logger, intakeIntervalMs: env.INTAKE_INTERVAL_MS });
+  const worker = role === "api" ? null : await startWorker({ database, env, intake, logger });
   const stop = () => (worker ? worker.stop() : Promise.resolve()).then(() => database.close());
   if (role === "worker") {
     logger.info({ driver: database.driver, version: VERSION }, "Curate worker running");

@@ -67,6 +67,7 @@ export async function insertSubmission(db: Database, seed: SubmissionSeed = {}) 
     userId: `u${n}`,
     username: seed.username ?? `author${n}`,
     content: seed.content ?? `Post number ${n} about things`,
+    url: `https://x.com/${seed.username ?? `author${n}`}/status/${tweetId}`,
     curatorId: curatorUsername ? `c-${curatorUsername}` : null,
     curatorUsername,
     curatorNotes: seed.curatorNotes ?? null,

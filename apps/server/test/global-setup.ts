@@ -4,6 +4,7 @@ import { join } from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { openDatabase } from "../src/db/index.ts";
+import { installQueue } from "../src/worker/queue.ts";
 import { withDatabase } from "./databases.ts";
 
 declare module "vitest" {
@@ -17,7 +18,7 @@ declare module "vitest" {
 
 export const PG_TEMPLATE_DB = `curate_test_template_${process.pid}`;
 
-/** Migrates once; every test file then starts from a copy of this migrated database. */
+/** Migrates once (the app's tables and the queue's); every test file then starts from a copy of it. */
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
@@ -28,6 +29,7 @@ export default async function setup(project: TestProject) {
     const templateUrl = withDatabase(url, PG_TEMPLATE_DB);
     const handle = await openDatabase({ url: templateUrl });
     await handle.migrate();
+    await installQueue(handle);
     await handle.close();
     project.provide("pgTemplateDatabase", PG_TEMPLATE_DB);
     project.provide("pgliteTemplateDir", "");
@@ -39,6 +41,7 @@ export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), "curate-template-"));
   const handle = await openDatabase({ pgliteDir: dir });
   await handle.migrate();
+  await installQueue(handle);
   await handle.close();
   project.provide("pgliteTemplateDir", dir);
   project.provide("pgTemplateDatabase", "");

@@ -3,12 +3,15 @@ import type { App } from "../src/app.ts";
 import type { AppEnv } from "../src/config/env.ts";
 import type { Database, DatabaseHandle } from "../src/db/index.ts";
 import type { Intake } from "../src/intake/runtime.ts";
+import type { WorkerHost } from "../src/worker/host.ts";
 import { openScratchDatabase, type ScratchDatabase } from "./databases.ts";
-import { serveApp } from "./serve-app.ts";
+import { type ServeOptions, serveApp } from "./serve-app.ts";
 
 export interface TestServer {
   app: App;
   intake: Intake;
+  /** The worker role, when the server was started with one. */
+  worker: WorkerHost | null;
   baseUrl: string;
   db: Database;
   database: DatabaseHandle;
@@ -30,14 +33,30 @@ export function freshDatabase(): Promise<ScratchDatabase> {
 }
 
 /** Starts the real app on an ephemeral port over a fresh database; tests talk to it over HTTP. */
-export async function startTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  envOverrides: Record<string, string> = {},
+  options: { worker?: ServeOptions["worker"] } = {},
+): Promise<TestServer> {
   const { handle, dispose } = await freshDatabase();
   // Tests write through the database directly as well as the API, so the read cache is off unless a test asks.
-  const served = await serveApp(handle, { NODE_ENV: "test", READ_CACHE_TTL_MS: "0", ...envOverrides });
+  // A worker checks heartbeats every second and polls intake only when a test asks (runIntakeNow).
+  const served = await serveApp(
+    handle,
+    {
+      NODE_ENV: "test",
+      READ_CACHE_TTL_MS: "0",
+      WORKER_MONITOR_INTERVAL_SECONDS: "1",
+      PROCESSING_HEARTBEAT_SECONDS: "10",
+      INTAKE_INTERVAL_MS: "3600000",
+      ...envOverrides,
+    },
+    { worker: options.worker },
+  );
   const request = (path: string, init?: RequestInit) => fetch(`${served.baseUrl}${path}`, init);
   return {
     app: served.app,
     intake: served.intake,
+    worker: served.worker,
     baseUrl: served.baseUrl,
     db: handle.db,
     database: handle,

@@ -9,13 +9,23 @@ import type { DatabaseHandle } from "../src/db/index.ts";
 import { createChangeNotifier } from "../src/http/changes.ts";
 import { createIntake, type Intake } from "../src/intake/runtime.ts";
 import { createLogger } from "../src/logger.ts";
+import type { Plugin } from "../src/plugins/types.ts";
+import { startWorker, type WorkerHost } from "../src/worker/host.ts";
 
 export interface ServedApp {
   app: App;
   intake: Intake;
   env: AppEnv;
   baseUrl: string;
+  /** The worker role on the same database, when asked for. */
+  worker: WorkerHost | null;
   close(): Promise<void>;
+}
+
+export interface ServeOptions {
+  version?: string;
+  /** Runs the worker role too (processing and intake), with these plugins besides the built-ins. */
+  worker?: { extraPlugins?: Plugin[] };
 }
 
 /**
@@ -25,14 +35,17 @@ export interface ServedApp {
 export async function serveApp(
   database: DatabaseHandle,
   envOverrides: Record<string, string> = {},
-  version = "test",
+  options: ServeOptions = {},
 ): Promise<ServedApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "curate-data-"));
   const env = loadEnv({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", ...envOverrides });
   const logger = createLogger(env.LOG_LEVEL);
   const changes = createChangeNotifier();
   const intake = createIntake(database.db, env, logger, changes.notify);
-  const app = createApp({ database, env, logger, version, intake, changes });
+  const app = createApp({ database, env, logger, version: options.version ?? "test", intake, changes });
+  const worker = options.worker
+    ? await startWorker({ database, env, intake, logger, extraPlugins: options.worker.extraPlugins })
+    : null;
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   return {
@@ -40,8 +53,10 @@ export async function serveApp(
     intake,
     env,
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    worker,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

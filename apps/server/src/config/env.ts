@@ -18,8 +18,6 @@ const list = z
       .filter(Boolean),
   );
 
-const optionalUrl = z.url().optional();
-
 const envSchema = z.object({
   NODE_ENV: z.enum(ENVIRONMENTS).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -41,16 +39,22 @@ const envSchema = z.object({
   NEAR_RPC_URL: z.url().default("https://rpc.mainnet.near.org"),
   X_API_BASE_URL: z.url().default("https://api.x.com"),
   X_BEARER_TOKEN: z.string().optional(),
-  AI_API_BASE_URL: optionalUrl,
+  AI_API_BASE_URL: z.url().default("https://openrouter.ai/api/v1"),
+  AI_DEFAULT_MODEL: z.string().min(1).max(200).default("openai/gpt-4o-mini"),
   PINATA_JWT: z.string().optional(),
   PINATA_API_URL: z.url().default("https://api.pinata.cloud"),
   PINATA_UPLOAD_URL: z.url().default("https://api.pinata.cloud/pinning/pinFileToIPFS"),
   PINATA_GATEWAY_URL: z.url().default("https://gateway.pinata.cloud/ipfs"),
-  CROSSPOST_API_URL: optionalUrl,
+  CROSSPOST_API_URL: z.url().optional(),
   PLUGIN_ALLOWED_HOSTS: list,
   SEED_DEMO_DATA: booleanFlag.optional(),
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   INTAKE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  PROCESSING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  PROCESSING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  PROCESSING_STEP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
+  PROCESSING_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(600).default(30),
+  WORKER_MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),
@@ -64,6 +68,29 @@ export interface AppEnv extends Env {
   SESSION_SECRET: string;
   DATA_DIR: string;
   LOG_LEVEL: NonNullable<Env["LOG_LEVEL"]>;
+  /**
+   * The variables plugin configs may name as `{{NAME}}` (DESIGN §5): every other upper-case variable of the
+   * environment, read once here. The server's own settings and the host's system, toolchain and cloud variables
+   * are never among them.
+   */
+  PLUGIN_SECRETS: Readonly<Record<string, string>>;
+}
+
+const NEVER_PLUGIN_SECRETS =
+  /^(PATH|HOME|USER|LOGNAME|SHELL|PWD|OLDPWD|HOSTNAME|HOST|TERM|TERM_.*|LANG|LANGUAGE|LC_.*|TZ|TMPDIR|TEMP|TMP|SHLVL|EDITOR|VISUAL|PAGER|MAIL|DISPLAY|COLORTERM|DEBIAN_FRONTEND|INIT_CWD|CI|FORCE_COLOR|NO_COLOR|NODE|NODE_.*|NPM_.*|VITEST.*|TSX_.*|XDG_.*|SSH_.*|GPG_.*|GIT_.*|DOCKER_.*|KUBERNETES_.*|AWS_.*|GOOGLE_.*|GCLOUD_.*|AZURE_.*|PG.*|TEST_DATABASE_URL|BENCH_.*|CHROMIUM_PATH|CURATE_.*)$/;
+
+function pluginSecrets(source: NodeJS.ProcessEnv): Record<string, string> {
+  const own = new Set(Object.keys(envSchema.shape));
+  return Object.fromEntries(
+    Object.entries(source).filter(
+      (entry): entry is [string, string] =>
+        typeof entry[1] === "string" &&
+        entry[1] !== "" &&
+        /^[A-Z][A-Z0-9_]{0,63}$/.test(entry[0]) &&
+        !own.has(entry[0]) &&
+        !NEVER_PLUGIN_SECRETS.test(entry[0]),
+    ),
+  );
 }
 
 export class EnvError extends Error {}
@@ -91,6 +118,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
     AUTH_RECIPIENT: env.AUTH_RECIPIENT ?? new URL(publicUrl).host,
     SESSION_SECRET: env.SESSION_SECRET ?? generatedSecret(dataDir),
     LOG_LEVEL: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
+    PLUGIN_SECRETS: pluginSecrets(source),
   };
 }
 

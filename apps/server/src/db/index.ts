@@ -17,9 +17,50 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export interface DatabaseHandle {
   db: Database;
   driver: "pglite" | "postgres";
+  /** What a queue library needs to share this database: the embedded client, or the server's URL. */
+  connection: { driver: "pglite"; client: PGlite } | { driver: "postgres"; url: string };
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /** Calls `onNotify` for each NOTIFY on `channel` (across processes on PostgreSQL); returns how to stop. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+/**
+ * LISTEN on a dedicated connection that comes back by itself: a notification is only a hint to look now, so a
+ * missed one costs a poll interval, never a lost job.
+ */
+async function listenOnPostgres(url: string, channel: string, onNotify: () => void) {
+  let client: pg.Client | null = null;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async () => {
+    if (stopped) return;
+    const next = new pg.Client({ connectionString: url });
+    next.on("error", () => {
+      next.end().catch(() => {});
+      if (client === next) client = null;
+      if (!stopped) retry = setTimeout(connect, 1000);
+    });
+    next.on("notification", (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      client = next;
+      onNotify();
+    } catch {
+      next.end().catch(() => {});
+      if (!stopped) retry = setTimeout(connect, 1000);
+    }
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
+  };
 }
 
 export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), "../../drizzle");
@@ -37,6 +78,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     return {
       db,
       driver: "postgres",
+      connection: { driver: "postgres", url: target.url },
+      listen: (channel, onNotify) => listenOnPostgres(target.url, channel, onNotify),
       migrate: () => migrateNodePg(drizzleNodePg(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
       ping: async () => {
         await db.execute(sql`select 1`);
@@ -55,6 +98,13 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     driver: "pglite",
+    connection: { driver: "pglite", client },
+    listen: async (channel, onNotify) => {
+      const stop = await client.listen(channel, () => onNotify());
+      return async () => {
+        await stop();
+      };
+    },
     migrate: () => migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_FOLDER }),
     ping: async () => {
       await db.execute(sql`select 1`);

@@ -1,4 +1,11 @@
-import { ACTIVITY_TYPES } from "@curate/core";
+import {
+  ACTIVITY_TYPES,
+  PROCESSING_JOB_KINDS,
+  PROCESSING_JOB_STATUSES,
+  PROCESSING_STEP_STAGES,
+  PROCESSING_STEP_STATUSES,
+  PROCESSING_STEP_TYPES,
+} from "@curate/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -39,6 +46,10 @@ export const submissions = pgTable(
     username: text("username").notNull(),
     authorProfileImage: text("author_profile_image"),
     content: text("content").notNull(),
+    /** The post's own address, as its source adapter built it. */
+    url: text("url"),
+    /** Images and video of the post: [{ url, type, alt? }]. */
+    media: jsonb("media").$type<Array<{ url: string; type: string; alt?: string | null }>>(),
     curatorId: text("curator_id"),
     curatorUsername: text("curator_username"),
     curatorNotes: text("curator_notes"),
@@ -290,30 +301,45 @@ export const siteCounters = pgTable("site_counters", {
   count: bigint("count", { mode: "number" }).notNull().default(0),
 });
 
+/** A run of a feed's pipeline (document 2 §3), and the outbox the worker relays into its queue (decision 0009). */
 export const processingJobs = pgTable(
   "processing_jobs",
   {
     id: text("id").primaryKey(),
-    submissionId: text("submission_id")
-      .notNull()
-      .references(() => submissions.tweetId, { onDelete: "cascade" }),
+    kind: text("kind", { enum: PROCESSING_JOB_KINDS }).notNull().default("approval"),
+    /** Null for batch kinds (recaps) that run over many submissions. */
+    submissionId: text("submission_id").references(() => submissions.tweetId, { onDelete: "cascade" }),
     feedId: text("feed_id")
       .notNull()
       .references(() => feeds.id, { onDelete: "cascade" }),
-    status: text("status", {
-      enum: ["pending", "processing", "completed", "failed", "completed_with_errors"],
-    })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: PROCESSING_JOB_STATUSES }).notNull().default("pending"),
     idempotencyKey: text("idempotency_key").notNull().unique(),
     retryOfJobId: text("retry_of_job_id"),
+    /** The plan snapshot: transforms, distributor branches and where this job enters them. */
     plan: jsonb("plan").$type<unknown>(),
+    /** Why a job ended without running steps, or what ended it (e.g. "Stream output is disabled"). */
+    note: text("note"),
+    /** Distribution idempotency keys derive from it: the same for resumes and retries of one publication. */
+    publicationKey: text("publication_key"),
+    /** Who asked for a retry, reprocess or tweak (null for approvals, which have their moderation record). */
+    requestedBy: text("requested_by"),
+    attempts: integer("attempts").notNull().default(0),
+    /** Until when the worker running the job holds it; after that another worker may take it over. */
+    leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+    /** When the worker handed the job to the queue (null: still in the outbox). */
+    queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("processing_jobs_submission_feed_idx").on(t.submissionId, t.feedId, t.startedAt)],
+  (t) => [
+    index("processing_jobs_submission_feed_idx").on(t.submissionId, t.feedId, t.startedAt),
+    index("processing_jobs_feed_status_idx").on(t.feedId, t.status, t.completedAt),
+    index("processing_jobs_outbox_idx")
+      .on(t.createdAt)
+      .where(sql`${t.queuedAt} is null and ${t.status} = 'pending'`),
+  ],
 );
 
 export const processingSteps = pgTable(
@@ -324,17 +350,21 @@ export const processingSteps = pgTable(
       .notNull()
       .references(() => processingJobs.id, { onDelete: "cascade" }),
     stepOrder: integer("step_order").notNull(),
-    type: text("type", { enum: ["transformation", "distribution"] }).notNull(),
-    stage: text("stage", { enum: ["global", "distributor", "batch"] }).notNull(),
+    type: text("type", { enum: PROCESSING_STEP_TYPES }).notNull(),
+    stage: text("stage", { enum: PROCESSING_STEP_STAGES }).notNull(),
+    /** The distributor branch (its index in the plan), or null for a global step. */
+    branch: integer("branch"),
+    /** Position within its chain (the global transforms, or one branch). */
+    position: integer("position").notNull().default(0),
     pluginName: text("plugin_name").notNull(),
     stepName: text("step_name"),
     config: jsonb("config").$type<unknown>(),
-    status: text("status", { enum: ["pending", "processing", "success", "failed"] })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: PROCESSING_STEP_STATUSES }).notNull().default("pending"),
     input: jsonb("input").$type<unknown>(),
     output: jsonb("output").$type<unknown>(),
     error: jsonb("error").$type<unknown>(),
+    idempotencyKey: text("idempotency_key"),
+    attempts: integer("attempts").notNull().default(0),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),

@@ -59,6 +59,7 @@ async function storePost(
       username: post.authorUsername,
       authorProfileImage: post.authorProfileImage ?? null,
       content: post.text,
+      url: post.url,
       curatorId: curator.id,
       curatorUsername: curator.username,
       curatorNotes: curator.notes,

@@ -87,7 +87,11 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
 
   const processingJobId =
     input.action === "approve"
-      ? await requestProcessing(tx, { submissionId: input.submissionId, feedId: input.feedId })
+      ? await requestProcessing(tx, {
+          submissionId: input.submissionId,
+          feedId: input.feedId,
+          moderationId: history.id,
+        })
       : null;
 
   return {

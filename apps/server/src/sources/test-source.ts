@@ -19,6 +19,8 @@ function toPost(tweet: TestTweet, parents: Map<string, TestTweet>): SocialPost {
     text: tweet.text,
     authorId: `test:${tweet.username.toLowerCase()}`,
     authorUsername: tweet.username,
+    // Test posts stand in for X posts, so they get an X post's address shape.
+    url: `https://x.com/${tweet.username}/status/${tweet.id}`,
     createdAt: tweet.createdAt,
     inReplyToId: tweet.inReplyToStatusId,
     repliedTo: parent ? toPost(parent, new Map()) : null,

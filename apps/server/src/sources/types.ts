@@ -5,6 +5,8 @@ export interface SocialPost {
   authorId: string;
   authorUsername: string;
   authorProfileImage?: string | null;
+  /** The post's own address on its network, as the adapter knows it. */
+  url: string;
   createdAt: Date;
   /** The post this one replies to, when it is a reply. */
   inReplyToId?: string | null;

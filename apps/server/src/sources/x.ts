@@ -8,11 +8,13 @@ function expandPage(page: XPage): SocialPost[] {
     const author = tweet.author_id ? users.get(tweet.author_id) : undefined;
     const repliedToId = tweet.referenced_tweets?.find((r) => r.type === "replied_to")?.id ?? null;
     const parent = repliedToId ? tweets.get(repliedToId) : undefined;
+    const authorUsername = author?.username ?? tweet.author_id ?? "unknown";
     return {
       id: tweet.id,
       text: tweet.text,
       authorId: tweet.author_id ?? "unknown",
-      authorUsername: author?.username ?? tweet.author_id ?? "unknown",
+      authorUsername,
+      url: `https://x.com/${authorUsername}/status/${tweet.id}`,
       authorProfileImage: author?.profile_image_url ?? null,
       createdAt: tweet.created_at ? new Date(tweet.created_at) : new Date(),
       inReplyToId: repliedToId,

@@ -1,27 +1,80 @@
+import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import type { Database } from "../db/index.ts";
+import type { AppEnv } from "../config/env.ts";
+import type { DatabaseHandle } from "../db/index.ts";
 import { runFeedSources } from "../intake/feed-sources.ts";
 import type { Intake } from "../intake/runtime.ts";
+import { secretSource } from "../plugins/placeholders.ts";
+import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
+import type { Plugin } from "../plugins/types.ts";
+import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
+import type { RunnerDeps } from "../processing/runner.ts";
+import { createQueueClient } from "./queue.ts";
 
 export interface WorkerHost {
+  boss: PgBoss;
+  engine: ProcessingEngine;
+  /** Runs one intake pass now (mentions, then feed sources), as the scheduled one does. */
+  runIntakeNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export interface WorkerOptions {
-  db: Database;
+  database: DatabaseHandle;
+  env: AppEnv;
   intake: Intake;
   logger: Logger;
-  intakeIntervalMs: number;
+  /** Plugins besides the built-ins (tests add local fakes). */
+  extraPlugins?: Plugin[];
+}
+
+const INTAKE_QUEUE = "curate-intake";
+
+/** The pipeline's runner settings from the environment. */
+export function runnerDeps(options: WorkerOptions): RunnerDeps {
+  const { database, env, logger } = options;
+  const registry = createPluginRegistry([
+    ...builtinPlugins({
+      db: database.db,
+      publicUrl: env.PUBLIC_URL,
+      aiBaseUrl: env.AI_API_BASE_URL,
+      aiDefaultModel: env.AI_DEFAULT_MODEL,
+    }),
+    ...(options.extraPlugins ?? []),
+  ]);
+  const serverSecrets = secretSource(env.PLUGIN_SECRETS);
+  return {
+    db: database.db,
+    registry,
+    secretsFor: async () => serverSecrets,
+    logger,
+    maxAttempts: env.PROCESSING_MAX_ATTEMPTS,
+    stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
+    branchConcurrency: 4,
+    leaseMs: env.PROCESSING_HEARTBEAT_SECONDS * 1000,
+  };
 }
 
 /**
- * The worker role: polls the bot's mentions and every feed's sources on a timer. A tick never overlaps the
- * previous one, and stop() waits for the tick under way.
+ * The worker role: one pg-boss engine on the app's database runs the processing pipeline and the intake polls.
+ * Every worker process asks for an intake pass each interval, but the queue keeps one per interval and runs one
+ * at a time, so M workers poll X once, not M times.
  */
-export function startWorker({ db, intake, logger, intakeIntervalMs }: WorkerOptions): WorkerHost {
-  let stopped = false;
-  let current: Promise<void> = Promise.resolve();
-  const tick = async () => {
+export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
+  const { database, env, intake, logger } = options;
+  const boss = createQueueClient(database, { monitorIntervalSeconds: env.WORKER_MONITOR_INTERVAL_SECONDS });
+  boss.on("error", (error) => logger.warn({ err: error }, "queue error"));
+  await boss.start();
+
+  const engine = await startProcessingEngine(
+    boss,
+    database,
+    runnerDeps(options),
+    { concurrency: env.PROCESSING_CONCURRENCY, heartbeatSeconds: env.PROCESSING_HEARTBEAT_SECONDS },
+    logger,
+  );
+
+  const intakePass = async () => {
     for (const source of intake.mentionSources) {
       try {
         const run = await intake.runPass(source);
@@ -31,7 +84,7 @@ export function startWorker({ db, intake, logger, intakeIntervalMs }: WorkerOpti
       }
     }
     try {
-      const { stored } = await runFeedSources(db, intake, logger);
+      const { stored } = await runFeedSources(database.db, intake, logger);
       if (stored) {
         intake.notifyChanged();
         logger.info({ stored }, "feed sources stored posts");
@@ -40,16 +93,32 @@ export function startWorker({ db, intake, logger, intakeIntervalMs }: WorkerOpti
       logger.warn({ err: error }, "feed sources failed");
     }
   };
-  const timer = setInterval(() => {
-    if (stopped) return;
-    current = current.then(tick);
-  }, intakeIntervalMs);
+
+  await boss.createQueue(INTAKE_QUEUE, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 15 * 60,
+    deleteAfterSeconds: 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+  await boss.work(INTAKE_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    await intakePass();
+  });
+  const intervalSeconds = Math.max(1, Math.round(env.INTAKE_INTERVAL_MS / 1000));
+  const askForIntake = () =>
+    boss
+      .sendThrottled(INTAKE_QUEUE, {}, null, intervalSeconds, "poll")
+      .catch((error) => logger.warn({ err: error }, "could not schedule intake"));
+  const timer = setInterval(askForIntake, env.INTAKE_INTERVAL_MS);
   timer.unref();
+
   return {
+    boss,
+    engine,
+    runIntakeNow: intakePass,
     async stop() {
-      stopped = true;
       clearInterval(timer);
-      await current;
+      await engine.stop();
+      await boss.stop({ graceful: true, timeout: 15_000 });
     },
   };
 }

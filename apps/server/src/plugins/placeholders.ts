@@ -1,0 +1,78 @@
+import { placeholderName, secretPaths } from "@curate/core";
+import type { z } from "zod";
+import { PluginError } from "./types.ts";
+
+/** Where `{{NAME}}` values come from at run time: the feed's own secrets first, then the server's environment. */
+export interface SecretSource {
+  lookup(name: string): string | undefined;
+}
+
+export function secretSource(...layers: Array<Readonly<Record<string, string>>>): SecretSource {
+  return {
+    lookup(name) {
+      for (const layer of layers) if (Object.hasOwn(layer, name)) return layer[name];
+      return undefined;
+    },
+  };
+}
+
+function fill(value: unknown, path: string[], source: SecretSource, where: string[]): unknown {
+  if (path.length === 0) {
+    const name = placeholderName(value);
+    if (!name) return value;
+    const secret = source.lookup(name);
+    if (secret === undefined || secret === "") {
+      throw new PluginError(
+        `The variable ${name} is not set on this server, so "${where.join(".")}" cannot be filled. Set ${name} (or a feed secret named ${name}) and retry.`,
+        { code: "MISSING_SECRET" },
+      );
+    }
+    return secret;
+  }
+  const [head, ...rest] = path;
+  if (head === "*") {
+    return Array.isArray(value)
+      ? value.map((item, i) => fill(item, rest, source, [...where, String(i)]))
+      : value;
+  }
+  if (!value || typeof value !== "object" || !Object.hasOwn(value, head)) return value;
+  return {
+    ...(value as object),
+    [head]: fill((value as Record<string, unknown>)[head], rest, source, [...where, head]),
+  };
+}
+
+/**
+ * A copy of `config` with each secret field's `{{NAME}}` replaced by its value. Only fields the plugin's schema
+ * marks secret are filled, so a placeholder elsewhere (a URL, a message) can never carry a server secret out.
+ * The stored config is never changed; the filled copy lives only for the step's call.
+ */
+export function hydrateSecrets<T>(config: T, schema: z.ZodType, source: SecretSource): T {
+  let filled: unknown = config;
+  for (const path of secretPaths(schema)) {
+    filled = fill(filled, path ? path.split(".") : [], source, []);
+  }
+  return filled as T;
+}
+
+/** The placeholder names a config's secret fields use. */
+export function placeholdersIn(config: unknown, schema: z.ZodType): string[] {
+  const names = new Set<string>();
+  const collect = (value: unknown, path: string[]) => {
+    if (path.length === 0) {
+      const name = placeholderName(value);
+      if (name) names.add(name);
+      return;
+    }
+    const [head, ...rest] = path;
+    if (head === "*") {
+      if (Array.isArray(value)) for (const item of value) collect(item, rest);
+      return;
+    }
+    if (value && typeof value === "object" && Object.hasOwn(value, head)) {
+      collect((value as Record<string, unknown>)[head], rest);
+    }
+  };
+  for (const path of secretPaths(schema)) collect(config, path ? path.split(".") : []);
+  return [...names];
+}

@@ -1,0 +1,41 @@
+import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
+import type { Database } from "../db/index.ts";
+import { createRssDistributor } from "./distributors/rss.ts";
+import { createAiTransform } from "./transformers/ai-transform.ts";
+import { objectTransform } from "./transformers/object-transform.ts";
+import { simpleTransform } from "./transformers/simple-transform.ts";
+import type { DistributorPlugin, Plugin, TransformerPlugin } from "./types.ts";
+
+export interface PluginRegistry {
+  /** The plugin a config names (any alias of a built-in), or null when none is known by that name. */
+  resolve(name: string): Plugin | null;
+}
+
+export interface BuiltinSettings {
+  db: Database;
+  publicUrl: string;
+  aiBaseUrl: string;
+  aiDefaultModel: string;
+}
+
+/** The built-in plugins, one line each. */
+export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
+  return [
+    objectTransform,
+    simpleTransform,
+    createAiTransform({ baseUrl: settings.aiBaseUrl, defaultModel: settings.aiDefaultModel }),
+    createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
+  ];
+}
+
+/** A registry over `plugins`: built-ins answer to every alias of their name, others to their own name. */
+export function createPluginRegistry(plugins: Plugin[]): PluginRegistry {
+  const byName = new Map<string, Plugin>();
+  for (const plugin of plugins) {
+    const builtinName = `@curate/${plugin.name}`;
+    byName.set(findBuiltinPlugin(builtinName) ? builtinName : plugin.name, plugin);
+  }
+  return { resolve: (name) => byName.get(canonicalPluginName(name)) ?? null };
+}
+
+export type { DistributorPlugin, TransformerPlugin };

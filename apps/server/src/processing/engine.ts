@@ -1,0 +1,165 @@
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { PgBoss } from "pg-boss";
+import type { Logger } from "pino";
+import type { DatabaseHandle } from "../db/index.ts";
+import { processingJobs } from "../db/schema.ts";
+import { type RunnerDeps, type RunResult, runProcessingJob } from "./runner.ts";
+
+export const PROCESSING_QUEUE = "curate-processing";
+/** The channel a trigger on processing_jobs notifies when a request is written (migration 0005). */
+export const PROCESSING_REQUESTED_CHANNEL = "curate_processing_requested";
+
+const RELAY_BATCH = 500;
+const RELAY_FLOOR_MS = 1000;
+
+export interface EngineSettings {
+  /** Jobs one worker process runs at once. */
+  concurrency: number;
+  /** A worker that stops sending heartbeats this long is taken for dead and its job handed to another. */
+  heartbeatSeconds: number;
+}
+
+export interface ProcessingEngine {
+  /** Relays the outbox into the queue now (besides the notification and the 1 s floor). */
+  relayNow(): void;
+  stop(): Promise<void>;
+}
+
+interface QueueJob {
+  id: string;
+  data: { jobId: string };
+  retryCount: number;
+  retryLimit: number;
+}
+
+/** Calls `task` whenever asked, never twice at once; asks made while it runs make one more run after it. */
+function coalesced(task: () => Promise<void>) {
+  let running: Promise<void> | null = null;
+  let again = false;
+  const run = (): Promise<void> => {
+    if (running) {
+      again = true;
+      return running;
+    }
+    running = task().finally(() => {
+      running = null;
+      if (again) {
+        again = false;
+        void run();
+      }
+    });
+    return running;
+  };
+  return { run, idle: () => running ?? Promise.resolve() };
+}
+
+/**
+ * The processing engine (decision 0009): pending `processing_jobs` rows are the outbox, relayed into a pg-boss
+ * queue on the app's own database; workers take jobs from it with bounded concurrency, pg-boss's retries with
+ * backoff carry the retryable failures, and its heartbeats hand the job of a worker that died to another.
+ */
+export async function startProcessingEngine(
+  boss: PgBoss,
+  database: DatabaseHandle,
+  runner: RunnerDeps,
+  settings: EngineSettings,
+  logger: Logger,
+): Promise<ProcessingEngine> {
+  const { db } = database;
+  await boss.createQueue(PROCESSING_QUEUE, {
+    notify: true,
+    retryLimit: Math.max(0, runner.maxAttempts - 1),
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    expireInSeconds: 60 * 60,
+    heartbeatSeconds: settings.heartbeatSeconds,
+    deleteAfterSeconds: 24 * 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+
+  let stopped = false;
+  const relay = coalesced(async () => {
+    if (stopped) return;
+    try {
+      for (;;) {
+        const rows = await db
+          .select({ id: processingJobs.id })
+          .from(processingJobs)
+          .where(and(isNull(processingJobs.queuedAt), eq(processingJobs.status, "pending")))
+          .orderBy(asc(processingJobs.createdAt))
+          .limit(RELAY_BATCH);
+        if (rows.length === 0) return;
+        // The queue job's id is the processing job's, so a relay repeated after a crash adds nothing.
+        await boss.insert(
+          PROCESSING_QUEUE,
+          rows.map((row) => ({ id: row.id, data: { jobId: row.id } })),
+        );
+        await db
+          .update(processingJobs)
+          .set({ queuedAt: sql`now()` })
+          .where(
+            inArray(
+              processingJobs.id,
+              rows.map((row) => row.id),
+            ),
+          );
+        if (rows.length < RELAY_BATCH) return;
+      }
+    } catch (error) {
+      logger.warn({ err: error }, "could not relay processing requests; retrying shortly");
+    }
+  });
+
+  const stopListening = await database.listen(PROCESSING_REQUESTED_CHANNEL, () => void relay.run());
+  const floor = setInterval(() => void relay.run(), RELAY_FLOOR_MS);
+  floor.unref();
+  void relay.run();
+
+  const handle = async (
+    job: QueueJob,
+  ): Promise<{ id: string; status: "completed" | "failed"; output?: object }> => {
+    let result: RunResult;
+    try {
+      result = await runProcessingJob(runner, job.data.jobId, {
+        lastChance: job.retryCount >= job.retryLimit,
+      });
+    } catch (error) {
+      // The database went away mid-job or similar: the queue retries it with backoff, and the resume skips
+      // whatever already succeeded.
+      logger.warn({ err: error, jobId: job.data.jobId }, "processing job interrupted; will retry");
+      return { id: job.id, status: "failed", output: { message: String(error) } };
+    }
+    if (result.kind === "retry-later")
+      return { id: job.id, status: "failed", output: { message: result.reason } };
+    if (result.kind === "skipped" && result.reason === "held") {
+      return { id: job.id, status: "failed", output: { message: "held by another worker" } };
+    }
+    return { id: job.id, status: "completed", output: result };
+  };
+
+  await boss.work(
+    PROCESSING_QUEUE,
+    {
+      // Two pollers, each taking a batch and running it at once: a slow step holds one batch, not the worker,
+      // and full batches are followed at once by the next (burst).
+      batchSize: Math.max(2, Math.ceil(settings.concurrency / 2)),
+      burstWhenBatchFull: true,
+      localConcurrency: 2,
+      includeMetadata: true,
+      perJobResults: true,
+      pollingIntervalSeconds: 1,
+      notifyPollingIntervalSeconds: 5,
+    } as never,
+    (async (jobs: QueueJob[]) => Promise.all(jobs.map(handle))) as never,
+  );
+
+  return {
+    relayNow: () => void relay.run(),
+    async stop() {
+      stopped = true;
+      clearInterval(floor);
+      await stopListening().catch(() => {});
+      await relay.idle();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/index.ts";
+import { isoUtc, queryRows } from "../db/sql.ts";
+
+/**
+ * The first input of a submission's pipeline (docs/plugins.md): the post as the feed sees it, in camelCase.
+ * `url` is the post's own address as its source adapter built it; curator fields and `submittedAt` are this
+ * feed's; `approver`/`approvalNote` come from the feed's latest approval.
+ */
+export interface SubmissionInput {
+  tweetId: string;
+  userId: string;
+  username: string;
+  authorProfileImage: string | null;
+  content: string;
+  url: string | null;
+  media: Array<{ url: string; type: string; alt?: string | null }>;
+  createdAt: string;
+  feedId: string;
+  curatorId: string | null;
+  curatorUsername: string | null;
+  curatorNotes: string | null;
+  curatorTweetId: string | null;
+  submittedAt: string;
+  approver: string | null;
+  approvalNote: string | null;
+  approvedAt: string | null;
+}
+
+export async function submissionInput(
+  db: Database,
+  submissionId: string,
+  feedId: string,
+): Promise<SubmissionInput | null> {
+  const [row] = await queryRows<SubmissionInput>(
+    db,
+    sql`select s.tweet_id as "tweetId", s.user_id as "userId", s.username,
+        s.author_profile_image as "authorProfileImage", s.content, s.url,
+        coalesce(s.media, '[]'::jsonb) as media, ${isoUtc("s.created_at")} as "createdAt",
+        sf.feed_id as "feedId",
+        coalesce(sf.curator_id, s.curator_id) as "curatorId",
+        coalesce(sf.curator_username, s.curator_username) as "curatorUsername",
+        sf.curator_notes as "curatorNotes",
+        coalesce(sf.curator_tweet_id, s.curator_tweet_id) as "curatorTweetId",
+        ${isoUtc("sf.submitted_at")} as "submittedAt",
+        mh.moderator_account_id as approver, mh.note as "approvalNote",
+        ${isoUtc("mh.created_at")} as "approvedAt"
+      from submissions s
+      join submission_feeds sf on sf.submission_id = s.tweet_id and sf.feed_id = ${feedId}
+      left join lateral (
+        select moderator_account_id, note, created_at from moderation_history
+        where submission_id = s.tweet_id and feed_id = ${feedId} and action = 'approve'
+        order by created_at desc, id desc limit 1
+      ) mh on true
+      where s.tweet_id = ${submissionId}`,
+  );
+  return row ?? null;
+}

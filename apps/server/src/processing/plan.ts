@@ -1,0 +1,77 @@
+import { canonicalPluginName, type FeedConfig, findBuiltinPlugin } from "@curate/core";
+
+/** One transform or distribution of a plan, as the feed's config said when the job started. */
+export interface PlanStep {
+  plugin: string;
+  config: Record<string, unknown>;
+}
+
+/** A distributor with its own transforms; branches run independently of each other. */
+export interface PlanBranch {
+  index: number;
+  transforms: PlanStep[];
+  distributor: PlanStep;
+}
+
+/** Where a job enters the plan: a chain (the global transforms, or one branch) from a position, with an input. */
+export interface PlanEntry {
+  chain: "global" | number;
+  from: number;
+  input: unknown;
+}
+
+export interface Plan {
+  transforms: PlanStep[];
+  branches: PlanBranch[];
+  entries: PlanEntry[];
+}
+
+/** Why a plan has nothing to run, or null when it has work. */
+export function emptyPlanReason(config: FeedConfig): string | null {
+  const stream = config.outputs?.stream;
+  if (!stream || stream.enabled === false) return "Stream output is disabled for this feed: nothing to run.";
+  if (!stream.distribute?.length)
+    return "No distributors are configured in this feed's stream: nothing to publish.";
+  return null;
+}
+
+function step(entry: { plugin: string; config?: Record<string, unknown> }): PlanStep {
+  return { plugin: canonicalPluginName(entry.plugin), config: entry.config ?? {} };
+}
+
+/**
+ * The plan of a feed's stream output (DESIGN §7): its global transforms in order, then one branch per distributor
+ * (the distributor's own transforms, then its distribution). Snapshotted on the job when it starts, so later
+ * edits of the feed never change a job under way.
+ */
+export function planFromConfig(config: FeedConfig, input: unknown): Plan {
+  const stream = config.outputs?.stream;
+  return {
+    transforms: (stream?.transform ?? []).map(step),
+    branches: (stream?.distribute ?? []).map((distributor, index) => ({
+      index,
+      transforms: (distributor.transform ?? []).map(step),
+      distributor: step(distributor),
+    })),
+    entries: [{ chain: "global", from: 0, input }],
+  };
+}
+
+/** The steps of one chain, in order: the global transforms, or a branch's transforms then its distribution. */
+export function chainSteps(plan: Plan, chain: "global" | number): PlanStep[] {
+  if (chain === "global") return plan.transforms;
+  const branch = plan.branches[chain];
+  return branch ? [...branch.transforms, branch.distributor] : [];
+}
+
+/** A readable name for a step: "AI transform", "RSS · Object transform", "RSS". */
+export function stepName(plan: Plan, chain: "global" | number, position: number): string {
+  const label = (plugin: string) => findBuiltinPlugin(plugin)?.label ?? plugin;
+  if (chain === "global") return label(plan.transforms[position]?.plugin ?? "");
+  const branch = plan.branches[chain];
+  if (!branch) return "";
+  const distributor = label(branch.distributor.plugin);
+  return position < branch.transforms.length
+    ? `${distributor} · ${label(branch.transforms[position].plugin)}`
+    : distributor;
+}

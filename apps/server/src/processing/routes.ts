@@ -1,0 +1,188 @@
+import {
+  jobAnswerSchema,
+  jobListSchema,
+  jobsQuerySchema,
+  processedSubmissionPageSchema,
+  processedSubmissionsQuerySchema,
+  processingSummarySchema,
+  stepListSchema,
+  successEnvelopeSchema,
+  tweakRequestSchema,
+} from "@curate/core";
+import { createRoute } from "@hono/zod-openapi";
+import { requireUser } from "../auth/middleware.ts";
+import { type AppDeps, createRouter } from "../context.ts";
+import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
+import { created, ok } from "../http/envelope.ts";
+import {
+  listJobSteps,
+  listProcessedSubmissions,
+  listSubmissionJobs,
+  processingSummary,
+  reprocessJob,
+  retryFailedSteps,
+  retryFromStep,
+  tweakStep,
+} from "./service.ts";
+
+const moderatorErrors = {
+  400: commonErrors[400],
+  401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+  403: errorResponse("Not a moderator of this feed (FORBIDDEN)"),
+  404: errorResponse("Unknown job, step or feed (NOT_FOUND)"),
+};
+const followUpErrors = {
+  ...moderatorErrors,
+  409: errorResponse("Nothing to retry, or a job is still running (CONFLICT)"),
+};
+const jobCreated = (description: string) => jsonResponse(successEnvelopeSchema(jobAnswerSchema), description);
+
+const jobsRoute = createRoute({
+  method: "get",
+  path: "/processing/jobs/{submissionId}",
+  tags: ["processing"],
+  summary: "A submission's processing jobs in one feed, newest first (moderators of the feed)",
+  request: { params: idParam("submissionId", "Submission id"), query: jobsQuerySchema },
+  responses: { 200: jsonResponse(successEnvelopeSchema(jobListSchema), "The jobs"), ...moderatorErrors },
+});
+
+const stepsRoute = createRoute({
+  method: "get",
+  path: "/processing/jobs/{jobId}/steps",
+  tags: ["processing"],
+  summary: "A job's steps in order, with their input, output, config (placeholders unfilled) and error",
+  request: { params: idParam("jobId", "Job id") },
+  responses: { 200: jsonResponse(successEnvelopeSchema(stepListSchema), "The steps"), ...moderatorErrors },
+});
+
+const retryJobRoute = createRoute({
+  method: "post",
+  path: "/processing/jobs/{jobId}/retry",
+  tags: ["processing"],
+  summary: "Retry Failed: all failed steps of the job, in one new job linked by retryOfJobId",
+  request: { params: idParam("jobId", "Job id") },
+  responses: { 201: jobCreated("The new job"), ...followUpErrors },
+});
+
+const retryStepRoute = createRoute({
+  method: "post",
+  path: "/processing/steps/{stepId}/retry",
+  tags: ["processing"],
+  summary: "Retry Step: the job from this step, with its stored input, in a new job",
+  request: { params: idParam("stepId", "Step id") },
+  responses: { 201: jobCreated("The new job"), ...followUpErrors },
+});
+
+const reprocessRoute = createRoute({
+  method: "post",
+  path: "/processing/jobs/{jobId}/reprocess",
+  tags: ["processing"],
+  summary: "Reprocess: a new job from the feed's latest config",
+  request: { params: idParam("jobId", "Job id") },
+  responses: { 201: jobCreated("The new job"), ...followUpErrors },
+});
+
+const tweakRoute = createRoute({
+  method: "post",
+  path: "/processing/steps/{stepId}/tweak",
+  tags: ["processing"],
+  summary: "Tweak and Reprocess: this step with an edited input (JSON text), then the rest of its branch",
+  request: {
+    params: idParam("stepId", "Step id"),
+    body: { content: { "application/json": { schema: tweakRequestSchema } }, required: true },
+  },
+  responses: { 201: jobCreated("The new job"), ...followUpErrors },
+});
+
+const processedRoute = createRoute({
+  method: "get",
+  path: "/processing/feeds/{feedId}/submissions",
+  tags: ["processing"],
+  summary: "The processing tab's rows: approved submissions with their latest job, paged",
+  request: { params: idParam("feedId", "Feed id"), query: processedSubmissionsQuerySchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(processedSubmissionPageSchema), "A page"),
+    ...moderatorErrors,
+  },
+});
+
+const summaryRoute = createRoute({
+  method: "get",
+  path: "/processing/feeds/{feedId}/summary",
+  tags: ["processing"],
+  summary: "Failed or partly failed jobs of the last 24 hours (the feed page's badge)",
+  request: { params: idParam("feedId", "Feed id") },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(processingSummarySchema), "Counts"),
+    ...moderatorErrors,
+  },
+});
+
+export function processingRoutes({ database: { db }, env }: AppDeps) {
+  const router = createRouter();
+  router.openapi(jobsRoute, async (c) => {
+    const jobs = await listSubmissionJobs(
+      db,
+      env,
+      c.get("user"),
+      c.req.valid("param").submissionId,
+      c.req.valid("query").feedId,
+    );
+    return ok(c, { jobs });
+  });
+  router.openapi(stepsRoute, async (c) =>
+    ok(c, { steps: await listJobSteps(db, env, c.get("user"), c.req.valid("param").jobId) }),
+  );
+  router.openapi(retryJobRoute, async (c) =>
+    created(
+      c,
+      { job: await retryFailedSteps(db, env, requireUser(c), c.req.valid("param").jobId) },
+      "Job retry triggered successfully.",
+    ),
+  );
+  router.openapi(retryStepRoute, async (c) =>
+    created(
+      c,
+      { job: await retryFromStep(db, env, requireUser(c), c.req.valid("param").stepId) },
+      "Step retry triggered successfully.",
+    ),
+  );
+  router.openapi(reprocessRoute, async (c) =>
+    created(
+      c,
+      { job: await reprocessJob(db, env, requireUser(c), c.req.valid("param").jobId) },
+      "Reprocessing job triggered successfully.",
+    ),
+  );
+  router.openapi(tweakRoute, async (c) =>
+    created(
+      c,
+      {
+        job: await tweakStep(
+          db,
+          env,
+          requireUser(c),
+          c.req.valid("param").stepId,
+          c.req.valid("json").newInput,
+        ),
+      },
+      "Tweak and reprocess triggered successfully.",
+    ),
+  );
+  router.openapi(processedRoute, async (c) =>
+    ok(
+      c,
+      await listProcessedSubmissions(
+        db,
+        env,
+        c.get("user"),
+        c.req.valid("param").feedId,
+        c.req.valid("query"),
+      ),
+    ),
+  );
+  router.openapi(summaryRoute, async (c) =>
+    ok(c, await processingSummary(db, env, c.get("user"), c.req.valid("param").feedId)),
+  );
+  return router;
+}

@@ -1,0 +1,416 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { FeedConfig, ProcessingJobStatus } from "@curate/core";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Database } from "../db/index.ts";
+import { feeds, processingJobs, processingSteps } from "../db/schema.ts";
+import { hydrateSecrets, type SecretSource } from "../plugins/placeholders.ts";
+import type { PluginRegistry } from "../plugins/registry.ts";
+import { type Plugin, PluginError } from "../plugins/types.ts";
+import { submissionInput } from "./input.ts";
+import { chainSteps, emptyPlanReason, type Plan, type PlanEntry, planFromConfig, stepName } from "./plan.ts";
+import { boundedJson } from "./values.ts";
+
+type StepRow = typeof processingSteps.$inferSelect;
+type JobRow = typeof processingJobs.$inferSelect;
+
+/** What a step error looks like on the step row and in the API. */
+export interface StepError {
+  message: string;
+  code: string;
+  retryable: boolean;
+}
+
+export interface RunnerDeps {
+  db: Database;
+  registry: PluginRegistry;
+  /** Fills `{{NAME}}` placeholders for a feed: its own secrets first, then the server's. */
+  secretsFor(feedId: string): Promise<SecretSource>;
+  logger: Logger;
+  /** Attempts a job gets before retryable failures count as final. */
+  maxAttempts: number;
+  /** How long one step may run. */
+  stepTimeoutMs: number;
+  /** Branches of one job running at once. */
+  branchConcurrency: number;
+  /** How long a claim holds before another worker may take the job over (a worker that died). */
+  leaseMs: number;
+}
+
+export type RunResult =
+  | { kind: "skipped"; reason: "finished" | "held" | "missing" }
+  | { kind: "finished"; status: ProcessingJobStatus }
+  | { kind: "retry-later"; reason: string };
+
+/**
+ * How outputs flow (docs/plugins.md): a transform's output that is an object merges into the running object
+ * (its keys win); any other output (text, a list) replaces it. `undefined` leaves it as it was.
+ */
+export function mergeOutput(running: unknown, output: unknown): unknown {
+  if (output === undefined) return running;
+  const isRecord = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v);
+  return isRecord(running) && isRecord(output) ? { ...running, ...output } : output;
+}
+
+/** Stable for (publication, branch, distributor): the same across resumes and retries of one publication. */
+export function distributionKey(publicationKey: string, branch: number, plugin: string): string {
+  return createHash("sha256").update(`${publicationKey}\u0000${branch}\u0000${plugin}`).digest("hex");
+}
+
+function toStepError(error: unknown): StepError {
+  if (error instanceof PluginError)
+    return { message: error.message, code: error.code, retryable: error.retryable };
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
+    return {
+      message: "The step took longer than allowed and was stopped.",
+      code: "STEP_TIMEOUT",
+      retryable: true,
+    };
+  }
+  return {
+    message: `The step failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
+    code: "STEP_FAILED",
+    retryable: false,
+  };
+}
+
+/**
+ * Takes the job for this worker: only a pending job, or one whose previous holder's lease ran out (a worker that
+ * died). Two deliveries of the same job can never both run it.
+ */
+async function claim(db: Database, jobId: string, leaseMs: number): Promise<JobRow | null> {
+  const [job] = await db
+    .update(processingJobs)
+    .set({
+      status: "processing",
+      attempts: sql`${processingJobs.attempts} + 1`,
+      startedAt: sql`coalesce(${processingJobs.startedAt}, now())`,
+      leaseUntil: sql`now() + (${leaseMs} * interval '1 millisecond')`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      and(
+        eq(processingJobs.id, jobId),
+        sql`(${processingJobs.status} = 'pending'
+          or (${processingJobs.status} = 'processing' and coalesce(${processingJobs.leaseUntil}, now()) <= now()))`,
+      ),
+    )
+    .returning();
+  return job ?? null;
+}
+
+async function finish(db: Database, jobId: string, status: ProcessingJobStatus, note?: string | null) {
+  await db
+    .update(processingJobs)
+    .set({
+      status,
+      completedAt: sql`now()`,
+      leaseUntil: null,
+      updatedAt: sql`now()`,
+      ...(note === undefined ? {} : { note }),
+    })
+    .where(eq(processingJobs.id, jobId));
+}
+
+/** The plan of a job that has none yet (approvals, reprocesses): the feed's latest config and the submission. */
+async function snapshotPlan(db: Database, job: JobRow): Promise<{ plan: Plan | null; note: string | null }> {
+  const [feed] = await db.select({ config: feeds.config }).from(feeds).where(eq(feeds.id, job.feedId));
+  if (!feed) return { plan: null, note: "The feed no longer exists." };
+  const config = feed.config as FeedConfig;
+  const empty = emptyPlanReason(config);
+  if (empty) return { plan: null, note: empty };
+  if (!job.submissionId) return { plan: null, note: "This job has no submission to process." };
+  const input = await submissionInput(db, job.submissionId, job.feedId);
+  if (!input) return { plan: null, note: "The submission is no longer in this feed." };
+  return { plan: planFromConfig(config, input), note: null };
+}
+
+/** Every step an entry reaches: the rest of its chain and, for the global chain, every branch after it. */
+function reachedSteps(plan: Plan): Array<{ chain: "global" | number; position: number }> {
+  const reached = new Map<string, { chain: "global" | number; position: number }>();
+  const addChain = (chain: "global" | number, from: number) => {
+    chainSteps(plan, chain).forEach((_, position) => {
+      if (position >= from) reached.set(`${chain}:${position}`, { chain, position });
+    });
+  };
+  for (const entry of plan.entries) {
+    addChain(entry.chain, entry.from);
+    if (entry.chain === "global") for (const branch of plan.branches) addChain(branch.index, 0);
+  }
+  const rank = (c: "global" | number) => (c === "global" ? -1 : c);
+  return [...reached.values()].sort((a, b) => rank(a.chain) - rank(b.chain) || a.position - b.position);
+}
+
+/** Writes the plan and its step rows once, the first time a job runs. */
+async function prepareSteps(db: Database, job: JobRow, plan: Plan) {
+  const reached = reachedSteps(plan);
+  await db.transaction(async (tx) => {
+    await tx.update(processingJobs).set({ plan, updatedAt: sql`now()` }).where(eq(processingJobs.id, job.id));
+    if (reached.length === 0) return;
+    await tx.insert(processingSteps).values(
+      reached.map(({ chain, position }, order) => {
+        const step = chainSteps(plan, chain)[position];
+        const isDistribution = chain !== "global" && position === chainSteps(plan, chain).length - 1;
+        return {
+          id: randomUUID(),
+          jobId: job.id,
+          stepOrder: order + 1,
+          type: isDistribution ? ("distribution" as const) : ("transformation" as const),
+          stage: chain === "global" ? ("global" as const) : ("distributor" as const),
+          branch: chain === "global" ? null : chain,
+          position,
+          pluginName: step.plugin,
+          stepName: stepName(plan, chain, position),
+          config: step.config,
+          idempotencyKey:
+            isDistribution && job.publicationKey
+              ? distributionKey(job.publicationKey, chain as number, step.plugin)
+              : null,
+        };
+      }),
+    );
+  });
+}
+
+/** Runs `task` for each item with at most `limit` at once. */
+async function eachLimited<T>(items: T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await task(items[next++]);
+  });
+  await Promise.all(workers);
+}
+
+interface ChainOutcome {
+  value: unknown;
+  failed: StepError | null;
+}
+
+/**
+ * Runs one processing job to its end, or until a retryable failure asks for a later attempt. A job resumed after
+ * a crash or a retryable failure skips the steps that already succeeded (using their stored outputs) and runs
+ * again the one that was in flight or failed: at-least-once per step, never a succeeded step twice.
+ */
+export async function runProcessingJob(
+  deps: RunnerDeps,
+  jobId: string,
+  options: { lastChance?: boolean } = {},
+): Promise<RunResult> {
+  const { db, logger } = deps;
+  const job = await claim(db, jobId, deps.leaseMs);
+  if (!job) {
+    const [current] = await db
+      .select({ status: processingJobs.status })
+      .from(processingJobs)
+      .where(eq(processingJobs.id, jobId));
+    if (!current) return { kind: "skipped", reason: "missing" };
+    return { kind: "skipped", reason: current.status === "processing" ? "held" : "finished" };
+  }
+  const renew = setInterval(
+    () => {
+      db.update(processingJobs)
+        .set({ leaseUntil: sql`now() + (${deps.leaseMs} * interval '1 millisecond')` })
+        .where(and(eq(processingJobs.id, jobId), eq(processingJobs.status, "processing")))
+        .catch((error) => logger.warn({ err: error, jobId }, "could not renew a job's lease"));
+    },
+    Math.max(1000, Math.floor(deps.leaseMs / 3)),
+  );
+  renew.unref();
+  try {
+    let plan = job.plan as Plan | null;
+    if (!plan) {
+      const snapshot = await snapshotPlan(db, job);
+      if (!snapshot.plan) {
+        await finish(db, jobId, "completed", snapshot.note);
+        return { kind: "finished", status: "completed" };
+      }
+      plan = snapshot.plan;
+    }
+    const loadSteps = () =>
+      db
+        .select()
+        .from(processingSteps)
+        .where(eq(processingSteps.jobId, jobId))
+        .orderBy(asc(processingSteps.stepOrder));
+    let steps = await loadSteps();
+    if (steps.length === 0) {
+      await prepareSteps(db, job, plan);
+      steps = await loadSteps();
+    }
+    const secrets = await deps.secretsFor(job.feedId);
+    const finalAttempt = job.attempts >= deps.maxAttempts || options.lastChance === true;
+    const outcome = await executePlan(deps, job, plan, steps, secrets);
+    if (outcome.retryable.length > 0 && !finalAttempt) {
+      await db
+        .update(processingJobs)
+        .set({ status: "pending", leaseUntil: null, updatedAt: sql`now()` })
+        .where(eq(processingJobs.id, jobId));
+      return { kind: "retry-later", reason: outcome.retryable.map((e) => e.message).join("; ") };
+    }
+    const status: ProcessingJobStatus = outcome.globalFailed
+      ? "failed"
+      : outcome.branchFailed
+        ? "completed_with_errors"
+        : "completed";
+    await finish(db, jobId, status);
+    return { kind: "finished", status };
+  } finally {
+    clearInterval(renew);
+  }
+}
+
+interface PlanOutcome {
+  globalFailed: boolean;
+  branchFailed: boolean;
+  retryable: StepError[];
+}
+
+async function executePlan(
+  deps: RunnerDeps,
+  job: JobRow,
+  plan: Plan,
+  steps: StepRow[],
+  secrets: SecretSource,
+): Promise<PlanOutcome> {
+  const outcome: PlanOutcome = { globalFailed: false, branchFailed: false, retryable: [] };
+  const stepAt = (chain: "global" | number, position: number) =>
+    steps.find(
+      (s) => (chain === "global" ? s.branch === null : s.branch === chain) && s.position === position,
+    );
+  const note = (failure: StepError | null, chain: "global" | number) => {
+    if (!failure) return;
+    if (chain === "global") outcome.globalFailed = true;
+    else outcome.branchFailed = true;
+    if (failure.retryable) outcome.retryable.push(failure);
+  };
+
+  const runChain = async (chain: "global" | number, entry: PlanEntry): Promise<ChainOutcome> => {
+    const chainPlan = chainSteps(plan, chain);
+    let value = entry.input;
+    for (let position = entry.from; position < chainPlan.length; position++) {
+      const row = stepAt(chain, position);
+      if (!row) continue;
+      if (row.status === "success") {
+        value = mergeOutput(row.input, row.output);
+        continue;
+      }
+      // A failure that waiting cannot fix stays as it is when the job is retried for another branch's sake.
+      const earlier = row.error as StepError | null;
+      if (row.status === "failed" && earlier && !earlier.retryable) return { value, failed: earlier };
+      const result = await runStep(deps, job, row, value, secrets);
+      if (result.error) return { value, failed: result.error };
+      value = mergeOutput(value, result.output);
+    }
+    return { value, failed: null };
+  };
+
+  const runBranches = async (input: unknown) => {
+    await eachLimited(plan.branches, deps.branchConcurrency, async (branch) => {
+      const { failed } = await runChain(branch.index, { chain: branch.index, from: 0, input });
+      note(failed, branch.index);
+    });
+  };
+
+  for (const entry of plan.entries) {
+    if (entry.chain === "global") {
+      const global = await runChain("global", entry);
+      note(global.failed, "global");
+      if (!global.failed) await runBranches(global.value);
+    } else {
+      const { failed } = await runChain(entry.chain, entry);
+      note(failed, entry.chain);
+    }
+  }
+  return outcome;
+}
+
+function resolvePlugin(deps: RunnerDeps, name: string, type: "transformation" | "distribution"): Plugin {
+  const plugin = deps.registry.resolve(name);
+  if (!plugin) {
+    throw new PluginError(
+      `No plugin named "${name}" is known to this server. Check the name in the feed's config.`,
+      {
+        code: "UNKNOWN_PLUGIN",
+      },
+    );
+  }
+  const wanted = type === "transformation" ? "transformer" : "distributor";
+  if (plugin.type !== wanted) {
+    throw new PluginError(`"${name}" is a ${plugin.type}, but this step needs a ${wanted}.`, {
+      code: "WRONG_PLUGIN_TYPE",
+    });
+  }
+  return plugin;
+}
+
+async function runStep(
+  deps: RunnerDeps,
+  job: JobRow,
+  row: StepRow,
+  input: unknown,
+  secrets: SecretSource,
+): Promise<{ output?: unknown; error?: StepError }> {
+  const { db } = deps;
+  const storedInput = boundedJson(input);
+  await db
+    .update(processingSteps)
+    .set({
+      status: "processing",
+      input: storedInput,
+      output: null,
+      error: null,
+      attempts: sql`${processingSteps.attempts} + 1`,
+      startedAt: sql`now()`,
+      completedAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(processingSteps.id, row.id));
+  try {
+    const plugin = resolvePlugin(deps, row.pluginName, row.type);
+    const parsed = plugin.configSchema.safeParse(row.config ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues
+        .map((i) => `${i.path.join(".") || "config"}: ${i.message}`)
+        .join("; ");
+      throw new PluginError(`The step's config is not valid for ${row.pluginName}: ${issues}`, {
+        code: "CONFIG_INVALID",
+      });
+    }
+    const config = hydrateSecrets(parsed.data, plugin.configSchema, secrets);
+    const signal = AbortSignal.timeout(deps.stepTimeoutMs);
+    const context = {
+      signal,
+      logger: deps.logger.child({ jobId: job.id, step: row.id, plugin: row.pluginName }),
+      feedId: job.feedId,
+      submissionId: job.submissionId,
+      jobId: job.id,
+      idempotencyKey: row.idempotencyKey,
+    };
+    const output =
+      plugin.type === "transformer"
+        ? await plugin.transform(input, config, context)
+        : await plugin.distribute(input, config, context);
+    await db
+      .update(processingSteps)
+      .set({
+        status: "success",
+        output: boundedJson(output ?? null),
+        completedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(processingSteps.id, row.id));
+    return { output };
+  } catch (thrown) {
+    const error = toStepError(thrown);
+    deps.logger.info(
+      { jobId: job.id, step: row.id, plugin: row.pluginName, code: error.code },
+      "step failed",
+    );
+    await db
+      .update(processingSteps)
+      .set({ status: "failed", error, completedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(processingSteps.id, row.id));
+    return { error };
+  }
+}

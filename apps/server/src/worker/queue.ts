@@ -1,0 +1,31 @@
+import { fromPglite, PgBoss } from "pg-boss";
+import type { DatabaseHandle } from "../db/index.ts";
+
+export interface QueueSettings {
+  /** How often pg-boss checks heartbeats, expiry and schedules. */
+  monitorIntervalSeconds: number;
+}
+
+/**
+ * The one pg-boss instance of a worker process, on the app's own database: the embedded PGlite (sharing its single
+ * connection) or PostgreSQL (its own small pool, with LISTEN/NOTIFY so workers wake at once).
+ */
+export function createQueueClient(database: DatabaseHandle, settings: QueueSettings): PgBoss {
+  const common = {
+    useListenNotify: true,
+    superviseIntervalSeconds: settings.monitorIntervalSeconds,
+    monitorIntervalSeconds: settings.monitorIntervalSeconds,
+  };
+  const options =
+    database.connection.driver === "pglite"
+      ? { ...common, db: fromPglite(database.connection.client), backend: "pglite" }
+      : { ...common, connectionString: database.connection.url, max: 4, application_name: "curate-worker" };
+  return new PgBoss(options as ConstructorParameters<typeof PgBoss>[0]);
+}
+
+/** Installs or upgrades the queue's tables, so a template database carries them ready-made. */
+export async function installQueue(database: DatabaseHandle): Promise<void> {
+  const boss = createQueueClient(database, { monitorIntervalSeconds: 60 });
+  await boss.start();
+  await boss.stop({ graceful: false, timeout: 1000 });
+}

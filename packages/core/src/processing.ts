@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { paginationSchema } from "./envelope.ts";
+import {
+  PROCESSING_JOB_KINDS,
+  PROCESSING_JOB_STATUSES,
+  PROCESSING_STEP_STAGES,
+  PROCESSING_STEP_STATUSES,
+  PROCESSING_STEP_TYPES,
+} from "./processing-rules.ts";
+
+/** A processing job as the API answers it (document 2 §3, plus its kind and why it ended without steps). */
+export const processingJobSchema = z.object({
+  id: z.string(),
+  kind: z.enum(PROCESSING_JOB_KINDS),
+  submissionId: z.string().nullable(),
+  feedId: z.string(),
+  status: z.enum(PROCESSING_JOB_STATUSES),
+  idempotencyKey: z.string(),
+  retryOfJobId: z.string().nullable(),
+  note: z.string().nullable(),
+  attempts: z.number().int(),
+  requestedBy: z.string().nullable(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProcessingJob = z.infer<typeof processingJobSchema>;
+
+export const stepErrorSchema = z.object({ message: z.string(), code: z.string(), retryable: z.boolean() });
+export type StepErrorBody = z.infer<typeof stepErrorSchema>;
+
+export const processingStepSchema = z.object({
+  id: z.string(),
+  jobId: z.string(),
+  stepOrder: z.number().int(),
+  type: z.enum(PROCESSING_STEP_TYPES),
+  stage: z.enum(PROCESSING_STEP_STAGES),
+  branch: z.number().int().nullable(),
+  pluginName: z.string(),
+  stepName: z.string().nullable(),
+  config: z.unknown().nullable(),
+  status: z.enum(PROCESSING_STEP_STATUSES),
+  input: z.unknown().nullable(),
+  output: z.unknown().nullable(),
+  error: stepErrorSchema.nullable(),
+  /** What the distribution passed to its channel to deduplicate (the same for retries of one publication). */
+  idempotencyKey: z.string().nullable(),
+  attempts: z.number().int(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ProcessingStep = z.infer<typeof processingStepSchema>;
+
+export const jobsQuerySchema = z.object({
+  feedId: z.string().trim().min(1, "Feed ID is required").max(64),
+});
+
+export const jobListSchema = z.object({ jobs: z.array(processingJobSchema) });
+export const stepListSchema = z.object({ steps: z.array(processingStepSchema) });
+export const jobAnswerSchema = z.object({ job: processingJobSchema });
+
+/** Document 2 §7: the step's edited input, as the text of the Input pane (JSON). */
+export const tweakRequestSchema = z.object({
+  newInput: z
+    .string({ error: "newInput is required" })
+    .max(256 * 1024, "The input is too large (at most 256 KB)"),
+});
+
+/** One row of the processing tab: an approved submission of the feed and its latest job. */
+export const processedSubmissionSchema = z.object({
+  submissionId: z.string(),
+  content: z.string(),
+  username: z.string(),
+  submittedAt: z.string(),
+  approvedAt: z.string().nullable(),
+  latestJob: z
+    .object({ id: z.string(), status: z.enum(PROCESSING_JOB_STATUSES), startedAt: z.string().nullable() })
+    .nullable(),
+});
+export type ProcessedSubmission = z.infer<typeof processedSubmissionSchema>;
+
+export const processedSubmissionsQuerySchema = z.object({
+  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, "limit must be at least 1")
+    .max(100, "limit must be at most 100")
+    .default(20),
+  /** `recent`: only submissions with a failed or partly failed job in the last 24 hours. */
+  failures: z.enum(["recent"]).optional(),
+});
+
+export const processedSubmissionPageSchema = z.object({
+  items: z.array(processedSubmissionSchema),
+  pagination: paginationSchema,
+});
+
+/** The feed page's badge for owners and moderators: failed or partly failed jobs of the last 24 hours. */
+export const processingSummarySchema = z.object({ failedLast24h: z.number().int() });
+export type ProcessingSummary = z.infer<typeof processingSummarySchema>;
