@@ -52,12 +52,12 @@ function lookup(input: unknown, path: string): unknown {
   const parts = path.split(".").filter(Boolean);
   let value: unknown = input;
   for (const part of parts) {
-    if (value === null || value === undefined) return undefined;
-    if (typeof value !== "object") return undefined;
-    if (!Object.hasOwn(value as object, part)) return undefined;
+    if (value === null || typeof value !== "object" || !Object.hasOwn(value, part)) {
+      return parts.length === 1 ? builtin(parts[0]) : undefined;
+    }
     value = (value as Record<string, unknown>)[part];
   }
-  return value === undefined && parts.length === 1 ? builtin(parts[0]) : value;
+  return value;
 }
 
 function unquote(argument: string | undefined): string | undefined {

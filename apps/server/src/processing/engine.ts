@@ -129,8 +129,13 @@ export async function startProcessingEngine(
       logger.warn({ err: error, jobId: job.data.jobId }, "processing job interrupted; will retry");
       return { id: job.id, status: "failed", output: { message: String(error) } };
     }
-    if (result.kind === "retry-later")
+    if (result.kind === "finished") {
+      logger.info({ jobId: job.data.jobId, status: result.status }, "processing job finished");
+    }
+    if (result.kind === "retry-later") {
+      logger.info({ jobId: job.data.jobId, reason: result.reason }, "processing job will be retried");
       return { id: job.id, status: "failed", output: { message: result.reason } };
+    }
     if (result.kind === "skipped" && result.reason === "held") {
       return { id: job.id, status: "failed", output: { message: "held by another worker" } };
     }

@@ -5,6 +5,7 @@ import {
   activities,
   feeds,
   moderationHistory,
+  processingJobs,
   submissionFeeds,
   submissions,
   uploads,
@@ -39,7 +40,8 @@ async function insertChunked<T>(rows: T[], insert: (chunk: T[]) => Promise<unkno
 
 /**
  * Fills an empty database with a believable community: a dozen feeds with generated artwork, ~300
- * submissions across them in every status, their moderation trail, activities and curator stats.
+ * submissions across them in every status, their moderation trail, activities and curator stats, and a
+ * processing request for every approval, which the worker runs on first start (publishing the feeds' RSS).
  * Submissions go in as pending and the links after them, so the triggers derive overall status and counters.
  */
 export async function seedDemoData(db: Database, options: SeedOptions): Promise<SeedSummary> {
@@ -84,6 +86,7 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
       where s.tweet_id = v.id`);
     await insertChunked(plan.moderation, (chunk) => tx.insert(moderationHistory).values(chunk));
     await insertChunked(plan.activities, (chunk) => tx.insert(activities).values(chunk));
+    await insertChunked(plan.jobs, (chunk) => tx.insert(processingJobs).values(chunk));
   });
 
   return {

@@ -1,8 +1,9 @@
-import { ALL_FEED_ID, type FeedConfig } from "@curate/core";
+import { ALL_FEED_ID, canonicalPluginName, type FeedConfig } from "@curate/core";
 import type {
   activities,
   feeds,
   moderationHistory,
+  processingJobs,
   submissionFeeds,
   submissions,
   users,
@@ -50,6 +51,8 @@ export interface DemoPlan {
   links: (typeof submissionFeeds.$inferInsert)[];
   moderation: (typeof moderationHistory.$inferInsert)[];
   activities: (typeof activities.$inferInsert)[];
+  /** Processing requests for every approval, for the worker to run on first start. */
+  jobs: (typeof processingJobs.$inferInsert)[];
   curators: number;
 }
 
@@ -66,6 +69,16 @@ function xUserId(handle: string): string {
   const ms = BigInt(Date.UTC(2012, 0, 1) + rng.int(0, 12 * 365) * DAY);
   return (((ms - SNOWFLAKE_EPOCH) << 22n) | BigInt(rng.int(0, 4_194_303))).toString();
 }
+
+/** A UUID drawn from the seeded generator, so the demo's job ids are the same on every build. */
+function seededUuid(rng: Random): string {
+  const hex = Array.from({ length: 32 }, () => rng.int(0, 15).toString(16)).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** How many of a feed's recent approvals ran while it still had steps that need keys. */
+const EARLIER_PLAN_JOBS = { aiSummary: 3, telegram: 2 } as const;
+const EARLIER_PLAN_FEEDS = new Set(["cryptonews", "airesearch", "near", "climate"]);
 
 function snowflake(at: number, rng: Random): string {
   return (((BigInt(at) - SNOWFLAKE_EPOCH) << 22n) | BigInt(rng.int(0, 4_194_303))).toString();
@@ -139,91 +152,114 @@ function moderationDelay(rng: Random): number {
   ]);
 }
 
-/** The pipeline a curated feed plausibly runs: map the post, optionally summarise, then distribute. */
-function streamOutput(spec: DemoFeedSpec, publicUrl: string) {
-  const transform: Record<string, unknown>[] = [
-    {
-      plugin: "@curatedotfun/object-transform",
-      config: {
-        mappings: {
-          source: "https://x.com/{{username}}/status/{{tweetId}}",
-          content: "{{content}}",
-          author: "{{username}}",
-          notes: "{{curatorNotes}}",
-          submittedAt: "{{submittedAt}}",
-        },
-      },
+const SOURCE_MAPPING = {
+  plugin: "@curatedotfun/object-transform",
+  config: {
+    mappings: {
+      source: "{{url}}",
+      content: "{{content}}",
+      author: "{{username}}",
+      notes: "{{curatorNotes}}",
+      submittedAt: "{{submittedAt}}",
     },
-  ];
-  if (spec.aiSummary) {
-    transform.push({
-      plugin: "@curatedotfun/ai-transform",
-      config: {
-        prompt: `Summarise this post for readers of ${spec.name}. Keep it factual, neutral and under 60 words.`,
-        apiKey: "{{OPENROUTER_API_KEY}}",
-        outputFormat: "json",
-        schema: {
-          title: { type: "string", description: "A headline of at most 80 characters" },
-          summary: { type: "string", description: "Two or three plain sentences" },
-          tags: { type: "array", items: { type: "string" }, description: "Up to three topic tags" },
-        },
+  },
+};
+
+function rssDistributor(
+  spec: DemoFeedSpec,
+  publicUrl: string,
+  titleTemplate: string,
+  descriptionTemplate: string,
+) {
+  return {
+    plugin: "@curatedotfun/rss",
+    config: {
+      feedConfig: {
+        title: spec.name,
+        description: spec.description,
+        siteUrl: `${publicUrl}/feed/${spec.id}`,
       },
-    });
-  }
-  const distribute: Record<string, unknown>[] = [
-    {
-      plugin: "@curatedotfun/rss",
-      config: {
-        feedConfig: {
-          title: spec.name,
-          description: spec.description,
-          siteUrl: `${publicUrl}/feed/${spec.id}`,
-        },
-        serviceUrl: `${publicUrl}/rss`,
-        apiSecret: "{{RSS_SERVICE_SECRET}}",
-      },
-      transform: [
-        {
-          plugin: "@curatedotfun/object-transform",
-          config: {
-            mappings: {
-              title: spec.aiSummary ? "{{title}}" : "{{author}} on X",
-              description: spec.aiSummary ? "{{summary}}" : "{{content}}",
-              link: "{{source}}",
-              publishedAt: "{{submittedAt}}",
-              author: { name: "{{author}}", link: "https://x.com/{{author}}" },
-              categories: [spec.id],
-            },
+      serviceUrl: `${publicUrl}/rss`,
+    },
+    transform: [
+      {
+        plugin: "@curatedotfun/object-transform",
+        config: {
+          mappings: {
+            title: titleTemplate,
+            description: descriptionTemplate,
+            content: "{{content}}",
+            link: "{{source}}",
+            publishedAt: "{{submittedAt}}",
+            author: { name: "{{author}}", link: "https://x.com/{{author}}" },
+            categories: [spec.id],
           },
         },
-      ],
-    },
-  ];
-  if (spec.telegramChannel) {
-    distribute.push({
-      plugin: "@curatedotfun/telegram",
-      config: { botToken: "{{TELEGRAM_BOT_TOKEN}}", channelId: spec.telegramChannel },
-      transform: [
-        {
-          plugin: "@curatedotfun/simple-transform",
-          config: { template: "🔹 {{content}}\n\n📝 {{notes}}\n\n🔗 {{source}}" },
+      },
+    ],
+  };
+}
+
+/**
+ * The pipeline a demo feed runs: map the post, then publish it to the built-in RSS service. It needs no key, so a
+ * fresh start publishes every approval; what a key would add (AI summaries, Telegram) shows in the seeded history.
+ */
+function streamOutput(spec: DemoFeedSpec, publicUrl: string) {
+  return {
+    enabled: spec.streamEnabled,
+    transform: [SOURCE_MAPPING],
+    distribute: [
+      rssDistributor(spec, publicUrl, "{{author}} on X: {{content | truncate:80}}", "{{content}}"),
+    ],
+  };
+}
+
+/** The same feed as it ran before its owner took out the steps that need keys: an AI summary and Telegram. */
+function earlierPlan(spec: DemoFeedSpec, publicUrl: string, input: unknown) {
+  const step = (entry: { plugin: string; config: Record<string, unknown> }) => ({
+    plugin: canonicalPluginName(entry.plugin),
+    config: entry.config,
+  });
+  const transforms = [step(SOURCE_MAPPING)];
+  if (spec.aiSummary) {
+    transforms.push(
+      step({
+        plugin: "@curatedotfun/ai-transform",
+        config: {
+          prompt: `Summarise this post for readers of ${spec.name}. Keep it factual, neutral and under 60 words.`,
+          apiKey: "{{OPENROUTER_API_KEY}}",
+          outputFormat: "json",
+          schema: {
+            title: { type: "string", description: "A headline of at most 80 characters" },
+            summary: { type: "string", description: "Two or three plain sentences" },
+          },
         },
+      }),
+    );
+  }
+  const rss = rssDistributor(
+    spec,
+    publicUrl,
+    spec.aiSummary ? "{{title}}" : "{{author}} on X",
+    spec.aiSummary ? "{{summary}}" : "{{content}}",
+  );
+  const branches = [{ index: 0, transforms: rss.transform.map(step), distributor: step(rss) }];
+  if (spec.telegramChannel) {
+    branches.push({
+      index: 1,
+      transforms: [
+        step({
+          plugin: "@curatedotfun/simple-transform",
+          config: { template: "🔹 {{content}}\n\n🔗 {{source}}" },
+        }),
       ],
+      distributor: step({
+        plugin: "@curatedotfun/telegram",
+        config: { botToken: "{{TELEGRAM_BOT_TOKEN}}", chatId: spec.telegramChannel },
+      }),
     });
   }
-  if (spec.extraDistributor === "discord") {
-    distribute.push({
-      plugin: "@curatedotfun/discord",
-      config: { botToken: "{{DISCORD_BOT_TOKEN}}", channelId: "1187342915606147082" },
-    });
-  }
-  if (spec.extraDistributor === "notion") {
-    distribute.push({
-      plugin: "@curatedotfun/notion",
-      config: { token: "{{NOTION_TOKEN}}", databaseId: "b7c1e2f4a9d84c3e8f2a61d0c5e7b913" },
-    });
-  }
-  return { enabled: spec.streamEnabled, transform, distribute };
+  return { transforms, branches, entries: [{ chain: "global", from: 0, input }] };
 }
 
 function feedConfig(spec: DemoFeedSpec, publicUrl: string, botHandle: string): Omit<FeedConfig, "image"> {
@@ -407,6 +443,15 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
   const planLinks: DemoPlan["links"] = [];
   const planModeration: DemoPlan["moderation"] = [];
   const planActivities: DemoPlan["activities"] = [];
+  const planJobs: DemoPlan["jobs"] = [];
+  // Job ids come from their own generator so adding them left every other demo row as it was.
+  const jobIds = new Random(SEED ^ 0x10b5);
+  const earlierPlanLeft = new Map(
+    FEED_SPECS.filter((spec) => EARLIER_PLAN_FEEDS.has(spec.id)).map((spec) => [
+      spec.id,
+      spec.aiSummary ? EARLIER_PLAN_JOBS.aiSummary : spec.telegramChannel ? EARLIER_PLAN_JOBS.telegram : 0,
+    ]),
+  );
   const curatorsUsed = new Set<string>();
 
   ages.forEach((age, index) => {
@@ -482,6 +527,7 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
       username: author,
       authorProfileImage: null,
       content,
+      url: `https://x.com/${author}/status/${tweetId}`,
       curatorId: xUserId(firstCurator),
       curatorUsername: firstCurator,
       curatorNotes: firstNotes,
@@ -536,6 +582,44 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
         createdAt: at,
         updatedAt: at,
       });
+      if (decision.action === "approve" && spec) {
+        const key = `approval:${tweetId}:${link.feedId}:demo`;
+        // The newest approvals of a few feeds ran while the feed still had an AI step or a Telegram branch,
+        // whose keys a fresh install does not have: their jobs carry that earlier plan and fail for it.
+        const earlier = (earlierPlanLeft.get(link.feedId) ?? 0) > 0 && now - decision.at < DAY;
+        if (earlier) earlierPlanLeft.set(link.feedId, (earlierPlanLeft.get(link.feedId) ?? 0) - 1);
+        const input = {
+          tweetId,
+          userId: submission.userId,
+          username: author,
+          authorProfileImage: null,
+          content,
+          url: submission.url,
+          media: [],
+          createdAt: new Date(postedAt).toISOString(),
+          feedId: link.feedId,
+          curatorId: xUserId(link.curator),
+          curatorUsername: link.curator,
+          curatorNotes: link.notes,
+          curatorTweetId: link.curatorTweetId,
+          submittedAt: new Date(link.submittedAt).toISOString(),
+          approver: decision.moderator,
+          approvalNote: decision.note,
+          approvedAt: at.toISOString(),
+        };
+        planJobs.push({
+          id: seededUuid(jobIds),
+          kind: "approval",
+          submissionId: tweetId,
+          feedId: link.feedId,
+          status: "pending",
+          idempotencyKey: key,
+          publicationKey: key,
+          plan: earlier ? earlierPlan(spec, base, input) : null,
+          createdAt: at,
+          updatedAt: at,
+        });
+      }
       planActivities.push({
         userId: decision.moderator,
         type: decision.action === "approve" ? "CONTENT_APPROVAL" : "CONTENT_REJECTION",
@@ -568,6 +652,7 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
     links: planLinks,
     moderation: byTime(planModeration),
     activities: byTime(planActivities),
+    jobs: byTime(planJobs),
     curators: curatorsUsed.size,
   };
 }
