@@ -10,5 +10,7 @@ export const appConfigSchema = z.object({
   imageUpload: z.enum(["local", "pinata"]),
   /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
   pinata: z.object({ uploadUrl: z.string(), gatewayUrl: z.string() }).optional(),
+  /** The `{{NAME}}` placeholders this server can fill at run time: names only, never values. */
+  placeholders: z.array(z.string()),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;

@@ -102,6 +102,46 @@ describe("POST /api/feeds", () => {
     [{ ...legacyConfig, ingestion: { schedule: "" } }, "ingestion.schedule"],
     [{ ...legacyConfig, ingestion: { schedule: "every day at noon" } }, "ingestion.schedule"],
     [{ ...legacyConfig, ingestion: { schedule: "61 * * * *" } }, "ingestion.schedule"],
+    [
+      { ...legacyConfig, outputs: { stream: { enabled: true, transform: [{ plugin: "@nobody/unknown" }] } } },
+      "outputs.stream.transform.0.plugin",
+    ],
+    [
+      {
+        ...legacyConfig,
+        outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/object-transform" }] } },
+      },
+      "outputs.stream.distribute.0.plugin",
+    ],
+    [
+      {
+        ...legacyConfig,
+        outputs: {
+          stream: {
+            enabled: true,
+            transform: [{ plugin: "@curate/ai-transform", config: { apiKey: "{{K}}" } }],
+          },
+        },
+      },
+      "outputs.stream.transform.0.config.prompt",
+    ],
+    [
+      {
+        ...legacyConfig,
+        outputs: {
+          stream: {
+            enabled: true,
+            distribute: [
+              {
+                plugin: "@curate/rss",
+                transform: [{ plugin: "@curatedotfun/object-transform", config: { mappings: 3 } }],
+              },
+            ],
+          },
+        },
+      },
+      "outputs.stream.distribute.0.transform.0.config.mappings",
+    ],
   ])("refuses an invalid config with a 400 naming %s's field", async (config, path) => {
     const { status, body } = await send("POST", "/api/feeds", cookies.owner, {
       ...config,

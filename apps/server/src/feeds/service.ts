@@ -14,9 +14,8 @@ import type { Database } from "../db/index.ts";
 import { feeds, submissions } from "../db/schema.ts";
 import { containsPattern, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { configIssues } from "./config-checks.ts";
 import { linkedHandles, moderationRight } from "./permissions.ts";
-import { scheduleError } from "./schedules.ts";
-import { findRawSecrets } from "./secrets.ts";
 
 type FeedRow = typeof feeds.$inferSelect;
 
@@ -136,12 +135,8 @@ function columnsOf(config: FeedConfig) {
   };
 }
 
-/** What a stored config must hold besides its shape: no raw credentials, schedules that can be read. */
-function assertStorable(config: FeedConfig) {
-  const issues = findRawSecrets(config);
-  const schedule = config.ingestion?.schedule;
-  const unreadable = schedule ? scheduleError(schedule) : null;
-  if (unreadable) issues.push({ path: "ingestion.schedule", message: unreadable });
+async function assertStorable(db: Database, config: FeedConfig) {
+  const issues = await configIssues(db, config);
   if (issues.length) {
     throw AppError.validation(
       `Invalid feed config: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
@@ -152,7 +147,7 @@ function assertStorable(config: FeedConfig) {
 
 /** Creates a feed owned by `creator`; the id is the lower-cased hashtag and must be free. */
 export async function createFeed(db: Database, creator: User, config: FeedConfig): Promise<Feed> {
-  assertStorable(config);
+  await assertStorable(db, config);
   const id = config.id.toLowerCase();
   if (id === ALL_FEED_ID) throw AppError.conflict(`Feed "${id}" already exists.`);
   const [row] = await db
@@ -181,7 +176,7 @@ export async function updateFeed(db: Database, env: AppEnv, user: User, feedId: 
       { path: "id", message: "The id cannot be changed" },
     ]);
   }
-  assertStorable(config);
+  await assertStorable(db, config);
   await assertCanManage(db, env, id, user);
   const [row] = await db
     .update(feeds)

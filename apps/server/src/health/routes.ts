@@ -48,6 +48,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       environment: env.NODE_ENV,
       version,
       imageUpload: env.PINATA_JWT ? "pinata" : "local",
+      placeholders: Object.keys(env.PLUGIN_SECRETS).sort(),
       ...(env.PINATA_JWT
         ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
         : {}),

@@ -12,7 +12,13 @@ beforeAll(async () => {
   writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Curate</title><div id=root></div>");
   writeFileSync(join(webDist, "assets", "index-abc123.js"), "console.log('app')");
   writeFileSync(join(webDist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
-  server = await startTestServer({ WEB_DIST_DIR: webDist, BOT_HANDLE: "@curatebot" });
+  server = await startTestServer({
+    WEB_DIST_DIR: webDist,
+    BOT_HANDLE: "@curatebot",
+    TELEGRAM_BOT_TOKEN: "123456:very-secret-value",
+    PATH: "/usr/bin",
+    PGPASSWORD: "db-password",
+  });
   mkdirSync(join(server.env.DATA_DIR, "uploads"), { recursive: true });
   writeFileSync(join(server.env.DATA_DIR, "uploads", "abc.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   writeFileSync(join(server.env.DATA_DIR, "session-secret-copy"), "PRIVATE-BYTES-42");
@@ -47,14 +53,16 @@ describe("system routes", () => {
     }
   });
 
-  it("GET /api/config exposes the bot handle and environment only", async () => {
+  it("GET /api/config exposes the bot handle, environment and the placeholder names it can fill, never values", async () => {
     const { body } = await server.json("/api/config");
     expect(body.data).toEqual({
       botHandle: "curatebot",
       environment: "test",
       version: "test",
       imageUpload: "local",
+      placeholders: ["TELEGRAM_BOT_TOKEN"],
     });
+    expect(JSON.stringify(body)).not.toMatch(/very-secret-value|db-password/);
   });
 
   it("serves the OpenAPI document and the human docs", async () => {

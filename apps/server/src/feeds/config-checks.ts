@@ -1,0 +1,107 @@
+import { BUILTIN_CONFIG_SCHEMAS, type FeedConfig, findBuiltinPlugin, type PluginType } from "@curate/core";
+import { inArray } from "drizzle-orm";
+import type { Database } from "../db/index.ts";
+import { plugins } from "../db/schema.ts";
+import { scheduleError } from "./schedules.ts";
+import { findRawSecrets } from "./secrets.ts";
+
+export interface ConfigIssue {
+  path: string;
+  message: string;
+}
+
+interface PluginUse {
+  path: string;
+  plugin: string;
+  config: unknown;
+  type: PluginType;
+}
+
+/** Every place a feed config names a plugin, with the kind of plugin that place needs. */
+function pluginUses(config: FeedConfig): PluginUse[] {
+  const uses: PluginUse[] = [];
+  const steps = (
+    list: Array<{ plugin: string; config?: unknown }> | undefined,
+    path: string,
+    type: PluginType,
+  ) =>
+    (list ?? []).forEach((step, i) =>
+      uses.push({ path: `${path}.${i}`, plugin: step.plugin, config: step.config, type }),
+    );
+  steps(config.sources, "sources", "source");
+  const stream = config.outputs?.stream;
+  steps(stream?.transform, "outputs.stream.transform", "transformer");
+  (stream?.distribute ?? []).forEach((distributor, i) => {
+    uses.push({
+      path: `outputs.stream.distribute.${i}`,
+      plugin: distributor.plugin,
+      config: distributor.config,
+      type: "distributor",
+    });
+    steps(distributor.transform, `outputs.stream.distribute.${i}.transform`, "transformer");
+  });
+  return uses;
+}
+
+const ARTICLE: Record<PluginType, string> = {
+  transformer: "a transformer",
+  distributor: "a distributor",
+  source: "a source",
+  rule: "a rule",
+  outcome: "an outcome",
+};
+
+/**
+ * What a stored config must hold besides its shape: plugins this server knows (built in, or registered), of the
+ * kind each place needs, with configs their schemas accept; no raw credentials; schedules that can be read.
+ */
+export async function configIssues(db: Database, config: FeedConfig): Promise<ConfigIssue[]> {
+  const issues: ConfigIssue[] = findRawSecrets(config);
+  const schedule = config.ingestion?.schedule;
+  const unreadable = schedule ? scheduleError(schedule) : null;
+  if (unreadable) issues.push({ path: "ingestion.schedule", message: unreadable });
+
+  const uses = pluginUses(config);
+  const external = [...new Set(uses.filter((u) => !findBuiltinPlugin(u.plugin)).map((u) => u.plugin.trim()))];
+  const registered = external.length
+    ? new Map(
+        (
+          await db
+            .select({ name: plugins.name, type: plugins.type })
+            .from(plugins)
+            .where(inArray(plugins.name, external))
+        ).map((row) => [row.name, row.type as PluginType]),
+      )
+    : new Map<string, PluginType>();
+
+  for (const use of uses) {
+    const builtin = findBuiltinPlugin(use.plugin);
+    const type = builtin?.type ?? registered.get(use.plugin.trim());
+    if (!type) {
+      issues.push({
+        path: `${use.path}.plugin`,
+        message: `Unknown plugin "${use.plugin}": use a built-in @curate/ plugin or register it on the Plugins page first.`,
+      });
+      continue;
+    }
+    if (type !== use.type) {
+      issues.push({
+        path: `${use.path}.plugin`,
+        message: `"${use.plugin}" is ${ARTICLE[type]}; this place needs ${ARTICLE[use.type]}.`,
+      });
+      continue;
+    }
+    const schema = builtin ? BUILTIN_CONFIG_SCHEMAS[builtin.name] : undefined;
+    if (!schema) continue;
+    const parsed = schema.safeParse(use.config ?? {});
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        issues.push({
+          path: [`${use.path}.config`, ...issue.path.map(String)].join("."),
+          message: issue.message,
+        });
+      }
+    }
+  }
+  return issues;
+}
