@@ -6,6 +6,7 @@ import {
   placeholderName,
   secretField,
   secretPaths,
+  streamPlaceholders,
 } from "./plugin-configs.ts";
 
 describe("secret fields", () => {
@@ -46,5 +47,28 @@ describe("object-transform config", () => {
     let deep: unknown = "{{x}}";
     for (let i = 0; i < 20; i++) deep = { d: deep };
     expect(objectTransformConfigSchema.safeParse({ mappings: { deep } }).success).toBe(false);
+  });
+});
+
+describe("streamPlaceholders", () => {
+  it("lists the placeholders of built-in steps' secret fields, with where they sit", async () => {
+    const { builtinPluginName } = await import("./plugins.ts");
+    const { defaultStreamTransforms } = await import("./feed-draft.ts");
+    const uses = streamPlaceholders(
+      {
+        transform: defaultStreamTransforms(),
+        distribute: [
+          {
+            plugin: "@curate/rss",
+            config: { apiSecret: "{{RSS_SERVICE_SECRET}}", serviceUrl: "{{NOT_SECRET}}" },
+          },
+        ],
+      },
+      builtinPluginName,
+    );
+    expect(uses).toEqual([
+      { path: "outputs.stream.transform.1.config.apiKey", name: "AI_API_KEY" },
+      { path: "outputs.stream.distribute.0.config.apiSecret", name: "RSS_SERVICE_SECRET" },
+    ]);
   });
 });

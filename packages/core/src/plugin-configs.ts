@@ -158,3 +158,56 @@ export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   "ai-transform": aiTransformConfigSchema,
   rss: rssDistributorConfigSchema,
 };
+
+export interface PlaceholderUse {
+  /** Where in the feed config the placeholder sits (`outputs.stream.transform.1.config.apiKey`). */
+  path: string;
+  name: string;
+}
+
+function placeholdersAt(value: unknown, path: string[], at: string, out: PlaceholderUse[]) {
+  if (path.length === 0) {
+    const name = placeholderName(value);
+    if (name) out.push({ path: at, name });
+    return;
+  }
+  const [head, ...rest] = path;
+  if (head === "*") {
+    if (Array.isArray(value)) value.forEach((item, i) => placeholdersAt(item, rest, `${at}.${i}`, out));
+    return;
+  }
+  if (value && typeof value === "object" && Object.hasOwn(value, head)) {
+    placeholdersAt((value as Record<string, unknown>)[head], rest, `${at}.${head}`, out);
+  }
+}
+
+interface StepLike {
+  plugin: string;
+  config?: unknown;
+}
+
+/**
+ * The `{{NAME}}` placeholders a feed's stream fills at run time (the secret fields of its built-in steps), so the
+ * wizard and the editor can warn about names the server cannot fill. `builtinName` maps a plugin name to its
+ * built-in short name (core's plugin table), kept as a parameter so this module needs nothing else.
+ */
+export function streamPlaceholders(
+  stream: { transform?: StepLike[]; distribute?: Array<StepLike & { transform?: StepLike[] }> } | undefined,
+  builtinName: (plugin: string) => string | null,
+): PlaceholderUse[] {
+  const out: PlaceholderUse[] = [];
+  const visit = (step: StepLike, at: string) => {
+    const name = builtinName(step.plugin);
+    const schema = name ? BUILTIN_CONFIG_SCHEMAS[name] : undefined;
+    if (!schema) return;
+    for (const path of secretPaths(schema)) placeholdersAt(step.config, path.split("."), `${at}.config`, out);
+  };
+  (stream?.transform ?? []).forEach((step, i) => visit(step, `outputs.stream.transform.${i}`));
+  (stream?.distribute ?? []).forEach((distributor, i) => {
+    (distributor.transform ?? []).forEach((step, j) =>
+      visit(step, `outputs.stream.distribute.${i}.transform.${j}`),
+    );
+    visit(distributor, `outputs.stream.distribute.${i}`);
+  });
+  return out;
+}
