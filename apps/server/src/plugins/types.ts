@@ -35,6 +35,8 @@ interface PluginBase<Config> {
   /** The built-in short name (`rss`) or the external plugin's registered name. */
   name: string;
   configSchema: z.ZodType<Config>;
+  /** Quick and local: no I/O and no side effect, so running it twice changes nothing (templates). */
+  local?: boolean;
 }
 
 export interface TransformerPlugin<Config = unknown> extends PluginBase<Config> {

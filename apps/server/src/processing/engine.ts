@@ -3,6 +3,7 @@ import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/index.ts";
 import { processingJobs } from "../db/schema.ts";
+import { queryRows } from "../db/sql.ts";
 import { type RunnerDeps, type RunResult, runProcessingJob } from "./runner.ts";
 
 export const PROCESSING_QUEUE = "curate-processing";
@@ -77,33 +78,51 @@ export async function startProcessingEngine(
     deleteAfterSeconds: 24 * 60 * 60,
   } as Parameters<PgBoss["createQueue"]>[1]);
 
+  /**
+   * Moves up to a batch of outbox rows into the queue. On PostgreSQL an advisory lock lets one worker relay at a
+   * time (the others' relays skip); PGlite has one process and one connection, so no lock is needed there.
+   */
+  const relayBatch = async (): Promise<number> => {
+    const move = async (tx: typeof db) => {
+      const rows = await tx
+        .select({ id: processingJobs.id })
+        .from(processingJobs)
+        .where(and(isNull(processingJobs.queuedAt), eq(processingJobs.status, "pending")))
+        .orderBy(asc(processingJobs.createdAt))
+        .limit(RELAY_BATCH);
+      if (rows.length === 0) return 0;
+      // The queue job's id is the processing job's, so a relay repeated after a crash adds nothing.
+      await boss.insert(
+        PROCESSING_QUEUE,
+        rows.map((row) => ({ id: row.id, data: { jobId: row.id } })),
+      );
+      await tx
+        .update(processingJobs)
+        .set({ queuedAt: sql`now()` })
+        .where(
+          inArray(
+            processingJobs.id,
+            rows.map((row) => row.id),
+          ),
+        );
+      return rows.length;
+    };
+    if (database.driver !== "postgres") return move(db);
+    return db.transaction(async (tx) => {
+      const [lock] = await queryRows<{ locked: boolean }>(
+        tx,
+        sql`select pg_try_advisory_xact_lock(hashtext('curate-processing-relay')) as locked`,
+      );
+      return lock?.locked ? move(tx) : 0;
+    });
+  };
+
   let stopped = false;
   const relay = coalesced(async () => {
     if (stopped) return;
     try {
-      for (;;) {
-        const rows = await db
-          .select({ id: processingJobs.id })
-          .from(processingJobs)
-          .where(and(isNull(processingJobs.queuedAt), eq(processingJobs.status, "pending")))
-          .orderBy(asc(processingJobs.createdAt))
-          .limit(RELAY_BATCH);
-        if (rows.length === 0) return;
-        // The queue job's id is the processing job's, so a relay repeated after a crash adds nothing.
-        await boss.insert(
-          PROCESSING_QUEUE,
-          rows.map((row) => ({ id: row.id, data: { jobId: row.id } })),
-        );
-        await db
-          .update(processingJobs)
-          .set({ queuedAt: sql`now()` })
-          .where(
-            inArray(
-              processingJobs.id,
-              rows.map((row) => row.id),
-            ),
-          );
-        if (rows.length < RELAY_BATCH) return;
+      while ((await relayBatch()) === RELAY_BATCH) {
+        // A full batch: more may be waiting.
       }
     } catch (error) {
       logger.warn({ err: error }, "could not relay processing requests; retrying shortly");

@@ -142,13 +142,16 @@ function reachedSteps(plan: Plan): Array<{ chain: "global" | number; position: n
   return [...reached.values()].sort((a, b) => rank(a.chain) - rank(b.chain) || a.position - b.position);
 }
 
-/** Writes the plan and its step rows once, the first time a job runs. */
-async function prepareSteps(db: Database, job: JobRow, plan: Plan) {
+/** Writes the plan and its step rows once, the first time a job runs (in the caller's transaction). */
+async function prepareSteps(tx: Database, job: JobRow, plan: Plan): Promise<StepRow[]> {
   const reached = reachedSteps(plan);
-  await db.transaction(async (tx) => {
+  if (!job.plan) {
     await tx.update(processingJobs).set({ plan, updatedAt: sql`now()` }).where(eq(processingJobs.id, job.id));
-    if (reached.length === 0) return;
-    await tx.insert(processingSteps).values(
+  }
+  if (reached.length === 0) return [];
+  return tx
+    .insert(processingSteps)
+    .values(
       reached.map(({ chain, position }, order) => {
         const step = chainSteps(plan, chain)[position];
         const isDistribution = chain !== "global" && position === chainSteps(plan, chain).length - 1;
@@ -169,8 +172,8 @@ async function prepareSteps(db: Database, job: JobRow, plan: Plan) {
               : null,
         };
       }),
-    );
-  });
+    )
+    .returning();
 }
 
 /** Runs `task` for each item with at most `limit` at once. */
@@ -192,21 +195,56 @@ interface ChainOutcome {
  * a crash or a retryable failure skips the steps that already succeeded (using their stored outputs) and runs
  * again the one that was in flight or failed: at-least-once per step, never a succeeded step twice.
  */
+type Started =
+  | { kind: "run"; job: JobRow; plan: Plan; steps: StepRow[] }
+  | { kind: "done"; result: RunResult };
+
+/**
+ * Claims the job and, the first time, snapshots its plan and writes its step rows — in one transaction, so a job
+ * is either untouched or claimed with everything it needs to run.
+ */
+async function startJob(db: Database, jobId: string, leaseMs: number): Promise<Started> {
+  return db.transaction(async (tx) => {
+    const job = await claim(tx, jobId, leaseMs);
+    if (!job) {
+      const [current] = await tx
+        .select({ status: processingJobs.status })
+        .from(processingJobs)
+        .where(eq(processingJobs.id, jobId));
+      if (!current) return { kind: "done", result: { kind: "skipped", reason: "missing" } };
+      return {
+        kind: "done",
+        result: { kind: "skipped", reason: current.status === "processing" ? "held" : "finished" },
+      };
+    }
+    let plan = job.plan as Plan | null;
+    if (!plan) {
+      const snapshot = await snapshotPlan(tx, job);
+      if (!snapshot.plan) {
+        await finish(tx, jobId, "completed", snapshot.note);
+        return { kind: "done", result: { kind: "finished", status: "completed" } };
+      }
+      plan = snapshot.plan;
+    }
+    let steps = await tx
+      .select()
+      .from(processingSteps)
+      .where(eq(processingSteps.jobId, jobId))
+      .orderBy(asc(processingSteps.stepOrder));
+    if (steps.length === 0) steps = await prepareSteps(tx, job, plan);
+    return { kind: "run", job, plan, steps };
+  });
+}
+
 export async function runProcessingJob(
   deps: RunnerDeps,
   jobId: string,
   options: { lastChance?: boolean } = {},
 ): Promise<RunResult> {
   const { db, logger } = deps;
-  const job = await claim(db, jobId, deps.leaseMs);
-  if (!job) {
-    const [current] = await db
-      .select({ status: processingJobs.status })
-      .from(processingJobs)
-      .where(eq(processingJobs.id, jobId));
-    if (!current) return { kind: "skipped", reason: "missing" };
-    return { kind: "skipped", reason: current.status === "processing" ? "held" : "finished" };
-  }
+  const started = await startJob(db, jobId, deps.leaseMs);
+  if (started.kind === "done") return started.result;
+  const { job, plan, steps } = started;
   const renew = setInterval(
     () => {
       db.update(processingJobs)
@@ -218,26 +256,6 @@ export async function runProcessingJob(
   );
   renew.unref();
   try {
-    let plan = job.plan as Plan | null;
-    if (!plan) {
-      const snapshot = await snapshotPlan(db, job);
-      if (!snapshot.plan) {
-        await finish(db, jobId, "completed", snapshot.note);
-        return { kind: "finished", status: "completed" };
-      }
-      plan = snapshot.plan;
-    }
-    const loadSteps = () =>
-      db
-        .select()
-        .from(processingSteps)
-        .where(eq(processingSteps.jobId, jobId))
-        .orderBy(asc(processingSteps.stepOrder));
-    let steps = await loadSteps();
-    if (steps.length === 0) {
-      await prepareSteps(db, job, plan);
-      steps = await loadSteps();
-    }
     const secrets = await deps.secretsFor(job.feedId);
     const finalAttempt = job.attempts >= deps.maxAttempts || options.lastChance === true;
     const outcome = await executePlan(deps, job, plan, steps, secrets);
@@ -353,19 +371,28 @@ async function runStep(
 ): Promise<{ output?: unknown; error?: StepError }> {
   const { db } = deps;
   const storedInput = boundedJson(input);
-  await db
-    .update(processingSteps)
-    .set({
-      status: "processing",
-      input: storedInput,
-      output: null,
-      error: null,
-      attempts: sql`${processingSteps.attempts} + 1`,
-      startedAt: sql`now()`,
-      completedAt: null,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(processingSteps.id, row.id));
+  const startedAt = new Date();
+  const known = deps.registry.resolve(row.pluginName);
+  // A quick local transform (no I/O, no side effect) is written once when it ends: were the worker to die mid-step,
+  // running it again changes nothing. Anything else is marked in flight first, so a resume knows it may repeat.
+  if (!known?.local) {
+    await db
+      .update(processingSteps)
+      .set({
+        status: "processing",
+        input: storedInput,
+        output: null,
+        error: null,
+        attempts: sql`${processingSteps.attempts} + 1`,
+        startedAt,
+        completedAt: null,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(processingSteps.id, row.id));
+  }
+  const written = known?.local
+    ? { input: storedInput, attempts: sql`${processingSteps.attempts} + 1`, startedAt }
+    : {};
   try {
     const plugin = resolvePlugin(deps, row.pluginName, row.type);
     const parsed = plugin.configSchema.safeParse(row.config ?? {});
@@ -394,6 +421,7 @@ async function runStep(
     await db
       .update(processingSteps)
       .set({
+        ...written,
         status: "success",
         output: boundedJson(output ?? null),
         completedAt: sql`now()`,
@@ -409,7 +437,7 @@ async function runStep(
     );
     await db
       .update(processingSteps)
-      .set({ status: "failed", error, completedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ ...written, status: "failed", error, completedAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(processingSteps.id, row.id));
     return { error };
   }

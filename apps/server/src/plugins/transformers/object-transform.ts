@@ -5,6 +5,7 @@ import type { TransformerPlugin } from "../types.ts";
 /** Maps the input into a new object: each mapping is a template (text, or arrays and objects of templates). */
 export const objectTransform: TransformerPlugin<ObjectTransformConfig> = {
   type: "transformer",
+  local: true,
   name: "object-transform",
   configSchema: objectTransformConfigSchema,
   async transform(input, config) {

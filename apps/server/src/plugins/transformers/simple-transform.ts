@@ -5,6 +5,7 @@ import type { TransformerPlugin } from "../types.ts";
 /** One text template filled from the input; the output is a string. */
 export const simpleTransform: TransformerPlugin<SimpleTransformConfig> = {
   type: "transformer",
+  local: true,
   name: "simple-transform",
   configSchema: simpleTransformConfigSchema,
   async transform(input, config) {
