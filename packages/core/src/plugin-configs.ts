@@ -15,18 +15,31 @@ export function placeholderName(value: unknown): string | null {
 
 const SECRET_META = "curate.secret";
 
+export interface SecretFieldOptions {
+  /**
+   * The value goes to a host the feed's config chooses (a webhook URL, a database URL): only the feed's own secrets
+   * may fill it, never the server's environment, so an owner cannot send the operator's keys to a host of theirs.
+   */
+  feedOnly?: boolean;
+}
+
 /** A credential field: only a `{{NAME}}` placeholder is accepted; the value is filled at run time. */
-export function secretField(description: string) {
+export function secretField(description: string, options: SecretFieldOptions = {}) {
   return z
     .string()
     .trim()
     .regex(PLACEHOLDER_PATTERN, "Use a {{NAME}} placeholder here; raw secrets are never stored.")
     .describe(description)
-    .meta({ [SECRET_META]: true });
+    .meta({ [SECRET_META]: options.feedOnly ? "feed-only" : true });
 }
 
 function isSecret(schema: z.ZodType): boolean {
-  return z.globalRegistry.get(schema)?.[SECRET_META] === true;
+  const mark = z.globalRegistry.get(schema)?.[SECRET_META];
+  return mark === true || mark === "feed-only";
+}
+
+function isFeedOnly(schema: z.ZodType): boolean {
+  return z.globalRegistry.get(schema)?.[SECRET_META] === "feed-only";
 }
 
 type ZodDef = {
@@ -37,18 +50,21 @@ type ZodDef = {
   in?: z.ZodType;
 };
 
-/**
- * The paths of a schema's secret fields, as dotted keys (`auth.token`); `*` stands for any array index.
- * Walks objects, arrays and the optional/nullable/default wrappers.
- */
-export function secretPaths(schema: z.ZodType, prefix: string[] = []): string[] {
-  if (isSecret(schema)) return [prefix.join(".")];
+export interface SecretPath {
+  /** Dotted keys (`auth.token`); `*` stands for any array index. */
+  path: string;
+  feedOnly: boolean;
+}
+
+/** The secret fields of a schema, walking objects, arrays and the optional/nullable/default wrappers. */
+export function secretFields(schema: z.ZodType, prefix: string[] = []): SecretPath[] {
+  if (isSecret(schema)) return [{ path: prefix.join("."), feedOnly: isFeedOnly(schema) }];
   const def = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
   switch (def.type) {
     case "object":
-      return Object.entries(def.shape ?? {}).flatMap(([key, child]) => secretPaths(child, [...prefix, key]));
+      return Object.entries(def.shape ?? {}).flatMap(([key, child]) => secretFields(child, [...prefix, key]));
     case "array":
-      return def.element ? secretPaths(def.element, [...prefix, "*"]) : [];
+      return def.element ? secretFields(def.element, [...prefix, "*"]) : [];
     case "optional":
     case "nullable":
     case "default":
@@ -56,12 +72,17 @@ export function secretPaths(schema: z.ZodType, prefix: string[] = []): string[] 
     case "catch":
     case "readonly":
     case "nonoptional":
-      return def.innerType ? secretPaths(def.innerType, prefix) : [];
+      return def.innerType ? secretFields(def.innerType, prefix) : [];
     case "pipe":
-      return def.in ? secretPaths(def.in, prefix) : [];
+      return def.in ? secretFields(def.in, prefix) : [];
     default:
       return [];
   }
+}
+
+/** The paths of a schema's secret fields (see `secretFields`). */
+export function secretPaths(schema: z.ZodType): string[] {
+  return secretFields(schema).map((field) => field.path);
 }
 
 const MAX_TEMPLATE_LENGTH = 10_000;

@@ -1,44 +1,66 @@
-import { placeholderName, secretPaths } from "@curate/core";
+import { placeholderName, secretFields, secretPaths } from "@curate/core";
 import type { z } from "zod";
 import { PluginError } from "./types.ts";
 
-/** Where `{{NAME}}` values come from at run time: the feed's own secrets first, then the server's environment. */
-export interface SecretSource {
-  lookup(name: string): string | undefined;
+/** A secret's value and where it came from: the feed's own secret store, or the server's environment. */
+export interface SecretValue {
+  value: string;
+  origin: "feed" | "server";
 }
 
-export function secretSource(...layers: Array<Readonly<Record<string, string>>>): SecretSource {
+/** Where `{{NAME}}` values come from at run time: the feed's own secrets first, then the server's environment. */
+export interface SecretSource {
+  lookup(name: string): SecretValue | undefined;
+}
+
+export function secretSource(
+  server: Readonly<Record<string, string>>,
+  feed: Readonly<Record<string, string>> = {},
+): SecretSource {
   return {
     lookup(name) {
-      for (const layer of layers) if (Object.hasOwn(layer, name)) return layer[name];
+      if (Object.hasOwn(feed, name) && feed[name]) return { value: feed[name], origin: "feed" };
+      if (Object.hasOwn(server, name) && server[name]) return { value: server[name], origin: "server" };
       return undefined;
     },
   };
 }
 
-function fill(value: unknown, path: string[], source: SecretSource, where: string[]): unknown {
+function fill(
+  value: unknown,
+  path: string[],
+  source: SecretSource,
+  where: string[],
+  feedOnly: boolean,
+): unknown {
   if (path.length === 0) {
     const name = placeholderName(value);
     if (!name) return value;
     const secret = source.lookup(name);
-    if (secret === undefined || secret === "") {
+    if (feedOnly && secret?.origin === "server") {
+      throw new PluginError(
+        `"${where.join(".")}" sends its secret to a host this feed's config chooses, so it takes only a feed secret: add ${name} to the feed's secrets.`,
+        { code: "FEED_SECRET_REQUIRED" },
+      );
+    }
+    if (!secret) {
       throw new PluginError(
         `The variable ${name} is not set on this server, so "${where.join(".")}" cannot be filled. Set ${name} (or a feed secret named ${name}) and retry.`,
         { code: "MISSING_SECRET" },
       );
     }
-    return secret;
+    return secret.value;
   }
   const [head, ...rest] = path;
   if (head === "*") {
     return Array.isArray(value)
-      ? value.map((item, i) => fill(item, rest, source, [...where, String(i)]))
+      ? value.map((item, i) => fill(item, rest, source, [...where, String(i)], feedOnly))
       : value;
   }
   if (!value || typeof value !== "object" || !Object.hasOwn(value, head)) return value;
   return {
     ...(value as object),
-    [head]: fill((value as Record<string, unknown>)[head], rest, source, [...where, head]),
+    [head]: fill((value as Record<string, unknown>)[head], rest, source, [...where, head], feedOnly),
   };
 }
 
@@ -49,8 +71,8 @@ function fill(value: unknown, path: string[], source: SecretSource, where: strin
  */
 export function hydrateSecrets<T>(config: T, schema: z.ZodType, source: SecretSource): T {
   let filled: unknown = config;
-  for (const path of secretPaths(schema)) {
-    filled = fill(filled, path ? path.split(".") : [], source, []);
+  for (const { path, feedOnly } of secretFields(schema)) {
+    filled = fill(filled, path ? path.split(".") : [], source, [], feedOnly);
   }
   return filled as T;
 }
