@@ -8,7 +8,10 @@ export const noopDistributor: DistributorPlugin<Record<string, never>> = {
   type: "distributor",
   name: "@bench/noop",
   configSchema: z.object({}),
-  async distribute() {
+  async render(input) {
+    return { action: "noop", request: input };
+  },
+  async send() {
     return { reference: { kind: "noop" } };
   },
 };

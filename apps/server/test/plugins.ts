@@ -19,11 +19,19 @@ export function recordingDistributor(name = "@test/recorder") {
     type: "distributor",
     name,
     configSchema: z.object({ channel: z.string().optional() }),
-    async distribute(input, config, context) {
+    async render(input) {
+      return { action: "record", request: input };
+    },
+    async send(rendered, config, context) {
       const failure = failures.shift();
       if (failure)
         throw new PluginError(failure.message, { code: "TEST_CHANNEL", retryable: failure.retryable });
-      deliveries.push({ input, config, idempotencyKey: context.idempotencyKey, jobId: context.jobId });
+      deliveries.push({
+        input: rendered.request,
+        config,
+        idempotencyKey: context.idempotencyKey,
+        jobId: context.jobId,
+      });
       return { reference: { kind: "test-message", id: String(deliveries.length) } };
     },
   };

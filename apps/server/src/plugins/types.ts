@@ -8,13 +8,25 @@ import type { z } from "zod";
 export class PluginError extends Error {
   readonly code: string;
   readonly retryable: boolean;
-  constructor(message: string, options: { code: string; retryable?: boolean; cause?: unknown }) {
+  /** How long the service asked to wait before trying again, when it said (rate limits). */
+  readonly retryAfterMs?: number;
+  constructor(
+    message: string,
+    options: { code: string; retryable?: boolean; retryAfterMs?: number; cause?: unknown },
+  ) {
     super(message, { cause: options.cause });
     this.name = "PluginError";
     this.code = options.code;
     this.retryable = options.retryable ?? false;
+    this.retryAfterMs = options.retryAfterMs;
   }
 }
+
+/**
+ * Error codes that mean the channel's credentials were refused (revoked or wrong token, missing permission): no
+ * retry can help until the owner fixes them.
+ */
+export const CREDENTIALS_REJECTED = "CREDENTIALS_REJECTED";
 
 /** What a plugin is given besides its input and config. */
 export interface PluginContext {
@@ -50,9 +62,24 @@ export interface DistributionReceipt {
   [key: string]: unknown;
 }
 
+/**
+ * What a distributor would send, rendered without sending: the channel's own request (Telegram's sendMessage
+ * parameters, a Discord webhook body, Notion page properties, …) with credentials left out. Dry runs show it; the
+ * send uses exactly it.
+ */
+export interface RenderedDistribution {
+  /** A short name of the request (`sendMessage`, `pages.create`, `insert`, …). */
+  action: string;
+  /** The request's content as the channel receives it, credentials left out. */
+  request: unknown;
+}
+
 export interface DistributorPlugin<Config = unknown> extends PluginBase<Config> {
   type: "distributor";
-  distribute(input: unknown, config: Config, context: PluginContext): Promise<DistributionReceipt>;
+  /** Pure: the request this input and config make. No I/O beyond reading this server's own state. */
+  render(input: unknown, config: Config, context: PluginContext): Promise<RenderedDistribution>;
+  /** Sends what `render` made; returns where it went. */
+  send(rendered: RenderedDistribution, config: Config, context: PluginContext): Promise<DistributionReceipt>;
 }
 
 /** Any plugin, whatever its config type (the runner validates configs with each plugin's own schema). */

@@ -417,7 +417,7 @@ async function runStep(
     const output =
       plugin.type === "transformer"
         ? await plugin.transform(input, config, context)
-        : await plugin.distribute(input, config, context);
+        : await plugin.send(await plugin.render(input, config, context), config, context);
     await db
       .update(processingSteps)
       .set({

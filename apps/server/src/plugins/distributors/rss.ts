@@ -1,6 +1,6 @@
 import { type RssDistributorConfig, rssDistributorConfigSchema } from "@curate/core";
 import type { Database } from "../../db/index.ts";
-import { addRssItem, DEFAULT_MAX_ITEMS, guidHash, rssItemFrom } from "../../rss/items.ts";
+import { addRssItem, DEFAULT_MAX_ITEMS, guidHash, type RssItemInput, rssItemFrom } from "../../rss/items.ts";
 import { type DistributorPlugin, PluginError } from "../types.ts";
 
 export interface RssSettings {
@@ -27,7 +27,7 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
     type: "distributor",
     name: "rss",
     configSchema: rssDistributorConfigSchema,
-    async distribute(input, config, context) {
+    async render(input, config, context) {
       if (!isOwnService(config.serviceUrl, settings.publicUrl)) {
         throw new PluginError(
           `This server publishes RSS at ${ownRssBase(settings.publicUrl)}; set serviceUrl to it or leave it out.`,
@@ -35,11 +35,14 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
         );
       }
       const fallbackGuid = guidHash([context.feedId, context.submissionId ?? context.jobId]);
-      const item = rssItemFrom(input, fallbackGuid);
+      return { action: "addItem", request: rssItemFrom(input, fallbackGuid) };
+    },
+    async send(rendered, config, context) {
+      const item = rendered.request as RssItemInput;
       const { added } = await addRssItem(
         settings.db,
         context.feedId,
-        item,
+        { ...item, pubDate: new Date(item.pubDate) },
         config.maxItems ?? DEFAULT_MAX_ITEMS,
       );
       const feedUrl = `${ownRssBase(settings.publicUrl)}/${encodeURIComponent(context.feedId)}/rss.xml`;
