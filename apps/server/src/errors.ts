@@ -67,7 +67,9 @@ export function isDatabaseDown(err: unknown): boolean {
     if (typeof e.code === "string" && CONNECTION_ERROR_CODES.has(e.code)) return true;
     if (
       typeof e.message === "string" &&
-      /Connection terminated|PGlite is closed|pool after calling end|Client was closed/i.test(e.message)
+      /Connection terminated|PGlite is closed|pool after calling end|Client was closed|connection error and is not queryable|terminating connection/i.test(
+        e.message,
+      )
     )
       return true;
   }

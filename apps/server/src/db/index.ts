@@ -70,9 +70,14 @@ export type DatabaseTarget = { url: string } | { pgliteDir: string };
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if ("url" in target) {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-    // An idle client losing its connection (server restart, terminated backend) must not crash the
-    // process; the next query fails instead and is answered as UNAVAILABLE.
+    // A connection lost while idle in the pool, or while checked out between the statements of a transaction
+    // (server restart, terminated backend), must not crash the process: the statement under way fails instead,
+    // answers UNAVAILABLE, and the pool replaces the connection. pg emits such losses as 'error' events, on the
+    // pool for idle clients and on the client itself otherwise.
     pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;
     let closed: Promise<void> | null = null;
     return {
