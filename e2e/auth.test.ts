@@ -215,12 +215,15 @@ describe("Sign-in with the development wallet", () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it("offers the development wallet only when the server is not in production", async () => {
+  it("offers the development wallet only when the server says its development tools are on", async () => {
     const { page } = await visit("/");
     await page.route(`${baseUrl}/api/config`, async (route) => {
       const response = await route.fetch();
       const body = await response.json();
-      await route.fulfill({ response, json: { ...body, data: { ...body.data, environment: "production" } } });
+      await route.fulfill({
+        response,
+        json: { ...body, data: { ...body.data, environment: "production", devTools: false } },
+      });
     });
     await page.reload();
     await header(page).getByRole("button", { name: "Login" }).click();

@@ -87,7 +87,7 @@ export function createApp(deps: AppOptions) {
   ]) {
     api.route("/", routes(deps));
   }
-  if (deps.env.NODE_ENV !== "production") api.route("/", testTweetRoutes(deps, deps.intake));
+  if (deps.env.ENABLE_TEST_ROUTES) api.route("/", testTweetRoutes(deps, deps.intake));
   api.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

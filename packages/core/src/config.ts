@@ -5,6 +5,8 @@ import { ENVIRONMENTS } from "./api.ts";
 export const appConfigSchema = z.object({
   botHandle: z.string(),
   environment: z.enum(ENVIRONMENTS),
+  /** Test posts (/test) and the development wallet are on: a development or test server on this machine only. */
+  devTools: z.boolean(),
   version: z.string(),
   /** "local": POST /api/upload; "pinata": a key from GET /api/upload/get-auth-key, then a direct upload. */
   imageUpload: z.enum(["local", "pinata"]),

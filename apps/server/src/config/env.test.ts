@@ -36,6 +36,24 @@ describe("loadEnv", () => {
     expect(attempt).toThrow(/NODE_ENV/);
   });
 
+  it("keeps test routes and the development wallet to a development server only this machine can reach", () => {
+    const local = loadEnv({ DATA_DIR: dataDir() });
+    expect(local).toMatchObject({ HOST: "127.0.0.1", ENABLE_TEST_ROUTES: true });
+    for (const exposed of [{ PUBLIC_URL: "https://curate.example" }, { HOST: "0.0.0.0" }]) {
+      expect(() => loadEnv({ DATA_DIR: dataDir(), ...exposed })).toThrow(
+        /NODE_ENV=production[\s\S]*ALLOW_PUBLIC_TRIAL/,
+      );
+      const trial = loadEnv({ DATA_DIR: dataDir(), ALLOW_PUBLIC_TRIAL: "true", ...exposed });
+      expect(trial.ENABLE_TEST_ROUTES).toBe(false);
+    }
+    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), DATA_DIR: dataDir() };
+    expect(loadEnv({ ...production, PUBLIC_URL: "https://curate.example" })).toMatchObject({
+      HOST: "0.0.0.0",
+      ENABLE_TEST_ROUTES: false,
+    });
+    expect(() => loadEnv({ ...production, ENABLE_TEST_ROUTES: "true" })).toThrow(/never run in production/);
+  });
+
   it("requires a session secret in production and does not write one", () => {
     const dir = dataDir();
     expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir })).toThrow(/SESSION_SECRET/);

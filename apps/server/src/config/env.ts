@@ -21,7 +21,7 @@ const list = z
 const envSchema = z.object({
   NODE_ENV: z.enum(ENVIRONMENTS).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default("0.0.0.0"),
+  HOST: z.string().max(255).optional(),
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: z
     .string()
@@ -48,6 +48,8 @@ const envSchema = z.object({
   CROSSPOST_API_URL: z.url().optional(),
   PLUGIN_ALLOWED_HOSTS: list,
   SEED_DEMO_DATA: booleanFlag.optional(),
+  ENABLE_TEST_ROUTES: booleanFlag.optional(),
+  ALLOW_PUBLIC_TRIAL: booleanFlag.default(false),
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   INTAKE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   PROCESSING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
@@ -63,6 +65,13 @@ const envSchema = z.object({
 export type Env = z.infer<typeof envSchema>;
 
 export interface AppEnv extends Env {
+  /** The address the server binds: every interface in production, this machine only otherwise. */
+  HOST: string;
+  /**
+   * Test posts (`POST /api/test/tweets`) and the development wallet: on by default only for a development or test
+   * server that only this machine can reach, never in production.
+   */
+  ENABLE_TEST_ROUTES: boolean;
   PUBLIC_URL: string;
   AUTH_RECIPIENT: string;
   SESSION_SECRET: string;
@@ -95,6 +104,14 @@ function pluginSecrets(source: NodeJS.ProcessEnv): Record<string, string> {
 
 export class EnvError extends Error {}
 
+/** Whether a host name or address only reaches this machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    bare === "localhost" || bare.endsWith(".localhost") || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare)
+  );
+}
+
 /** Parses the environment once at start-up; throws EnvError naming every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
   const blanksRemoved = Object.fromEntries(
@@ -108,11 +125,27 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
   const env = parsed.data;
   const dataDir = resolve(env.DATA_DIR);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
-  if (env.NODE_ENV === "production" && !env.SESSION_SECRET) {
+  const production = env.NODE_ENV === "production";
+  if (production && !env.SESSION_SECRET) {
     throw new EnvError("Invalid environment:\n  SESSION_SECRET: required in production");
+  }
+  if (production && env.ENABLE_TEST_ROUTES) {
+    throw new EnvError("Invalid environment:\n  ENABLE_TEST_ROUTES: test routes never run in production");
+  }
+  const host = env.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");
+  const exposed = !isLoopbackHost(new URL(publicUrl).hostname) || !isLoopbackHost(host);
+  if (!production && exposed && !env.ALLOW_PUBLIC_TRIAL) {
+    throw new EnvError(
+      `Invalid environment:\n  NODE_ENV: this ${env.NODE_ENV} server would be reachable beyond this machine ` +
+        `(PUBLIC_URL ${publicUrl}, HOST ${host}). Development mode is for this machine only: set NODE_ENV=production ` +
+        "and SESSION_SECRET to run it for real, or ALLOW_PUBLIC_TRIAL=true to try it in the open (test posts and " +
+        "the development wallet stay off unless ENABLE_TEST_ROUTES=true).",
+    );
   }
   return {
     ...env,
+    HOST: host,
+    ENABLE_TEST_ROUTES: !production && (env.ENABLE_TEST_ROUTES ?? !exposed),
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     AUTH_RECIPIENT: env.AUTH_RECIPIENT ?? new URL(publicUrl).host,

@@ -46,6 +46,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
     const config: AppConfig = {
       botHandle: env.BOT_HANDLE,
       environment: env.NODE_ENV,
+      devTools: env.ENABLE_TEST_ROUTES,
       version,
       imageUpload: env.PINATA_JWT ? "pinata" : "local",
       placeholders: Object.keys(env.PLUGIN_SECRETS).sort(),

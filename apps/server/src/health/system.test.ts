@@ -58,6 +58,7 @@ describe("system routes", () => {
     expect(body.data).toEqual({
       botHandle: "curatebot",
       environment: "test",
+      devTools: true,
       version: "test",
       imageUpload: "local",
       placeholders: ["TELEGRAM_BOT_TOKEN"],

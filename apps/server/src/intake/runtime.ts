@@ -11,7 +11,7 @@ import type { MentionSource, SearchSource } from "../sources/types.ts";
 import { XMentionSource, XSearchSource } from "../sources/x.ts";
 import { type IntakeRun, runMentionIntake } from "./service.ts";
 
-/** The adapters this deployment uses: X API v2 when it has a bearer token, test posts outside production. */
+/** The adapters this deployment uses: X API v2 when it has a bearer token, test posts when test routes are on. */
 export interface Intake {
   botHandle: string;
   mentionSources: MentionSource[];
@@ -32,8 +32,8 @@ export function createIntake(
   const x = env.X_BEARER_TOKEN
     ? new XApiClient({ baseUrl: env.X_API_BASE_URL, bearerToken: env.X_BEARER_TOKEN, logger })
     : null;
-  const testMentions = env.NODE_ENV === "production" ? null : new TestMentionSource(db, env.BOT_HANDLE);
-  const testSearch = env.NODE_ENV === "production" ? null : new TestSearchSource(db);
+  const testMentions = env.ENABLE_TEST_ROUTES ? new TestMentionSource(db, env.BOT_HANDLE) : null;
+  const testSearch = env.ENABLE_TEST_ROUTES ? new TestSearchSource(db) : null;
   const running = new Map<string, Promise<IntakeRun>>();
 
   const runPass = async (source: MentionSource): Promise<IntakeRun> => {
@@ -79,7 +79,7 @@ export interface TestTweetInput {
 
 /** Stores a test post (hashtags appended as X would show them) and runs the intake pass that reads it. */
 export async function createTestTweet(db: Database, intake: Intake, input: TestTweetInput) {
-  if (!intake.testMentions) throw new Error("Test posts are disabled in production");
+  if (!intake.testMentions) throw new Error("Test posts are disabled on this server");
   const hashtags = (input.hashtags ?? []).map((h) => h.replace(/^#/, "").toLowerCase());
   const missing = hashtags.filter((tag) => !new RegExp(`#${tag}(?!\\w)`, "i").test(input.text));
   const text = [input.text, ...missing.map((tag) => `#${tag}`)].join(" ");

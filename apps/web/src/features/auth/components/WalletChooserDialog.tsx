@@ -28,8 +28,9 @@ export default function WalletChooserDialog({ open }: { open: boolean }) {
   });
   const [connecting, setConnecting] = useState<string | null>(null);
   const openedFrom = useRef<Element | null>(null);
-  // Only a server that says it runs in development or test mode gets the local key; production never shows it.
-  const offerDevWallet = config?.environment === "development" || config?.environment === "test";
+  // Only a server that says its development tools are on (development or test, reachable from this machine only)
+  // gets the local key; production never shows it.
+  const offerDevWallet = config?.devTools === true;
 
   async function choose(walletId: string) {
     setConnecting(walletId);
@@ -90,7 +91,7 @@ export default function WalletChooserDialog({ open }: { open: boolean }) {
                 <span className="min-w-0">
                   <span className="block text-sm font-semibold text-ink">Development wallet</span>
                   <span id="dev-wallet-note" className="block text-xs text-muted">
-                    A key kept in this browser. Works offline; not available in production.
+                    A key kept in this browser. Works offline; only on development servers.
                   </span>
                 </span>
               </button>

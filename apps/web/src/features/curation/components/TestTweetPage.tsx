@@ -33,14 +33,14 @@ export function TestTweetPage() {
     body = <Skeleton className="h-80 w-full" />;
   } else if (config.status === "error") {
     body = <Alert title="Could not load the server settings.">{config.error.message}</Alert>;
-  } else if (config.data.environment === "production") {
+  } else if (!config.data.devTools) {
     body = (
       <Notice
-        title="Test tweets are not available in production."
+        title="Test tweets are not available on this server."
         icon={<ShieldOffIcon aria-hidden="true" />}
       >
-        This developer form only works against a development or test server, where posts made here are read by
-        the same intake as real mentions of @{config.data.botHandle}.
+        This developer form only works against a development or test server that only its own machine can
+        reach, where posts made here are read by the same intake as real mentions of @{config.data.botHandle}.
       </Notice>
     );
   } else if (!user.data) {
