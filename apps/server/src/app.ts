@@ -14,6 +14,7 @@ import { healthRoutes } from "./health/routes.ts";
 import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
 import { createReadCache } from "./http/read-cache.ts";
+import { requestGuard } from "./http/request-guard.ts";
 import { testTweetRoutes } from "./intake/routes.ts";
 import type { Intake } from "./intake/runtime.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
@@ -63,6 +64,7 @@ export function createApp(deps: AppOptions) {
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();
+  api.use(requestGuard({ rawBodyPaths: ["/api/upload"] }));
   const readCache = createReadCache(deps.env.READ_CACHE_TTL_MS);
   deps.changes.subscribe(readCache.invalidate);
   api.use(async (c, next) => {
