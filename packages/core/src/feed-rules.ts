@@ -7,6 +7,23 @@ export const FEED_ID_PATTERN = /^[a-z0-9_-]+$/;
 export const ALL_FEED_ID = "all";
 export const MIN_POLLING_INTERVAL_MS = 1000;
 
+/** The most a feed's config may hold (what any account can make the server store and serve is bounded). */
+export const FEED_LIMITS = {
+  idLength: 64,
+  nameLength: 100,
+  descriptionLength: 2000,
+  urlLength: 2000,
+  admins: 20,
+  handlesPerPlatform: 200,
+  sources: 5,
+  searchesPerSource: 10,
+  transformsPerChain: 10,
+  distributors: 10,
+  recaps: 10,
+  configBytes: 64 * 1024,
+  configDepth: 16,
+} as const;
+
 interface CompletenessFields {
   name?: string;
   description?: string;

@@ -1,86 +1,139 @@
 import { z } from "zod";
-import { FEED_ID_PATTERN, MIN_POLLING_INTERVAL_MS } from "./feed-rules.ts";
+import { FEED_ID_PATTERN, FEED_LIMITS, MIN_POLLING_INTERVAL_MS } from "./feed-rules.ts";
 
 export const feedIdSchema = z
   .string()
   .min(1, "Feed ID is required")
-  .max(64)
+  .max(FEED_LIMITS.idLength, `Feed ID must be at most ${FEED_LIMITS.idLength} characters`)
   .regex(FEED_ID_PATTERN, "Feed ID may only hold lower-case letters, digits, - and _");
 
-const configMap = z.record(z.string(), z.unknown());
+const configMap = z.record(z.string().max(200), z.unknown());
+const text = (max: number, what: string) => z.string().max(max, `${what} must be at most ${max} characters`);
+const list = <T extends z.ZodType>(item: T, max: number, what: string) =>
+  z.array(item).max(max, `At most ${max} ${what}`);
+
+/** http(s) only: an image or link a browser follows must not be `javascript:` or `data:`. */
+export const httpUrlSchema = z
+  .url({ protocol: /^https?$/, message: "Must be an http(s) URL" })
+  .max(FEED_LIMITS.urlLength, `A URL must be at most ${FEED_LIMITS.urlLength} characters`);
+
+const pluginName = z
+  .string()
+  .min(1, "A plugin name is required")
+  .max(200, "A plugin name is at most 200 characters");
 
 export const transformStepSchema = z.looseObject({
-  plugin: z.string().min(1),
+  plugin: pluginName,
   config: configMap.optional(),
 });
 
+const transforms = list(transformStepSchema, FEED_LIMITS.transformsPerChain, "transforms in one list");
+
 export const distributorSchema = z.looseObject({
-  plugin: z.string().min(1),
+  plugin: pluginName,
   config: configMap.optional(),
-  transform: z.array(transformStepSchema).optional(),
+  transform: transforms.optional(),
 });
 
 export const searchSchema = z.looseObject({
-  searchId: z.string().optional(),
-  type: z.string().optional(),
-  query: z.string().optional(),
-  pageSize: z.number().int().positive().optional(),
-  language: z.string().optional(),
+  searchId: text(100, "A search id").optional(),
+  type: text(50, "A search type").optional(),
+  query: text(500, "A search query").optional(),
+  pageSize: z.number().int().positive().max(100, "pageSize must be at most 100").optional(),
+  language: text(20, "A language").optional(),
   platformArgs: configMap.optional(),
 });
 
 export const sourceSchema = z.looseObject({
-  plugin: z.string().min(1),
+  plugin: pluginName,
   config: configMap.optional(),
-  search: z.array(searchSchema).optional(),
+  search: list(searchSchema, FEED_LIMITS.searchesPerSource, "searches per source").optional(),
 });
 
 export const streamOutputSchema = z.looseObject({
   enabled: z.boolean(),
-  transform: z.array(transformStepSchema).optional(),
-  distribute: z.array(distributorSchema).optional(),
+  transform: transforms.optional(),
+  distribute: list(distributorSchema, FEED_LIMITS.distributors, "distributors").optional(),
 });
 
 const recapSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
+  id: text(100, "A recap id").optional(),
+  name: text(100, "A recap name").optional(),
   enabled: z.boolean().optional(),
-  schedule: z.string().optional(),
-  timezone: z.string().optional(),
-  transform: z.array(transformStepSchema).optional(),
-  batchTransform: z.array(transformStepSchema).optional(),
-  distribute: z.array(distributorSchema).optional(),
+  schedule: text(100, "A schedule").optional(),
+  timezone: text(64, "A timezone").optional(),
+  transform: transforms.optional(),
+  batchTransform: transforms.optional(),
+  distribute: list(distributorSchema, FEED_LIMITS.distributors, "distributors").optional(),
 });
 
-const handlesByPlatform = z.record(z.string(), z.array(z.string()));
+const handlesByPlatform = z
+  .record(text(50, "A platform name"), list(text(100, "A handle"), FEED_LIMITS.handlesPerPlatform, "handles"))
+  .refine((lists) => Object.keys(lists).length <= 20, "At most 20 platforms");
 
-export const feedConfigSchema = z.looseObject({
-  id: feedIdSchema,
-  name: z.string().min(1, "Feed name is required"),
-  description: z.string().min(1, "Description is required"),
-  image: z.union([z.url(), z.literal("")]).optional(),
-  enabled: z.boolean().optional(),
-  admins: z.array(z.string()).optional(),
-  pollingIntervalMs: z
-    .number()
-    .int()
-    .positive()
-    .min(MIN_POLLING_INTERVAL_MS, `Polling interval must be at least ${MIN_POLLING_INTERVAL_MS} ms`)
-    .optional(),
-  moderation: z
-    .looseObject({ approvers: handlesByPlatform.optional(), blacklist: handlesByPlatform.optional() })
-    .optional(),
-  sources: z.array(sourceSchema).optional(),
-  ingestion: z
-    .looseObject({ enabled: z.boolean().optional(), schedule: z.string().min(1).optional() })
-    .optional(),
-  outputs: z
-    .looseObject({
-      stream: streamOutputSchema.optional(),
-      recap: z.union([recapSchema, z.array(recapSchema)]).optional(),
-    })
-    .optional(),
-});
+function depthOf(value: unknown, depth = 0): number {
+  if (depth > FEED_LIMITS.configDepth) return depth;
+  if (Array.isArray(value)) return Math.max(depth, ...value.map((item) => depthOf(item, depth + 1)));
+  if (value && typeof value === "object") {
+    return Math.max(depth, ...Object.values(value).map((item) => depthOf(item, depth + 1)));
+  }
+  return depth;
+}
+
+export const feedConfigSchema = z
+  .looseObject({
+    id: feedIdSchema,
+    name: z
+      .string()
+      .min(1, "Feed name is required")
+      .max(FEED_LIMITS.nameLength, `Feed name must be at most ${FEED_LIMITS.nameLength} characters`),
+    description: z
+      .string()
+      .min(1, "Description is required")
+      .max(
+        FEED_LIMITS.descriptionLength,
+        `Description must be at most ${FEED_LIMITS.descriptionLength} characters`,
+      ),
+    image: z.union([httpUrlSchema, z.literal("")]).optional(),
+    enabled: z.boolean().optional(),
+    admins: list(text(64, "An admin account"), FEED_LIMITS.admins, "admins").optional(),
+    pollingIntervalMs: z
+      .number()
+      .int()
+      .positive()
+      .min(MIN_POLLING_INTERVAL_MS, `Polling interval must be at least ${MIN_POLLING_INTERVAL_MS} ms`)
+      .max(7 * 24 * 3600 * 1000, "Polling interval must be at most a week")
+      .optional(),
+    moderation: z
+      .looseObject({ approvers: handlesByPlatform.optional(), blacklist: handlesByPlatform.optional() })
+      .optional(),
+    sources: list(sourceSchema, FEED_LIMITS.sources, "sources").optional(),
+    ingestion: z
+      .looseObject({ enabled: z.boolean().optional(), schedule: z.string().min(1).max(100).optional() })
+      .optional(),
+    outputs: z
+      .looseObject({
+        stream: streamOutputSchema.optional(),
+        recap: z.union([recapSchema, list(recapSchema, FEED_LIMITS.recaps, "recaps")]).optional(),
+      })
+      .optional(),
+  })
+  .superRefine((config, context) => {
+    // Extra keys of older tools' configs are kept, so the whole config is bounded instead of each key.
+    const size = new TextEncoder().encode(JSON.stringify(config)).length;
+    if (size > FEED_LIMITS.configBytes) {
+      context.addIssue({
+        code: "custom",
+        message: `The config is ${Math.ceil(size / 1024)} KB; at most ${FEED_LIMITS.configBytes / 1024} KB`,
+      });
+    }
+    if (depthOf(config) > FEED_LIMITS.configDepth) {
+      context.addIssue({
+        code: "custom",
+        message: `The config nests deeper than ${FEED_LIMITS.configDepth} levels`,
+      });
+    }
+  });
 export type FeedConfig = z.infer<typeof feedConfigSchema>;
 
 export const feedSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { httpUrlSchema } from "./feeds.ts";
 
 /**
  * Config schemas of the built-in plugins, shared by the server (validation before a step runs and at save), the
@@ -160,11 +161,11 @@ export const rssDistributorConfigSchema = z.object({
     .object({
       title: z.string().max(300).optional(),
       description: z.string().max(5000).optional(),
-      siteUrl: z.url().max(2000).optional(),
+      siteUrl: httpUrlSchema.optional(),
     })
     .optional(),
   /** Where the feed's files are served: this deployment's own `/rss` by default. */
-  serviceUrl: z.url().max(2000).optional(),
+  serviceUrl: httpUrlSchema.optional(),
   /** An external RSS service's bearer secret. */
   apiSecret: secretField("The external RSS service's secret, as a {{NAME}} placeholder").optional(),
   /** How many of the newest items the feed keeps (default 500). */

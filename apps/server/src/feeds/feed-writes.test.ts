@@ -93,6 +93,17 @@ describe("POST /api/feeds", () => {
     [{ ...legacyConfig, name: "" }, "name"],
     [{ ...legacyConfig, description: "" }, "description"],
     [{ ...legacyConfig, image: "not-a-url" }, "image"],
+    [{ ...legacyConfig, image: "javascript:alert(1)" }, "image"],
+    [{ ...legacyConfig, name: "n".repeat(101) }, "name"],
+    [{ ...legacyConfig, description: "d".repeat(2001) }, "description"],
+    [
+      {
+        ...legacyConfig,
+        sources: [{ plugin: "x", search: Array.from({ length: 11 }, () => ({ query: "q" })) }],
+      },
+      "sources.0.search",
+    ],
+    [{ ...legacyConfig, customField: { blob: "b".repeat(70_000) } }, ""],
     [{ ...legacyConfig, pollingIntervalMs: 999 }, "pollingIntervalMs"],
     [{ ...legacyConfig, pollingIntervalMs: 1500.5 }, "pollingIntervalMs"],
     [
