@@ -148,3 +148,22 @@ export const feedSchema = z.object({
   updatedAt: z.string(),
 });
 export type Feed = z.infer<typeof feedSchema>;
+
+/** A feed as lists show it (Explore, the leaderboard's filter, profile lists): never its whole config. */
+export const feedSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  image: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** Its config has a name, a description and at least one source (document 1 §3). */
+  complete: z.boolean(),
+  streamEnabled: z.boolean(),
+  /** How many approver handles its moderation settings list, over every platform. */
+  approverCount: z.number().int(),
+  /** "Posting to:" facts: each distributor's kind, label and public link. */
+  destinations: z.array(z.object({ kind: z.string(), label: z.string(), href: z.string().nullable() })),
+});
+export type FeedSummary = z.infer<typeof feedSummarySchema>;

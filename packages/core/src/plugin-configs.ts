@@ -195,7 +195,9 @@ function placeholdersAt(value: unknown, path: string[], at: string, out: Placeho
   }
   const [head, ...rest] = path;
   if (head === "*") {
-    if (Array.isArray(value)) value.forEach((item, i) => placeholdersAt(item, rest, `${at}.${i}`, out));
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) placeholdersAt(item, rest, `${at}.${i}`, out);
+    }
     return;
   }
   if (value && typeof value === "object" && Object.hasOwn(value, head)) {
@@ -224,12 +226,12 @@ export function streamPlaceholders(
     if (!schema) return;
     for (const path of secretPaths(schema)) placeholdersAt(step.config, path.split("."), `${at}.config`, out);
   };
-  (stream?.transform ?? []).forEach((step, i) => visit(step, `outputs.stream.transform.${i}`));
-  (stream?.distribute ?? []).forEach((distributor, i) => {
-    (distributor.transform ?? []).forEach((step, j) =>
-      visit(step, `outputs.stream.distribute.${i}.transform.${j}`),
-    );
+  for (const [i, step] of (stream?.transform ?? []).entries()) visit(step, `outputs.stream.transform.${i}`);
+  for (const [i, distributor] of (stream?.distribute ?? []).entries()) {
+    for (const [j, step] of (distributor.transform ?? []).entries()) {
+      visit(step, `outputs.stream.distribute.${i}.transform.${j}`);
+    }
     visit(distributor, `outputs.stream.distribute.${i}`);
-  });
+  }
   return out;
 }

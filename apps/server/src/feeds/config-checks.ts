@@ -24,10 +24,11 @@ function pluginUses(config: FeedConfig): PluginUse[] {
     list: Array<{ plugin: string; config?: unknown }> | undefined,
     path: string,
     type: PluginType,
-  ) =>
-    (list ?? []).forEach((step, i) =>
-      uses.push({ path: `${path}.${i}`, plugin: step.plugin, config: step.config, type }),
-    );
+  ) => {
+    for (const [i, step] of (list ?? []).entries()) {
+      uses.push({ path: `${path}.${i}`, plugin: step.plugin, config: step.config, type });
+    }
+  };
   steps(config.sources, "sources", "source");
   const stream = config.outputs?.stream;
   steps(stream?.transform, "outputs.stream.transform", "transformer");

@@ -13,27 +13,50 @@ beforeAll(async () => {
     name: "Alpha",
     image: "https://example.com/alpha.png",
     admins: ["admin.near"],
-    config: { id: "alpha", name: "Alpha", description: "A", sources: [{ plugin: "@curatedotfun/twitter" }] },
+    config: {
+      id: "alpha",
+      name: "Alpha",
+      description: "A",
+      sources: [{ plugin: "@curatedotfun/twitter" }],
+      moderation: { approvers: { twitter: ["amy", "bob"], bluesky: ["carol"] } },
+      outputs: {
+        stream: {
+          enabled: true,
+          distribute: [
+            {
+              plugin: "@curate/rss",
+              config: { serviceUrl: "https://curate.example/rss", apiSecret: "{{S}}" },
+            },
+          ],
+        },
+      },
+    },
   });
 });
 
 afterAll(() => server.close());
 
 describe("GET /api/feeds", () => {
-  it("lists every feed but the hidden `all` feed, by name", async () => {
+  it("lists every feed but the hidden `all` feed, by name, as summaries without configs", async () => {
     const { status, body } = await server.json("/api/feeds");
     expect(status).toBe(200);
     expect(body.success).toBe(true);
     expect(body.data.map((f: { id: string }) => f.id)).toEqual(["alpha", "zeta"]);
-    expect(body.data[0]).toMatchObject({
+    expect(body.data[0]).toEqual({
       id: "alpha",
       name: "Alpha",
+      description: "About Alpha",
       image: "https://example.com/alpha.png",
-      admins: ["admin.near"],
       createdBy: "creator.near",
-      config: { sources: [{ plugin: "@curatedotfun/twitter" }] },
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: expect.stringMatching(/Z$/),
+      complete: true,
+      streamEnabled: true,
+      approverCount: 3,
+      destinations: [{ kind: "rss", label: "RSS", href: "https://curate.example/rss/alpha/rss.xml" }],
     });
-    expect(body.data[0].createdAt).toMatch(/Z$/);
+    expect(body.data[1]).toMatchObject({ id: "zeta", complete: false, approverCount: 0 });
+    expect(JSON.stringify(body)).not.toMatch(/apiSecret|\{\{S\}\}|config/);
   });
 });
 

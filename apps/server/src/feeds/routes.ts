@@ -1,4 +1,10 @@
-import { canModerateSchema, feedConfigSchema, feedSchema, successEnvelopeSchema } from "@curate/core";
+import {
+  canModerateSchema,
+  feedConfigSchema,
+  feedSchema,
+  feedSummarySchema,
+  successEnvelopeSchema,
+} from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
@@ -15,7 +21,10 @@ const listRoute = createRoute({
   tags: ["feeds"],
   summary: "All feeds except the hidden `all` feed",
   responses: {
-    200: jsonResponse(successEnvelopeSchema(z.array(feedSchema)), "Feeds"),
+    200: jsonResponse(
+      successEnvelopeSchema(z.array(feedSummarySchema)),
+      "Feeds (summaries; the config only from /feeds/{id})",
+    ),
     500: commonErrors[500],
   },
 });

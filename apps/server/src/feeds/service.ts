@@ -4,6 +4,8 @@ import {
   FEED_MANAGER_REASONS,
   type Feed,
   type FeedConfig,
+  type FeedSummary,
+  feedDestinations,
   handleKey,
   moderatorReason,
 } from "@curate/core";
@@ -33,14 +35,82 @@ export function toFeed(row: FeedRow): Feed {
   };
 }
 
-/** Every feed a visitor can browse: all but the hidden catch-all feed. */
-export async function listFeeds(db: Database): Promise<Feed[]> {
+/** The most feeds one list answers: lists carry summaries, and this bounds even those. */
+export const MAX_LISTED_FEEDS = 1000;
+
+/**
+ * The columns of a feed summary, read from the config in SQL so a list never loads whole configs: only the
+ * distributors' plugin names and the few fields their public links use.
+ */
+const summaryColumns = {
+  id: feeds.id,
+  name: feeds.name,
+  description: feeds.description,
+  image: feeds.image,
+  createdBy: feeds.createdBy,
+  createdAt: feeds.createdAt,
+  updatedAt: feeds.updatedAt,
+  complete: sql<boolean>`coalesce(${feeds.config}->>'name', '') <> '' and coalesce(${feeds.config}->>'description', '') <> ''
+    and jsonb_typeof(${feeds.config}->'sources') = 'array' and jsonb_array_length(${feeds.config}->'sources') > 0`,
+  streamEnabled: sql<boolean>`coalesce((${feeds.config}->'outputs'->'stream'->>'enabled') = 'true', false)`,
+  approverCount: sql<number>`coalesce((select sum(jsonb_array_length(h.handles))::int from jsonb_each(
+    case when jsonb_typeof(${feeds.config}->'moderation'->'approvers') = 'object'
+      then ${feeds.config}->'moderation'->'approvers' else '{}'::jsonb end) h(platform, handles)
+    where jsonb_typeof(h.handles) = 'array'), 0)`,
+  distributors: sql<Array<{ plugin: string; config?: Record<string, unknown> }> | null>`(
+    select jsonb_agg(jsonb_build_object('plugin', d->'plugin', 'config', jsonb_build_object(
+      'serviceUrl', d->'config'->'serviceUrl', 'chatId', d->'config'->'chatId', 'channelId', d->'config'->'channelId',
+      'messageThreadId', d->'config'->'messageThreadId', 'databaseId', d->'config'->'databaseId',
+      'guildId', d->'config'->'guildId', 'accountId', d->'config'->'accountId', 'url', d->'config'->'url',
+      'handle', d->'config'->'handle')))
+    from jsonb_array_elements(case when jsonb_typeof(${feeds.config}->'outputs'->'stream'->'distribute') = 'array'
+      then ${feeds.config}->'outputs'->'stream'->'distribute' else '[]'::jsonb end) d
+    where jsonb_typeof(d->'plugin') = 'string')`,
+};
+
+interface SummaryRow {
+  id: string;
+  name: string;
+  description: string | null;
+  image: string | null;
+  createdBy: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  complete: boolean;
+  streamEnabled: boolean;
+  approverCount: number;
+  distributors: Array<{ plugin: string; config?: Record<string, unknown> }> | null;
+}
+
+function toSummary(row: SummaryRow): FeedSummary {
+  const distributors = (row.distributors ?? []).map((d) => ({
+    plugin: d.plugin,
+    config: Object.fromEntries(Object.entries(d.config ?? {}).filter(([, v]) => v !== null)),
+  }));
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    image: row.image,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    complete: Boolean(row.complete),
+    streamEnabled: Boolean(row.streamEnabled),
+    approverCount: Number(row.approverCount ?? 0),
+    destinations: feedDestinations(distributors, row.id),
+  };
+}
+
+/** Every feed a visitor can browse, as summaries: all but the hidden catch-all feed. */
+export async function listFeeds(db: Database): Promise<FeedSummary[]> {
   const rows = await db
-    .select()
+    .select(summaryColumns)
     .from(feeds)
     .where(ne(feeds.id, ALL_FEED_ID))
-    .orderBy(asc(feeds.name), asc(feeds.id));
-  return rows.map(toFeed);
+    .orderBy(asc(feeds.name), asc(feeds.id))
+    .limit(MAX_LISTED_FEEDS);
+  return rows.map(toSummary);
 }
 
 export async function findFeed(db: Database, id: string): Promise<Feed | null> {
@@ -55,10 +125,10 @@ export async function getFeed(db: Database, id: string): Promise<Feed> {
 }
 
 /** Feeds an account created or administers, newest first. */
-export async function listFeedsOwnedBy(db: Database, accountId: string): Promise<Feed[]> {
+export async function listFeedsOwnedBy(db: Database, accountId: string): Promise<FeedSummary[]> {
   const account = accountId.toLowerCase();
   const rows = await db
-    .select()
+    .select(summaryColumns)
     .from(feeds)
     .where(
       and(
@@ -69,8 +139,9 @@ export async function listFeedsOwnedBy(db: Database, accountId: string): Promise
         ),
       ),
     )
-    .orderBy(desc(feeds.createdAt), asc(feeds.id));
-  return rows.map(toFeed);
+    .orderBy(desc(feeds.createdAt), asc(feeds.id))
+    .limit(MAX_LISTED_FEEDS);
+  return rows.map(toSummary);
 }
 
 /**
@@ -78,7 +149,7 @@ export async function listFeedsOwnedBy(db: Database, accountId: string): Promise
  * the feeds to those whose owner, admins or approver lists mention one of the user's names; the moderator rule
  * itself decides.
  */
-export async function listFeedsModeratedBy(db: Database, user: User): Promise<Feed[]> {
+export async function listFeedsModeratedBy(db: Database, user: User): Promise<FeedSummary[]> {
   const handles = await linkedHandles(db, user.id);
   const names = [user.nearAccountId, ...handles.map((h) => h.handle)].map(handleKey);
   const mentions = names.map(
@@ -87,16 +158,30 @@ export async function listFeedsModeratedBy(db: Database, user: User): Promise<Fe
       or (${feeds.config}->'moderation'->'approvers')::text ilike ${containsPattern(name)} escape '\\')`,
   );
   const candidates = await db
-    .select()
+    .select({
+      ...summaryColumns,
+      admins: feeds.admins,
+      moderation: sql<unknown>`${feeds.config}->'moderation'`,
+    })
     .from(feeds)
     .where(sql`${feeds.id} <> ${ALL_FEED_ID} and (${sql.join(mentions, sql` or `)})`)
-    .orderBy(asc(feeds.name), asc(feeds.id));
+    .orderBy(asc(feeds.name), asc(feeds.id))
+    .limit(MAX_LISTED_FEEDS);
   const actor = { nearAccountId: user.nearAccountId, handles };
-  return candidates.filter((row) => canModerateFor(moderatorReason(row, actor))).map(toFeed);
+  return candidates
+    .filter((row) =>
+      canModerateFor(
+        moderatorReason(
+          { createdBy: row.createdBy, admins: row.admins, config: { moderation: row.moderation } },
+          actor,
+        ),
+      ),
+    )
+    .map((row) => toSummary(row));
 }
 
 /** Feeds the user submitted content to, as their NEAR account or any linked social handle. */
-export async function listFeedsCuratedBy(db: Database, user: User): Promise<Feed[]> {
+export async function listFeedsCuratedBy(db: Database, user: User): Promise<FeedSummary[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select distinct sf.feed_id as id from submission_feeds sf
@@ -111,14 +196,14 @@ export async function listFeedsCuratedBy(db: Database, user: User): Promise<Feed
   );
 }
 
-async function feedsByIds(db: Database, ids: string[]): Promise<Feed[]> {
+async function feedsByIds(db: Database, ids: string[]): Promise<FeedSummary[]> {
   if (ids.length === 0) return [];
   const rows = await db
-    .select()
+    .select(summaryColumns)
     .from(feeds)
-    .where(inArray(feeds.id, ids))
+    .where(inArray(feeds.id, ids.slice(0, MAX_LISTED_FEEDS)))
     .orderBy(asc(feeds.name), asc(feeds.id));
-  return rows.map(toFeed);
+  return rows.map(toSummary);
 }
 
 export interface FeedWrite {

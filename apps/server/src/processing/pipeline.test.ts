@@ -106,6 +106,7 @@ async function stepsOf(jobId: string) {
     headers: sessionHeaders(server, moderator),
   });
   expect(status).toBe(200);
+  // biome-ignore lint/suspicious/noExplicitAny: step bodies are checked by assertions, not types
   return body.data.steps as Array<Record<string, any>>;
 }
 

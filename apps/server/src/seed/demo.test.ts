@@ -2,13 +2,13 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { feedConfigSchema, isFeedComplete } from "@curate/core";
+import { type Feed, feedConfigSchema, isFeedComplete } from "@curate/core";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../test/harness.ts";
 import type { Database } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
-import { listFeeds } from "../feeds/service.ts";
+import { findFeed, listFeeds } from "../feeds/service.ts";
 import { type SeedSummary, seedDemoData } from "./demo.ts";
 import { buildDemoPlan } from "./plan.ts";
 
@@ -34,6 +34,9 @@ afterAll(async () => {
 });
 
 const rows = <T>(query: ReturnType<typeof sql>) => queryRows<T>(db, query);
+/** Every visible feed with its whole config (lists carry summaries only). */
+const fullFeeds = async () =>
+  Promise.all((await listFeeds(db)).map(async (summary) => (await findFeed(db, summary.id)) as Feed));
 
 describe("seedDemoData", () => {
   it("creates a dozen visible feeds plus the hidden catch-all feed", async () => {
@@ -46,7 +49,7 @@ describe("seedDemoData", () => {
   });
 
   it("gives every feed a config that parses, with images stored under their content hash", async () => {
-    const feeds = await listFeeds(db);
+    const feeds = await fullFeeds();
     const incomplete: string[] = [];
     for (const feed of feeds) {
       const parsed = feedConfigSchema.safeParse(feed.config);
@@ -63,12 +66,19 @@ describe("seedDemoData", () => {
     }
     expect(new Set(feeds.map((f) => f.image)).size).toBe(feeds.length);
     expect(incomplete).toHaveLength(2);
+    const summaries = await listFeeds(db);
+    expect(
+      summaries
+        .filter((f) => !f.complete)
+        .map((f) => f.id)
+        .sort(),
+    ).toEqual(incomplete.sort());
     const uploads = await rows<{ n: number }>(sql`select count(*)::int as n from uploads`);
     expect(uploads[0].n).toBe(readdirSync(uploadsDir).length);
   });
 
   it("keeps secrets as {{NAME}} placeholders only", async () => {
-    const feeds = await listFeeds(db);
+    const feeds = await fullFeeds();
     const secretKeys = /token|secret|apikey|password/i;
     const visit = (value: unknown, key = ""): void => {
       if (value && typeof value === "object") {

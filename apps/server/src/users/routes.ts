@@ -1,4 +1,4 @@
-import { accountIdSchema, currentUserSchema, feedSchema, successEnvelopeSchema } from "@curate/core";
+import { accountIdSchema, currentUserSchema, feedSummarySchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
@@ -10,7 +10,7 @@ import { ok } from "../http/envelope.ts";
 
 const unauthenticated = errorResponse("Not signed in (UNAUTHENTICATED)");
 const feedList = (description: string) =>
-  jsonResponse(successEnvelopeSchema(z.array(feedSchema)), description);
+  jsonResponse(successEnvelopeSchema(z.array(feedSummarySchema)), description);
 
 const meRoute = createRoute({
   method: "get",

@@ -1,4 +1,4 @@
-import { ALL_FEED_ID, type Feed } from "@curate/core";
+import { ALL_FEED_ID, type Feed, type FeedSummary } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
@@ -11,14 +11,14 @@ export const feedKeys = {
 };
 
 /** The catch-all feed "all" is never listed, whatever the server sends. */
-export function visibleFeeds(feeds: readonly Feed[]): Feed[] {
+export function visibleFeeds<T extends { id: string }>(feeds: readonly T[]): T[] {
   return feeds.filter((feed) => feed.id !== ALL_FEED_ID);
 }
 
 export const feedsQueryOptions = () =>
   queryOptions({
     queryKey: feedKeys.list(),
-    queryFn: ({ signal }) => api<Feed[]>("/feeds", { signal }),
+    queryFn: ({ signal }) => api<FeedSummary[]>("/feeds", { signal }),
     select: visibleFeeds,
   });
 

@@ -1,4 +1,4 @@
-import type { Feed, Paged, Submission } from "@curate/core";
+import type { FeedSummary, Paged, Submission } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { feedKeys, visibleFeeds } from "#web/features/feeds/api";
 import { submissionKeys } from "#web/features/submissions/api";
@@ -18,21 +18,21 @@ export const profileKeys = {
 export const approverForQueryOptions = (accountId: string) =>
   queryOptions({
     queryKey: profileKeys.approverFor(accountId),
-    queryFn: ({ signal }) => api<Feed[]>("/activity/feeds/approved-by/me", { signal }),
+    queryFn: ({ signal }) => api<FeedSummary[]>("/activity/feeds/approved-by/me", { signal }),
     select: visibleFeeds,
   });
 
 export const curatorForQueryOptions = (accountId: string) =>
   queryOptions({
     queryKey: profileKeys.curatorFor(accountId),
-    queryFn: ({ signal }) => api<Feed[]>("/activity/feeds/curated-by/me", { signal }),
+    queryFn: ({ signal }) => api<FeedSummary[]>("/activity/feeds/curated-by/me", { signal }),
     select: visibleFeeds,
   });
 
 export const myFeedsQueryOptions = (accountId: string) =>
   queryOptions({
     queryKey: profileKeys.myFeeds(accountId),
-    queryFn: ({ signal }) => api<Feed[]>(`/users/${encodeURIComponent(accountId)}/feeds`, { signal }),
+    queryFn: ({ signal }) => api<FeedSummary[]>(`/users/${encodeURIComponent(accountId)}/feeds`, { signal }),
     select: visibleFeeds,
   });
 

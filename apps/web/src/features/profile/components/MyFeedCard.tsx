@@ -1,11 +1,10 @@
-import { type Feed, isFeedComplete } from "@curate/core";
+import type { FeedSummary } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { AlertTriangleIcon, CalendarIcon, FileTextIcon, UsersIcon } from "lucide-react";
 import { Card } from "#web/components/ui/card";
 import { FeedImage } from "#web/features/feeds/components/FeedImage";
 import { contentCountQueryOptions } from "#web/features/profile/api";
-import { curatorCount } from "#web/features/profile/my-feeds";
 import { formatCount } from "#web/lib/format";
 
 const dateFormat = new Intl.DateTimeFormat("en", { dateStyle: "medium" });
@@ -14,10 +13,10 @@ function plural(count: number, one: string, many: string) {
   return `${formatCount(count)} ${count === 1 ? one : many}`;
 }
 
-export function MyFeedCard({ feed }: { feed: Feed }) {
-  const complete = isFeedComplete(feed.config);
+export function MyFeedCard({ feed }: { feed: FeedSummary }) {
+  const complete = feed.complete;
   const contentCount = useQuery(contentCountQueryOptions(feed.id));
-  const curators = curatorCount(feed);
+  const curators = feed.approverCount;
   const name = feed.name || feed.id;
 
   return (

@@ -1,4 +1,4 @@
-import type { Feed } from "@curate/core";
+import type { FeedSummary } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Alert } from "#web/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
@@ -34,7 +34,7 @@ interface FeedRoleListProps {
   title: string;
   testId: string;
   empty: string;
-  feeds: Feed[] | undefined;
+  feeds: FeedSummary[] | undefined;
   status: "pending" | "error" | "success";
 }
 
