@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
 import { CHROMIUM_PATH } from "./support/browser.ts";
+import { E2E_AI_KEY, startFakeAi } from "./support/fake-ai.ts";
 import { MODERATOR_ACCOUNT_ID } from "./support/moderator.ts";
 
 declare module "vitest" {
@@ -35,6 +36,7 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-"));
   const baseUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
+  const fakeAi = await startFakeAi();
 
   // node --import tsx keeps the server a single process, so stopping it stops everything it started.
   const server = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY, "serve"], {
@@ -50,6 +52,10 @@ export default async function setup(project: TestProject) {
       SUPER_ADMIN_ACCOUNTS: MODERATOR_ACCOUNT_ID,
       // Every journey signs in from the same address; the per-IP sign-in limit is for the internet, not this run.
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      // AI steps talk to a local fake whose answer depends on the post (support/fake-ai.ts); feeds name the key
+      // as {{E2E_AI_KEY}}.
+      AI_API_BASE_URL: fakeAi.baseUrl,
+      E2E_AI_KEY,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -64,6 +70,7 @@ export default async function setup(project: TestProject) {
     await waitForHealth(baseUrl, server);
   } catch (error) {
     await stop(server);
+    await fakeAi.close();
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output.join("")}`);
   }
@@ -72,6 +79,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await stop(server);
+    await fakeAi.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError, api, apiUrl } from "./api";
+import { ApiError, api, apiUrl, serverMessage } from "./api";
 
 function respondWith(status: number, body: unknown, statusText = "") {
   const text = typeof body === "string" ? body : JSON.stringify(body);
@@ -71,5 +71,21 @@ describe("api", () => {
   it("rejects a 200 that is not a success envelope", async () => {
     respondWith(200, "<!doctype html>", "OK");
     await expect(api("/feeds")).rejects.toThrow("API request failed: 200 OK");
+  });
+});
+
+describe("serverMessage", () => {
+  it("quotes the error envelope's message without the request prefix", () => {
+    const body = { success: false, statusCode: 409, error: { message: "Still running.", code: "CONFLICT" } };
+    expect(serverMessage(new ApiError(409, "Still running.", body))).toBe("Still running.");
+  });
+
+  it("falls back to the error's own message, and to null when there is none", () => {
+    expect(serverMessage(new ApiError(502, "Bad Gateway", "<html>"))).toBe(
+      "API request failed: 502 Bad Gateway",
+    );
+    expect(serverMessage(new TypeError("Failed to fetch"))).toBe("Failed to fetch");
+    expect(serverMessage(new Error(""))).toBeNull();
+    expect(serverMessage("nope")).toBeNull();
   });
 });

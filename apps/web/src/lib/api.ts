@@ -72,3 +72,15 @@ function errorMessage(payload: unknown, response: Response): string {
   }
   return response.statusText || "Unexpected response";
 }
+
+/**
+ * What the server said went wrong (the envelope's `error.message`), for toasts that quote it after their own
+ * words; otherwise the error's own message, or null when there is nothing to say.
+ */
+export function serverMessage(error: unknown): string | null {
+  if (error instanceof ApiError && typeof error.body === "object" && error.body !== null) {
+    const message = (error.body as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === "string" && message) return message;
+  }
+  return error instanceof Error && error.message ? error.message : null;
+}

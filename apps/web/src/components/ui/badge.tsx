@@ -5,6 +5,7 @@ const tones = {
   neutral: "border-line bg-zinc-50 text-zinc-700",
   accent: "border-indigo-200 bg-accent-soft text-accent-strong",
   amber: "border-amber-200 bg-amber-50 text-amber-800",
+  orange: "border-orange-200 bg-orange-50 text-orange-800",
   green: "border-emerald-200 bg-emerald-50 text-emerald-800",
   red: "border-red-200 bg-red-50 text-red-800",
 } as const;

@@ -19,13 +19,27 @@ export function DialogOverlay({ className, ...props }: ComponentProps<typeof Dia
   );
 }
 
+const sizes = {
+  md: "max-w-lg",
+  /** For reading and editing documents (a step's JSON), still inside the screen on phones. */
+  lg: "max-w-3xl",
+} as const;
+
 interface DialogContentProps extends Omit<ComponentProps<typeof DialogPrimitive.Content>, "title"> {
   title: ReactNode;
   description?: ReactNode;
+  size?: keyof typeof sizes;
 }
 
 /** A centred modal; radix traps focus inside it and returns focus to the trigger on close. */
-export function DialogContent({ title, description, className, children, ...props }: DialogContentProps) {
+export function DialogContent({
+  title,
+  description,
+  size = "md",
+  className,
+  children,
+  ...props
+}: DialogContentProps) {
   return (
     <DialogPrimitive.Portal>
       <DialogOverlay />
@@ -33,7 +47,8 @@ export function DialogContent({ title, description, className, children, ...prop
         // Without a description radix expects aria-describedby to be unset explicitly.
         {...(description ? {} : { "aria-describedby": undefined })}
         className={cn(
-          "fixed top-1/2 left-1/2 z-50 max-h-[85vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2",
+          "fixed top-1/2 left-1/2 z-50 max-h-[85vh] w-[calc(100vw-2rem)] -translate-x-1/2 -translate-y-1/2",
+          sizes[size],
           "overflow-y-auto rounded-md border border-line bg-surface p-6 shadow-xl data-[state=open]:animate-fade-in",
           className,
         )}

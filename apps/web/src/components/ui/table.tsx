@@ -1,10 +1,14 @@
 import type { HTMLAttributes, TdHTMLAttributes, ThHTMLAttributes } from "react";
 import { cn } from "#web/lib/cn";
 
-/** Wide tables scroll sideways inside their frame instead of breaking the page layout on phones. */
+/**
+ * Wide tables scroll sideways inside their frame instead of breaking the page layout on phones. The frame is a
+ * size container, so a full-width panel in a row (an expanded row's details) can be as wide as the frame (100cqw)
+ * and stay in view while the table scrolls under it.
+ */
 export function Table({ className, ...props }: HTMLAttributes<HTMLTableElement>) {
   return (
-    <div className="w-full overflow-x-auto rounded-md border border-line bg-surface">
+    <div className="@container w-full overflow-x-auto rounded-md border border-line bg-surface">
       <table className={cn("w-full border-collapse text-left text-sm", className)} {...props} />
     </div>
   );

@@ -1,6 +1,5 @@
-import { EMPTY_FEED_DRAFT } from "@curate/core";
 import { describe, expect, it } from "vitest";
-import { reviveDraft } from "./draft-store";
+import { EMPTY_WIZARD_DRAFT, reviveDraft } from "./draft-store";
 import { validateBasicInformation } from "./validation";
 
 describe("reviveDraft", () => {
@@ -14,12 +13,12 @@ describe("reviveDraft", () => {
         telegram: { chatId: "@c" },
       }),
     ).toEqual({
-      ...EMPTY_FEED_DRAFT,
+      ...EMPTY_WIZARD_DRAFT,
       name: "Solar",
       approvers: [{ handle: "kim", platform: "Twitter" }],
       telegram: { chatId: "@c", messageThreadId: "" },
     });
-    expect(reviveDraft("garbage")).toEqual(EMPTY_FEED_DRAFT);
+    expect(reviveDraft("garbage")).toEqual(EMPTY_WIZARD_DRAFT);
   });
 });
 

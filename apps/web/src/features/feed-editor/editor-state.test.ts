@@ -2,6 +2,7 @@ import type { FeedConfig } from "@curate/core";
 import { describe, expect, it } from "vitest";
 import {
   canChangeImage,
+  canRemoveStep,
   canSwitchView,
   checkSave,
   type EditorAction,
@@ -161,6 +162,32 @@ describe("feed editor state", () => {
       { type: "imageChanged", url: "https://img.example/b.png" },
     );
     expect(empty.config).toEqual({ id: "solar", image: "https://img.example/b.png" });
+  });
+
+  describe("removing a step (the unfillable-placeholder warning)", () => {
+    it("drops it from the config, the JSON and the form, keeping the form's pending edits", () => {
+      const state = run(start(), edit({ name: "Solar Plus" }), {
+        type: "stepRemoved",
+        stepPath: "outputs.stream.distribute.0",
+      });
+      expect(state.config?.name).toBe("Solar Plus");
+      expect(state.config?.outputs).toEqual({ stream: { enabled: true, distribute: [] } });
+      expect(json(state).outputs).toEqual({ stream: { enabled: true, distribute: [] } });
+      expect(state.form.distributors).toEqual([]);
+      expect(state).toMatchObject({ pendingFormEdits: 0, formGeneration: 1 });
+    });
+
+    it("waits while the JSON being edited does not parse", () => {
+      const broken = run(
+        start(),
+        { type: "viewSwitched", view: "json" },
+        { type: "jsonTextChanged", text: "{" },
+      );
+      expect(canRemoveStep(broken)).toBe(false);
+      expect(editorReducer(broken, { type: "stepRemoved", stepPath: "outputs.stream.distribute.0" })).toBe(
+        broken,
+      );
+    });
   });
 
   describe("saving", () => {

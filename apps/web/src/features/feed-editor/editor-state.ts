@@ -1,5 +1,6 @@
 import { type Feed, feedConfigSchema } from "@curate/core";
 import type { FieldIssue } from "#web/features/feeds/mutations";
+import { withoutStep } from "#web/features/feeds/placeholders";
 import {
   configFromForm,
   configToJson,
@@ -55,6 +56,8 @@ export type EditorAction =
   | { type: "jsonTextChanged"; text: string }
   | { type: "viewSwitched"; view: EditorView }
   | { type: "imageChanged"; url: string }
+  /** A stream step dropped by its path in the config (`outputs.stream.transform.1`). */
+  | { type: "stepRemoved"; stepPath: string }
   | { type: "saveRequested"; check: Extract<SaveCheck, { kind: "checked" }> }
   | { type: "saved" }
   | { type: "saveFailed"; issues: FieldIssue[] };
@@ -86,6 +89,9 @@ export function canSwitchView(state: EditorState, view: EditorView): boolean {
 export function canChangeImage(state: EditorState): boolean {
   return !(state.view === "json" && state.jsonError !== null);
 }
+
+/** Removing a step rewrites the config the same way, so it waits for the same reason. */
+export const canRemoveStep = canChangeImage;
 
 function schemaIssues(config: WorkingConfig): FieldIssue[] {
   const result = feedConfigSchema.safeParse(config);
@@ -156,6 +162,21 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       if (!canChangeImage(state)) return state;
       const config = { ...(state.config ?? { id: state.feedId }), image: action.url };
       return { ...state, config, jsonText: configToJson(config) };
+    }
+
+    case "stepRemoved": {
+      if (!canRemoveStep(state)) return state;
+      // The form's latest edits go in first, and the form is then reloaded from the result, as after a JSON edit.
+      const synced = state.view === "form" ? syncForm(state) : state;
+      const config = withoutStep(synced.config, action.stepPath);
+      return {
+        ...synced,
+        config,
+        jsonText: configToJson(config),
+        jsonError: null,
+        form: formFromConfig(config),
+        formGeneration: synced.formGeneration + 1,
+      };
     }
 
     case "saveRequested": {

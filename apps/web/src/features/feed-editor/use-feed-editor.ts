@@ -4,6 +4,7 @@ import { toast } from "#web/components/ui/toast";
 import { fieldIssues, useUpdateFeed } from "#web/features/feeds/mutations";
 import {
   canChangeImage,
+  canRemoveStep,
   canSwitchView,
   checkSave,
   type EditorView,
@@ -91,6 +92,10 @@ export function useFeedEditor(feed: Feed) {
     issues: state.issues,
     errors: state.showErrors ? validateForm(state.form) : {},
     image: typeof state.config?.image === "string" ? state.config.image : "",
+    /** The working config as last synced from the form or parsed from the JSON. */
+    config: state.config,
+    canRemoveStep: canRemoveStep(state),
+    removeStep: (stepPath: string) => dispatch({ type: "stepRemoved", stepPath }),
     saving: update.isPending,
     editForm: (change: (form: FeedForm) => FeedForm) => dispatch({ type: "formChanged", change }),
     editJson: (text: string) => dispatch({ type: "jsonTextChanged", text }),

@@ -27,10 +27,26 @@ export const canModerateQueryOptions = (feedId: string, accountId: string | null
     gcTime: CAN_MODERATE_CACHE_MS,
   });
 
+export type ModeratorAccess = "checking" | "granted" | "denied";
+
+/**
+ * Whether the signed-in user moderates the feed, with the time it takes to find out, so screens only for
+ * moderators (the processing tab) can wait instead of flashing their refusal. Signed out is "denied".
+ */
+export function useModeratorAccess(feedId: string): ModeratorAccess {
+  const { data: user, status: userStatus } = useCurrentUser();
+  const accountId = user?.nearAccountId ?? null;
+  const { data, status } = useQuery({
+    ...canModerateQueryOptions(feedId, accountId),
+    enabled: accountId !== null,
+  });
+  if (userStatus === "pending") return "checking";
+  if (accountId === null) return "denied";
+  if (status === "pending") return "checking";
+  return data?.canModerate === true ? "granted" : "denied";
+}
+
 /** Document 1 §6: moderation controls only for a signed-in user whose can-moderate check for the feed passes. */
 export function useCanModerate(feedId: string): boolean {
-  const { data: user } = useCurrentUser();
-  const accountId = user?.nearAccountId ?? null;
-  const { data } = useQuery({ ...canModerateQueryOptions(feedId, accountId), enabled: accountId !== null });
-  return accountId !== null && data?.canModerate === true;
+  return useModeratorAccess(feedId) === "granted";
 }

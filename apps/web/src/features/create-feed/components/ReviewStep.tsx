@@ -1,7 +1,7 @@
-import { builtinPluginName, feedConfigFromDraft } from "@curate/core";
+import { BUILTIN_PLUGIN_PREFIX, builtinPluginName, findBuiltinPlugin } from "@curate/core";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon, CheckIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Badge } from "#web/components/ui/badge";
 import { Button, buttonClasses } from "#web/components/ui/button";
@@ -10,6 +10,7 @@ import { SectionHeader } from "#web/components/ui/section-header";
 import { toast } from "#web/components/ui/toast";
 import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
 import { hasErrors, validateBasicInformation } from "#web/features/create-feed/validation";
+import { leaveOutStep, restoreStep, wizardFeedConfig } from "#web/features/create-feed/wizard-config";
 import { FeedImage } from "#web/features/feeds/components/FeedImage";
 import { FieldIssueList } from "#web/features/feeds/components/FieldIssueList";
 import { fieldIssues, useCreateFeed } from "#web/features/feeds/mutations";
@@ -23,6 +24,14 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+// The check reads the built-in plugins' config schemas (zod), which the rest of the wizard does without; the
+// warnings also wait for GET /api/config, so the step shows first and they follow.
+const PlaceholderWarnings = lazy(() =>
+  import("#web/features/feeds/components/PlaceholderWarnings").then((module) => ({
+    default: module.PlaceholderWarnings,
+  })),
+);
+
 const pluginLabel = (plugin: string) => builtinPluginName(plugin) ?? plugin;
 
 /** Step 3: everything the feed will be created with, then Create Feed. */
@@ -30,7 +39,7 @@ export function ReviewStep() {
   const draft = useFeedDraft();
   const navigate = useNavigate();
   const createFeed = useCreateFeed();
-  const config = feedConfigFromDraft(draft, window.location.origin);
+  const config = wizardFeedConfig(draft, window.location.origin);
   const stream = config.outputs?.stream;
   const incomplete = hasErrors(validateBasicInformation(draft));
   const issues = fieldIssues(createFeed.error);
@@ -89,6 +98,23 @@ export function ReviewStep() {
                 </li>
               ))}
             </ol>
+            {draft.leftOut.length ? (
+              <ul className="mt-2 flex flex-col gap-1">
+                {draft.leftOut.map((plugin) => (
+                  <li key={plugin} className="flex flex-wrap items-center gap-x-2 text-muted">
+                    Left out: {findBuiltinPlugin(`${BUILTIN_PLUGIN_PREFIX}${plugin}`)?.label ?? plugin}
+                    <Button
+                      variant="link"
+                      size="sm"
+                      className="h-auto px-0"
+                      onClick={() => feedDraftStore.update((current) => restoreStep(current, plugin))}
+                    >
+                      Add it back
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </Row>
           <Row label="Posting to">
             <ul className="flex flex-col gap-1.5">
@@ -106,6 +132,15 @@ export function ReviewStep() {
           </Row>
         </dl>
       </Card>
+
+      <Suspense fallback={null}>
+        <PlaceholderWarnings
+          config={config}
+          onRemoveStep={(placeholder) =>
+            feedDraftStore.update((current) => leaveOutStep(current, placeholder.plugin))
+          }
+        />
+      </Suspense>
 
       {incomplete ? (
         // Announced as an alert: it is why Create Feed cannot be pressed.

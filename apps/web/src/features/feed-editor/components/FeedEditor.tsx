@@ -13,6 +13,7 @@ import type { EditorView } from "#web/features/feed-editor/editor-state";
 import { useFeedEditor } from "#web/features/feed-editor/use-feed-editor";
 import { FieldIssueList } from "#web/features/feeds/components/FieldIssueList";
 import { ImageUpload } from "#web/features/feeds/components/ImageUpload";
+import { PlaceholderWarnings } from "#web/features/feeds/components/PlaceholderWarnings";
 import { useDeleteFeed } from "#web/features/feeds/mutations";
 import { FeedConfigForm } from "./FeedConfigForm";
 
@@ -100,6 +101,14 @@ export function FeedEditor({ feed }: { feed: Feed }) {
           </Tabs>
         </CardContent>
       </Card>
+
+      <PlaceholderWarnings
+        config={editor.config}
+        onRemoveStep={(placeholder) => editor.removeStep(placeholder.stepPath)}
+        removeBlockedReason={
+          editor.canRemoveStep ? undefined : "Fix the JSON first: the step is removed from it."
+        }
+      />
 
       {editor.issues.length ? (
         <Alert title="The configuration has problems:">

@@ -22,9 +22,14 @@ interface FeedHeaderProps {
    * the leaderboard feature already reads the feed list, so feeds must not import it back.
    */
   topCurators: ReactNode;
+  /**
+   * Notices for the feed's moderators shown under its name (the failed-jobs badge); a slot filled by the route,
+   * so the feeds feature depends on nothing of processing.
+   */
+  moderatorNotices?: ReactNode;
 }
 
-export function FeedHeader({ feedId, topCurators }: FeedHeaderProps) {
+export function FeedHeader({ feedId, topCurators, moderatorNotices }: FeedHeaderProps) {
   const { data: feed, status } = useQuery(feedQueryOptions(feedId));
 
   if (status === "pending") {
@@ -51,6 +56,9 @@ export function FeedHeader({ feedId, topCurators }: FeedHeaderProps) {
         <h1 className="text-2xl font-bold break-words sm:text-3xl">{feed.name}</h1>
         <p className="mt-0.5 text-sm font-medium text-accent">#{feed.id}</p>
         {feed.description ? <p className="mt-2 max-w-2xl text-muted">{feed.description}</p> : null}
+        {moderatorNotices ? (
+          <div className="mt-3 flex flex-wrap gap-2 empty:hidden">{moderatorNotices}</div>
+        ) : null}
       </div>
     </div>
   );

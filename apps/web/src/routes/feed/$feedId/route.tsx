@@ -4,6 +4,7 @@ import { type TabLink, TabNav } from "#web/components/ui/tabs";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
 import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
+import { FailedJobsBadge } from "#web/features/processing/components/FailedJobsBadge";
 
 export const Route = createFileRoute("/feed/$feedId")({
   loader: ({ context: { queryClient }, params }) =>
@@ -33,7 +34,11 @@ function FeedLayout() {
     <>
       <div className="border-b border-line bg-surface">
         <div className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
-          <FeedHeader feedId={feedId} topCurators={<TopCurators feedId={feedId} />} />
+          <FeedHeader
+            feedId={feedId}
+            topCurators={<TopCurators feedId={feedId} />}
+            moderatorNotices={<FailedJobsBadge feedId={feedId} />}
+          />
           <TabNav label="Feed sections" tabs={tabs} className="mt-6" />
         </div>
       </div>

@@ -1,0 +1,81 @@
+import type {
+  Paged,
+  ProcessedSubmission,
+  ProcessingJob,
+  ProcessingJobStatus,
+  ProcessingStep,
+  ProcessingSummary,
+} from "@curate/core";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { api } from "#web/lib/api";
+import type { ProcessingSearch } from "./search";
+import { jobsPollInterval, rowsPollInterval, stepsPollInterval } from "./view";
+
+// Reads only; the retries live in ./mutations. The feed page's badge reads the summary from here, and the feed
+// layout is on the way to every feed tab, so it must not carry the mutation code.
+
+/** Rows per page of the processing tab (the API's default page size). */
+export const PROCESSING_PAGE_SIZE = 20;
+
+export const processingKeys = {
+  all: ["processing"] as const,
+  /** Everything of one feed: what Refresh asks for again. */
+  feed: (feedId: string) => [...processingKeys.all, feedId] as const,
+  rows: (feedId: string) => [...processingKeys.feed(feedId), "rows"] as const,
+  rowList: (feedId: string, search: ProcessingSearch) => [...processingKeys.rows(feedId), search] as const,
+  jobs: (feedId: string, submissionId: string) =>
+    [...processingKeys.feed(feedId), "jobs", submissionId] as const,
+  allSteps: (feedId: string) => [...processingKeys.feed(feedId), "steps"] as const,
+  steps: (feedId: string, jobId: string) => [...processingKeys.allSteps(feedId), jobId] as const,
+  summary: (feedId: string) => [...processingKeys.feed(feedId), "summary"] as const,
+};
+
+const feedPath = (feedId: string) => `/processing/feeds/${encodeURIComponent(feedId)}`;
+
+/** The tab's rows: the feed's approved submissions with their latest job, a page at a time (Load More). */
+export const processedSubmissionsQueryOptions = (feedId: string, search: ProcessingSearch) =>
+  infiniteQueryOptions({
+    queryKey: processingKeys.rowList(feedId, search),
+    queryFn: ({ pageParam, signal }) =>
+      api<Paged<ProcessedSubmission>>(`${feedPath(feedId)}/submissions`, {
+        signal,
+        query: { page: pageParam, limit: PROCESSING_PAGE_SIZE, failures: search.failures },
+      }),
+    initialPageParam: 0 as number,
+    getNextPageParam: (last) => (last.pagination.hasNextPage ? last.pagination.page + 1 : undefined),
+    refetchInterval: (query) => rowsPollInterval(query.state.data?.pages),
+  });
+
+/** A submission's jobs in this feed, newest first; polled while one is waiting or running. */
+export const submissionJobsQueryOptions = (feedId: string, submissionId: string) =>
+  queryOptions({
+    queryKey: processingKeys.jobs(feedId, submissionId),
+    queryFn: async ({ signal }) =>
+      (
+        await api<{ jobs: ProcessingJob[] }>(`/processing/jobs/${encodeURIComponent(submissionId)}`, {
+          signal,
+          query: { feedId },
+        })
+      ).jobs,
+    refetchInterval: (query) => jobsPollInterval(query.state.data),
+  });
+
+/** A job's steps in order; polled while one is processing or the job (as last read) is still running. */
+export const jobStepsQueryOptions = (feedId: string, jobId: string, jobStatus?: ProcessingJobStatus) =>
+  queryOptions({
+    queryKey: processingKeys.steps(feedId, jobId),
+    queryFn: async ({ signal }) =>
+      (
+        await api<{ steps: ProcessingStep[] }>(`/processing/jobs/${encodeURIComponent(jobId)}/steps`, {
+          signal,
+        })
+      ).steps,
+    refetchInterval: (query) => stepsPollInterval(query.state.data, jobStatus),
+  });
+
+/** Failed or partly failed jobs of the last 24 hours, for the feed page's badge. */
+export const processingSummaryQueryOptions = (feedId: string) =>
+  queryOptions({
+    queryKey: processingKeys.summary(feedId),
+    queryFn: ({ signal }) => api<ProcessingSummary>(`${feedPath(feedId)}/summary`, { signal }),
+  });

@@ -1,0 +1,174 @@
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { signInWithDevWallet } from "./support/auth.ts";
+import { browserSession } from "./support/browser.ts";
+import { BREAK_WORD } from "./support/fake-ai.ts";
+import {
+  DEV_WALLET_KEY_STORAGE,
+  MODERATOR_ACCOUNT_ID,
+  MODERATOR_SECRET_KEY_HEX,
+} from "./support/moderator.ts";
+
+const baseUrl = inject("baseUrl");
+const session = browserSession(baseUrl);
+
+/** Signs the moderator in with the fixed key that the server treats as a super admin. */
+async function signInAsModerator(page: Page) {
+  await page.evaluate(
+    ([key, value]) => localStorage.setItem(key, value),
+    [DEV_WALLET_KEY_STORAGE, MODERATOR_SECRET_KEY_HEX],
+  );
+  expect(await signInWithDevWallet(page)).toBe(MODERATOR_ACCOUNT_ID);
+}
+
+/**
+ * Creates a feed from the signed-in page (the session cookie and same-origin check apply) whose stream summarises
+ * with AI through the e2e fake, then publishes to RSS.
+ */
+async function createAiFeed(page: Page, feedId: string) {
+  const status = await page.evaluate(async (id) => {
+    const response = await fetch("/api/feeds", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        id,
+        name: "Processing Journey",
+        description: "A feed whose AI step fails on demand",
+        outputs: {
+          stream: {
+            enabled: true,
+            transform: [
+              {
+                plugin: "@curate/ai-transform",
+                config: {
+                  prompt: "Give a title and a summary.",
+                  apiKey: "{{E2E_AI_KEY}}",
+                  outputFormat: "json",
+                  schema: { title: { type: "string" }, summary: { type: "string" } },
+                },
+              },
+            ],
+            distribute: [{ plugin: "@curate/rss", config: {} }],
+          },
+        },
+      }),
+    });
+    return response.status;
+  }, feedId);
+  expect(status).toBe(201);
+}
+
+/** Posts a command on /test as a curator and waits for the post to be recorded. */
+async function postOnTestPage(page: Page, text: string) {
+  await page.goto(`${baseUrl}/test`);
+  await page.getByRole("heading", { level: 1, name: "Create Test Tweet" }).waitFor();
+  await page.getByLabel("Tweet text").fill(text);
+  await page.getByLabel("Username").fill("e2e_curator");
+  await page.getByRole("button", { name: "Create Tweet" }).click();
+  await page.getByTestId("test-tweet-result").waitFor();
+}
+
+/** A toast with this text, visible or stacked behind newer ones (sonner shows at most three). */
+const toast = (page: Page, text: string) =>
+  page.locator("[data-sonner-toast]").filter({ hasText: text }).first().waitFor({ state: "attached" });
+
+describe("processing", () => {
+  it("a moderator finds a failed AI step, reads its error, tweaks its input and reprocesses it to completion", async () => {
+    const { page, pageErrors } = await session.visit("/");
+    await signInAsModerator(page);
+    const botHandle: string = await page.evaluate(
+      async () => (await (await fetch("/api/config")).json()).data.botHandle,
+    );
+    const feedId = `proc${Date.now().toString(36)}`;
+    await createAiFeed(page, feedId);
+
+    const marker = `pipeline-${Date.now()}`;
+    await postOnTestPage(page, `!submit @${botHandle} #${feedId} ${marker} ${BREAK_WORD}`);
+    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
+    const card = page.getByTestId("submission-card").filter({ hasText: marker });
+    await card.getByRole("button", { name: "Approve" }).click();
+    await toast(page, "Submission successfully approved.");
+
+    // The approval's job fails at the AI step: the feed page counts it for moderators and links to it.
+    await page.goto(`${baseUrl}/feed/${feedId}/processing`);
+    const row = page.getByTestId("processing-row").filter({ hasText: marker });
+    await row.locator('[data-testid="processing-status"][data-status="failed"]').waitFor();
+    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
+    const badge = page.getByTestId("failed-jobs-badge");
+    await badge.waitFor();
+    expect(await badge.textContent()).toBe("1 failed job in the last 24 h");
+    await badge.click();
+    await page.getByText("Showing submissions with failed jobs in the last 24 hours").waitFor();
+    expect(new URL(page.url()).search).toBe("?failures=recent");
+
+    await row.getByRole("button", { name: "View Processing Jobs" }).click();
+    const jobs = page.getByTestId("processing-jobs");
+    const failedJob = jobs.locator('[data-testid="processing-job"][data-status="failed"]');
+    await failedJob.waitFor();
+    expect(await failedJob.getByTestId("job-kind").textContent()).toBe("Approval");
+    expect(await failedJob.getByRole("button", { name: "Retry Failed" }).isEnabled()).toBe(true);
+    await failedJob.getByRole("button", { name: "View Steps" }).click();
+
+    const steps = page.getByTestId("processing-steps");
+    const aiStep = steps.locator('[data-testid="processing-step"][data-step-order="1"]');
+    await aiStep.waitFor();
+    expect(await aiStep.getAttribute("data-status")).toBe("failed");
+    expect(await steps.getByTestId("step-error").first().textContent()).toContain(
+      "does not match the output schema",
+    );
+
+    await aiStep.getByRole("button", { name: "View Details" }).click();
+    const dialog = page.getByRole("dialog", { name: "Step 1: AI transform" });
+    await dialog.getByRole("tab", { name: "Error" }).click();
+    expect(await dialog.getByTestId("step-error-message").textContent()).toContain(
+      "does not match the output schema",
+    );
+    expect(await dialog.getByText("AI_REPLY_INVALID").count()).toBe(1);
+
+    await dialog.getByRole("tab", { name: "Input" }).click();
+    const input = dialog.getByLabel("Input (JSON, editable)");
+    const original = await input.inputValue();
+    expect(original).toContain(BREAK_WORD);
+    // Broken JSON is caught before it is sent.
+    await input.fill(`${original}}`);
+    await dialog.getByText("Invalid JSON:").waitFor();
+    const tweak = dialog.getByRole("button", { name: "Tweak and Reprocess" });
+    expect(await tweak.isDisabled()).toBe(true);
+
+    await input.fill(original.replaceAll(BREAK_WORD, ""));
+    await tweak.click();
+    await toast(page, "Tweak and reprocess triggered successfully.");
+    await dialog.waitFor({ state: "detached" });
+
+    // The tweak runs as a new job; the list polls until the worker has finished it.
+    const tweaked = jobs.getByTestId("processing-job").filter({ hasText: "Tweak of" });
+    await tweaked.locator('[data-testid="processing-status"][data-status="completed"]').waitFor();
+    expect(await jobs.getByTestId("processing-job").count()).toBe(2);
+    await tweaked.getByRole("button", { name: "View Steps" }).click();
+    await steps.locator('[data-testid="processing-step"][data-status="success"]').nth(1).waitFor();
+    expect(
+      await steps
+        .locator('[data-testid="processing-step"]')
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-status"))),
+    ).toEqual(["success", "success"]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows the processing history to moderators only", async () => {
+    const { page, pageErrors } = await session.visit("/");
+    await page.context().clearCookies();
+    const feeds: Array<{ id: string }> = await page.evaluate(
+      async () => (await (await fetch("/api/feeds")).json()).data,
+    );
+    const feedId = feeds.find((feed) => feed.id !== "all")?.id;
+    await page.goto(`${baseUrl}/feed/${feedId}/processing`);
+    const restricted = page.getByRole("alert").filter({ hasText: "Access Restricted" });
+    await restricted.waitFor();
+    expect(await restricted.textContent()).toBe(
+      "Access RestrictedYou need to be a moderator of this feed to view the processing history.",
+    );
+    expect(await page.getByTestId("processing-table").count()).toBe(0);
+    expect(await page.getByTestId("failed-jobs-badge").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});
