@@ -56,6 +56,7 @@ export default async function setup(project: TestProject) {
       // as {{E2E_AI_KEY}}.
       AI_API_BASE_URL: fakeAi.baseUrl,
       E2E_AI_KEY,
+      PLUGIN_SECRETS: "E2E_AI_KEY",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

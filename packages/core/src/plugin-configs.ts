@@ -55,27 +55,32 @@ export interface SecretPath {
   /** Dotted keys (`auth.token`); `*` stands for any array index. */
   path: string;
   feedOnly: boolean;
+  /** The plugin works without it (e.g. the RSS service's secret, which only an external service needs). */
+  optional: boolean;
 }
 
 /** The secret fields of a schema, walking objects, arrays and the optional/nullable/default wrappers. */
-export function secretFields(schema: z.ZodType, prefix: string[] = []): SecretPath[] {
-  if (isSecret(schema)) return [{ path: prefix.join("."), feedOnly: isFeedOnly(schema) }];
+export function secretFields(schema: z.ZodType, prefix: string[] = [], optional = false): SecretPath[] {
+  if (isSecret(schema)) return [{ path: prefix.join("."), feedOnly: isFeedOnly(schema), optional }];
   const def = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
   switch (def.type) {
     case "object":
-      return Object.entries(def.shape ?? {}).flatMap(([key, child]) => secretFields(child, [...prefix, key]));
+      return Object.entries(def.shape ?? {}).flatMap(([key, child]) =>
+        secretFields(child, [...prefix, key], optional),
+      );
     case "array":
-      return def.element ? secretFields(def.element, [...prefix, "*"]) : [];
+      return def.element ? secretFields(def.element, [...prefix, "*"], optional) : [];
     case "optional":
     case "nullable":
     case "default":
     case "prefault":
+      return def.innerType ? secretFields(def.innerType, prefix, true) : [];
     case "catch":
     case "readonly":
     case "nonoptional":
-      return def.innerType ? secretFields(def.innerType, prefix) : [];
+      return def.innerType ? secretFields(def.innerType, prefix, optional) : [];
     case "pipe":
-      return def.in ? secretFields(def.in, prefix) : [];
+      return def.in ? secretFields(def.in, prefix, optional) : [];
     default:
       return [];
   }
@@ -211,8 +216,8 @@ interface StepLike {
 }
 
 /**
- * The `{{NAME}}` placeholders a feed's stream fills at run time (the secret fields of its built-in steps), so the
- * wizard and the editor can warn about names the server cannot fill. `builtinName` maps a plugin name to its
+ * The `{{NAME}}` placeholders a feed's stream needs at run time (the required secret fields of its built-in steps),
+ * so the wizard and the editor can warn about names the server cannot fill. `builtinName` maps a plugin name to its
  * built-in short name (core's plugin table), kept as a parameter so this module needs nothing else.
  */
 export function streamPlaceholders(
@@ -224,7 +229,9 @@ export function streamPlaceholders(
     const name = builtinName(step.plugin);
     const schema = name ? BUILTIN_CONFIG_SCHEMAS[name] : undefined;
     if (!schema) return;
-    for (const path of secretPaths(schema)) placeholdersAt(step.config, path.split("."), `${at}.config`, out);
+    for (const field of secretFields(schema)) {
+      if (!field.optional) placeholdersAt(step.config, field.path.split("."), `${at}.config`, out);
+    }
   };
   for (const [i, step] of (stream?.transform ?? []).entries()) visit(step, `outputs.stream.transform.${i}`);
   for (const [i, distributor] of (stream?.distribute ?? []).entries()) {

@@ -54,6 +54,22 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ ...production, ENABLE_TEST_ROUTES: "true" })).toThrow(/never run in production/);
   });
 
+  it("shares with plugin configs only the variables PLUGIN_SECRETS lists, never the server's own", () => {
+    const env = loadEnv({
+      DATA_DIR: dataDir(),
+      PLUGIN_SECRETS: "AI_API_KEY, MISSING_ONE",
+      AI_API_KEY: "sk-1",
+      OTHER_SECRET: "not listed",
+    });
+    expect(env.PLUGIN_SECRET_VALUES).toEqual({ AI_API_KEY: "sk-1" });
+    expect(() => loadEnv({ DATA_DIR: dataDir(), PLUGIN_SECRETS: "SESSION_SECRET" })).toThrow(
+      /SESSION_SECRET/,
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), PLUGIN_SECRETS: "DATABASE_URL,lower" })).toThrow(
+      /PLUGIN_SECRETS/,
+    );
+  });
+
   it("requires a session secret in production and does not write one", () => {
     const dir = dataDir();
     expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir })).toThrow(/SESSION_SECRET/);

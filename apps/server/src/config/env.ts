@@ -47,6 +47,7 @@ const envSchema = z.object({
   PINATA_GATEWAY_URL: z.url().default("https://gateway.pinata.cloud/ipfs"),
   CROSSPOST_API_URL: z.url().optional(),
   PLUGIN_ALLOWED_HOSTS: list,
+  PLUGIN_SECRETS: list,
   SEED_DEMO_DATA: booleanFlag.optional(),
   ENABLE_TEST_ROUTES: booleanFlag.optional(),
   ALLOW_PUBLIC_TRIAL: booleanFlag.default(false),
@@ -77,28 +78,25 @@ export interface AppEnv extends Env {
   SESSION_SECRET: string;
   DATA_DIR: string;
   LOG_LEVEL: NonNullable<Env["LOG_LEVEL"]>;
-  /**
-   * The variables plugin configs may name as `{{NAME}}` (DESIGN §5): every other upper-case variable of the
-   * environment, read once here. The server's own settings and the host's system, toolchain and cloud variables
-   * are never among them.
-   */
-  PLUGIN_SECRETS: Readonly<Record<string, string>>;
+  /** The values of the variables PLUGIN_SECRETS names (that are set): what `{{NAME}}` placeholders may use. */
+  PLUGIN_SECRET_VALUES: Readonly<Record<string, string>>;
 }
 
-const NEVER_PLUGIN_SECRETS =
-  /^(PATH|HOME|USER|LOGNAME|SHELL|PWD|OLDPWD|HOSTNAME|HOST|TERM|TERM_.*|LANG|LANGUAGE|LC_.*|TZ|TMPDIR|TEMP|TMP|SHLVL|EDITOR|VISUAL|PAGER|MAIL|DISPLAY|COLORTERM|DEBIAN_FRONTEND|INIT_CWD|CI|FORCE_COLOR|NO_COLOR|NODE|NODE_.*|NPM_.*|VITEST.*|TSX_.*|XDG_.*|SSH_.*|GPG_.*|GIT_.*|DOCKER_.*|KUBERNETES_.*|AWS_.*|GOOGLE_.*|GCLOUD_.*|AZURE_.*|PG.*|TEST_DATABASE_URL|BENCH_.*|CHROMIUM_PATH|CURATE_.*)$/;
-
-function pluginSecrets(source: NodeJS.ProcessEnv): Record<string, string> {
+/**
+ * The variables plugin configs may name as `{{NAME}}` (docs/plugins.md): only those the operator lists in
+ * PLUGIN_SECRETS, read once here. The server's own settings can never be listed.
+ */
+function pluginSecrets(names: string[], source: NodeJS.ProcessEnv): Record<string, string> {
   const own = new Set(Object.keys(envSchema.shape));
+  const refused = names.filter((name) => own.has(name) || !/^[A-Z][A-Z0-9_]{0,63}$/.test(name));
+  if (refused.length) {
+    throw new EnvError(
+      `Invalid environment:\n  PLUGIN_SECRETS: ${refused.join(", ")} cannot be filled into plugin configs ` +
+        "(names are upper-case variables, and the server's own settings are never shared with plugins)",
+    );
+  }
   return Object.fromEntries(
-    Object.entries(source).filter(
-      (entry): entry is [string, string] =>
-        typeof entry[1] === "string" &&
-        entry[1] !== "" &&
-        /^[A-Z][A-Z0-9_]{0,63}$/.test(entry[0]) &&
-        !own.has(entry[0]) &&
-        !NEVER_PLUGIN_SECRETS.test(entry[0]),
-    ),
+    names.flatMap((name) => (typeof source[name] === "string" && source[name] ? [[name, source[name]]] : [])),
   );
 }
 
@@ -151,7 +149,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
     AUTH_RECIPIENT: env.AUTH_RECIPIENT ?? new URL(publicUrl).host,
     SESSION_SECRET: env.SESSION_SECRET ?? generatedSecret(dataDir),
     LOG_LEVEL: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
-    PLUGIN_SECRETS: pluginSecrets(source),
+    PLUGIN_SECRET_VALUES: pluginSecrets(env.PLUGIN_SECRETS, source),
   };
 }
 

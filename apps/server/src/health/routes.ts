@@ -49,7 +49,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       devTools: env.ENABLE_TEST_ROUTES,
       version,
       imageUpload: env.PINATA_JWT ? "pinata" : "local",
-      placeholders: Object.keys(env.PLUGIN_SECRETS).sort(),
+      placeholders: Object.keys(env.PLUGIN_SECRET_VALUES).sort(),
       ...(env.PINATA_JWT
         ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
         : {}),

@@ -16,7 +16,7 @@ beforeAll(async () => {
     WEB_DIST_DIR: webDist,
     BOT_HANDLE: "@curatebot",
     TELEGRAM_BOT_TOKEN: "123456:very-secret-value",
-    PATH: "/usr/bin",
+    PLUGIN_SECRETS: "TELEGRAM_BOT_TOKEN,UNSET_NAME",
     PGPASSWORD: "db-password",
   });
   mkdirSync(join(server.env.DATA_DIR, "uploads"), { recursive: true });

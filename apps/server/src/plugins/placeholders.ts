@@ -26,23 +26,32 @@ export function secretSource(
   };
 }
 
+interface FieldRule {
+  feedOnly: boolean;
+  optional: boolean;
+}
+
+/** Marks an optional secret field whose variable is not set: the plugin runs without it. */
+const UNSET = Symbol("unset");
+
 function fill(
   value: unknown,
   path: string[],
   source: SecretSource,
   where: string[],
-  feedOnly: boolean,
+  rule: FieldRule,
 ): unknown {
   if (path.length === 0) {
     const name = placeholderName(value);
     if (!name) return value;
     const secret = source.lookup(name);
-    if (feedOnly && secret?.origin === "server") {
+    if (rule.feedOnly && secret?.origin === "server") {
       throw new PluginError(
         `"${where.join(".")}" sends its secret to a host this feed's config chooses, so it takes only a feed secret: add ${name} to the feed's secrets.`,
         { code: "FEED_SECRET_REQUIRED" },
       );
     }
+    if (!secret && rule.optional) return UNSET;
     if (!secret) {
       throw new PluginError(
         `The variable ${name} is not set on this server, so "${where.join(".")}" cannot be filled. Set ${name} (or a feed secret named ${name}) and retry.`,
@@ -54,25 +63,29 @@ function fill(
   const [head, ...rest] = path;
   if (head === "*") {
     return Array.isArray(value)
-      ? value.map((item, i) => fill(item, rest, source, [...where, String(i)], feedOnly))
+      ? value.map((item, i) => fill(item, rest, source, [...where, String(i)], rule))
       : value;
   }
   if (!value || typeof value !== "object" || !Object.hasOwn(value, head)) return value;
-  return {
-    ...(value as object),
-    [head]: fill((value as Record<string, unknown>)[head], rest, source, [...where, head], feedOnly),
-  };
+  const filled = fill((value as Record<string, unknown>)[head], rest, source, [...where, head], rule);
+  if (filled === UNSET) {
+    const { [head]: _unset, ...others } = value as Record<string, unknown>;
+    return others;
+  }
+  return { ...(value as object), [head]: filled };
 }
 
 /**
  * A copy of `config` with each secret field's `{{NAME}}` replaced by its value. Only fields the plugin's schema
- * marks secret are filled, so a placeholder elsewhere (a URL, a message) can never carry a server secret out.
+ * marks secret are filled, so a placeholder elsewhere (a URL, a message) can never carry a server secret out. An
+ * optional field whose variable is not set is left out (the plugin decides whether it needs it); a required one
+ * fails the step, naming the variable.
  * The stored config is never changed; the filled copy lives only for the step's call.
  */
 export function hydrateSecrets<T>(config: T, schema: z.ZodType, source: SecretSource): T {
   let filled: unknown = config;
-  for (const { path, feedOnly } of secretFields(schema)) {
-    filled = fill(filled, path ? path.split(".") : [], source, [], feedOnly);
+  for (const { path, feedOnly, optional } of secretFields(schema)) {
+    filled = fill(filled, path ? path.split(".") : [], source, [], { feedOnly, optional });
   }
   return filled as T;
 }

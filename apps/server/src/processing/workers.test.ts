@@ -117,7 +117,7 @@ describe("a worker process killed with SIGKILL mid-job", () => {
       });
       await database.release();
 
-      const env = { AI_API_BASE_URL: ai.baseUrl, TEST_AI_KEY: "sk-resume" };
+      const env = { AI_API_BASE_URL: ai.baseUrl, TEST_AI_KEY: "sk-resume", PLUGIN_SECRETS: "TEST_AI_KEY" };
       ai.hang();
       const first = worker(database, env);
       await until(() => ai.requests.length === 1, 60_000, "the first worker to reach the AI step");

@@ -42,7 +42,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     }),
     ...(options.extraPlugins ?? []),
   ]);
-  const serverSecrets = secretSource(env.PLUGIN_SECRETS);
+  const serverSecrets = secretSource(env.PLUGIN_SECRET_VALUES);
   return {
     db: database.db,
     registry,
