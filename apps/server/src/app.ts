@@ -18,6 +18,7 @@ import { requestGuard } from "./http/request-guard.ts";
 import { testTweetRoutes } from "./intake/routes.ts";
 import type { Intake } from "./intake/runtime.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
+import { writeLimit } from "./limits/middleware.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
@@ -75,6 +76,7 @@ export function createApp(deps: AppOptions) {
   api.use(readCache.middleware);
   api.use(sessionLoader(deps.database.db, deps.env));
   api.use(mutationGuard(deps.env));
+  api.use(writeLimit(deps.database.db, deps.env));
   for (const routes of [
     healthRoutes,
     authRoutes,

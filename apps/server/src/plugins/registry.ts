@@ -1,5 +1,6 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
+import { consumeLimit } from "../limits/service.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
 import { createAiTransform } from "./transformers/ai-transform.ts";
 import { objectTransform } from "./transformers/object-transform.ts";
@@ -16,6 +17,7 @@ export interface BuiltinSettings {
   publicUrl: string;
   aiBaseUrl: string;
   aiDefaultModel: string;
+  aiCallsPerFeedPerHour: number;
 }
 
 /** The built-in plugins, one line each. */
@@ -23,7 +25,12 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
   return [
     objectTransform,
     simpleTransform,
-    createAiTransform({ baseUrl: settings.aiBaseUrl, defaultModel: settings.aiDefaultModel }),
+    createAiTransform({
+      baseUrl: settings.aiBaseUrl,
+      defaultModel: settings.aiDefaultModel,
+      budget: (feedId) =>
+        consumeLimit(settings.db, `ai:${feedId}`, settings.aiCallsPerFeedPerHour, 60 * 60_000),
+    }),
     createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
   ];
 }

@@ -107,7 +107,8 @@ describe("POST /api/upload", () => {
 
 describe("GET /api/upload/get-auth-key", () => {
   it("is a 404 when Pinata is not configured", async () => {
-    expect((await server.json("/api/upload/get-auth-key", { headers: { Cookie: cookie } })).status).toBe(404);
+    const browser = { Cookie: cookie, "Sec-Fetch-Site": "same-origin" };
+    expect((await server.json("/api/upload/get-auth-key", { headers: browser })).status).toBe(404);
   });
 
   it("returns a single-use key made with the server's own Pinata JWT", async () => {
@@ -128,10 +129,21 @@ describe("GET /api/upload/get-auth-key", () => {
       PINATA_JWT: "server-secret-jwt",
       PINATA_API_URL: `http://127.0.0.1:${(pinata.address() as AddressInfo).port}`,
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      PINATA_KEYS_PER_HOUR: "2",
     });
     try {
       const { cookie: c } = await signIn(withPinata);
-      const { status, body } = await withPinata.json("/api/upload/get-auth-key", { headers: { Cookie: c } });
+      const browser = { Cookie: c, "Sec-Fetch-Site": "same-origin" };
+      // Minting a key is an act, not a read: another site's page (or a script without a browser's word) is refused.
+      for (const headers of [
+        { Cookie: c },
+        { Cookie: c, "Sec-Fetch-Site": "cross-site" },
+        { Cookie: c, Origin: "https://evil.example" },
+      ]) {
+        expect((await withPinata.json("/api/upload/get-auth-key", { headers })).status).toBe(403);
+      }
+      expect((await withPinata.json("/api/upload/get-auth-key")).status).toBe(401);
+      const { status, body } = await withPinata.json("/api/upload/get-auth-key", { headers: browser });
       expect(status).toBe(200);
       expect(body.data).toEqual({ JWT: "scoped.jwt.value" });
       expect(calls[0].auth).toBe("Bearer server-secret-jwt");
@@ -142,6 +154,11 @@ describe("GET /api/upload/get-auth-key", () => {
         pinata: { uploadUrl: expect.any(String) },
       });
       expect(JSON.stringify(config.body)).not.toContain("server-secret-jwt");
+      expect((await withPinata.json("/api/upload/get-auth-key", { headers: browser })).status).toBe(200);
+      const spent = await withPinata.json("/api/upload/get-auth-key", { headers: browser });
+      expect(spent.status).toBe(429);
+      expect(spent.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(calls).toHaveLength(2);
     } finally {
       await withPinata.close();
       await new Promise<void>((resolve) => pinata.close(() => resolve()));
