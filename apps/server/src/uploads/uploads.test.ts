@@ -135,11 +135,12 @@ describe("GET /api/upload/get-auth-key", () => {
       const { cookie: c } = await signIn(withPinata);
       const browser = { Cookie: c, "Sec-Fetch-Site": "same-origin" };
       // Minting a key is an act, not a read: another site's page (or a script without a browser's word) is refused.
-      for (const headers of [
+      const refused: Array<Record<string, string>> = [
         { Cookie: c },
         { Cookie: c, "Sec-Fetch-Site": "cross-site" },
         { Cookie: c, Origin: "https://evil.example" },
-      ]) {
+      ];
+      for (const headers of refused) {
         expect((await withPinata.json("/api/upload/get-auth-key", { headers })).status).toBe(403);
       }
       expect((await withPinata.json("/api/upload/get-auth-key")).status).toBe(401);
