@@ -52,6 +52,11 @@ const envSchema = z.object({
   ENABLE_TEST_ROUTES: booleanFlag.optional(),
   ALLOW_PUBLIC_TRIAL: booleanFlag.default(false),
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  READ_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(32 * 1024 * 1024),
   INTAKE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   PROCESSING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   PROCESSING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
