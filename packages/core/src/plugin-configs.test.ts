@@ -51,7 +51,7 @@ describe("object-transform config", () => {
 });
 
 describe("streamPlaceholders", () => {
-  it("lists the placeholders of built-in steps' secret fields, with where they sit", async () => {
+  it("lists the placeholders of built-in steps' required secret fields, with where they sit", async () => {
     const { builtinPluginName } = await import("./plugins.ts");
     const { defaultStreamTransforms } = await import("./feed-draft.ts");
     const uses = streamPlaceholders(
@@ -66,9 +66,7 @@ describe("streamPlaceholders", () => {
       },
       builtinPluginName,
     );
-    expect(uses).toEqual([
-      { path: "outputs.stream.transform.1.config.apiKey", name: "AI_API_KEY" },
-      { path: "outputs.stream.distribute.0.config.apiSecret", name: "RSS_SERVICE_SECRET" },
-    ]);
+    // The RSS service's secret is optional (the built-in service needs none), so it is not a name the stream needs.
+    expect(uses).toEqual([{ path: "outputs.stream.transform.1.config.apiKey", name: "AI_API_KEY" }]);
   });
 });

@@ -17,9 +17,9 @@ describe("unfillablePlaceholders", () => {
         label: "AI transform",
       },
     ]);
+    // The RSS service's secret is optional: a step runs without it, so it is never reported.
     expect(unfillablePlaceholders(wizardConfig, []).map((p) => [p.name, p.stepPath])).toEqual([
       ["AI_API_KEY", "outputs.stream.transform.1"],
-      ["RSS_SERVICE_SECRET", "outputs.stream.distribute.0"],
     ]);
   });
 
