@@ -48,6 +48,7 @@ const envSchema = z.object({
   CROSSPOST_API_URL: z.url().optional(),
   PLUGIN_ALLOWED_HOSTS: list,
   PLUGIN_SECRETS: list,
+  TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
   SEED_DEMO_DATA: booleanFlag.optional(),
   ENABLE_TEST_ROUTES: booleanFlag.optional(),
   ALLOW_PUBLIC_TRIAL: booleanFlag.default(false),

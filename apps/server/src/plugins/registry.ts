@@ -1,6 +1,7 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
+import { createTelegramDistributor } from "./distributors/telegram.ts";
 import { createAiTransform } from "./transformers/ai-transform.ts";
 import { objectTransform } from "./transformers/object-transform.ts";
 import { simpleTransform } from "./transformers/simple-transform.ts";
@@ -16,6 +17,7 @@ export interface BuiltinSettings {
   publicUrl: string;
   aiBaseUrl: string;
   aiDefaultModel: string;
+  telegramApiRoot: string;
 }
 
 /** The built-in plugins, one line each. */
@@ -25,6 +27,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     simpleTransform,
     createAiTransform({ baseUrl: settings.aiBaseUrl, defaultModel: settings.aiDefaultModel }),
     createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
+    createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
   ];
 }
 

@@ -39,6 +39,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       publicUrl: env.PUBLIC_URL,
       aiBaseUrl: env.AI_API_BASE_URL,
       aiDefaultModel: env.AI_DEFAULT_MODEL,
+      telegramApiRoot: env.TELEGRAM_API_BASE_URL,
     }),
     ...(options.extraPlugins ?? []),
   ]);
