@@ -49,6 +49,12 @@ const envSchema = z.object({
   PLUGIN_ALLOWED_HOSTS: list,
   PLUGIN_SECRETS: list,
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
+  /**
+   * Hosts that URLs a feed's config chooses (webhooks, Supabase projects) may reach although they are on loopback,
+   * private or link-local addresses; `*` allows any. Empty by default: a feed owner cannot reach the operator's
+   * internal network.
+   */
+  PRIVATE_HOSTS_ALLOWED: list,
   SEED_DEMO_DATA: booleanFlag.optional(),
   ENABLE_TEST_ROUTES: booleanFlag.optional(),
   ALLOW_PUBLIC_TRIAL: booleanFlag.default(false),

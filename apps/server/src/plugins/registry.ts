@@ -2,6 +2,7 @@ import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
 import { createTelegramDistributor } from "./distributors/telegram.ts";
+import { createWebhookDistributor } from "./distributors/webhook.ts";
 import { createAiTransform } from "./transformers/ai-transform.ts";
 import { objectTransform } from "./transformers/object-transform.ts";
 import { simpleTransform } from "./transformers/simple-transform.ts";
@@ -18,6 +19,8 @@ export interface BuiltinSettings {
   aiBaseUrl: string;
   aiDefaultModel: string;
   telegramApiRoot: string;
+  /** Hosts URLs a feed chooses may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
+  privateHostsAllowed: readonly string[];
 }
 
 /** The built-in plugins, one line each. */
@@ -28,6 +31,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     createAiTransform({ baseUrl: settings.aiBaseUrl, defaultModel: settings.aiDefaultModel }),
     createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
     createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
+    createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];
 }
 
