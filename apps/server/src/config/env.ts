@@ -49,6 +49,7 @@ const envSchema = z.object({
   PLUGIN_ALLOWED_HOSTS: list,
   PLUGIN_SECRETS: list,
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
+  DISCORD_API_BASE_URL: z.url().default("https://discord.com/api"),
   /**
    * Hosts that URLs a feed's config chooses (webhooks, Supabase projects) may reach although they are on loopback,
    * private or link-local addresses; `*` allows any. Empty by default: a feed owner cannot reach the operator's

@@ -1,5 +1,6 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
+import { createDiscordDistributor } from "./distributors/discord.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
 import { createTelegramDistributor } from "./distributors/telegram.ts";
 import { createWebhookDistributor } from "./distributors/webhook.ts";
@@ -19,6 +20,7 @@ export interface BuiltinSettings {
   aiBaseUrl: string;
   aiDefaultModel: string;
   telegramApiRoot: string;
+  discordApiBaseUrl: string;
   /** Hosts URLs a feed chooses may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
   privateHostsAllowed: readonly string[];
 }
@@ -31,6 +33,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     createAiTransform({ baseUrl: settings.aiBaseUrl, defaultModel: settings.aiDefaultModel }),
     createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
     createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
+    createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
     createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];
 }
