@@ -50,6 +50,7 @@ const envSchema = z.object({
   PLUGIN_SECRETS: list,
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
   DISCORD_API_BASE_URL: z.url().default("https://discord.com/api"),
+  NOTION_API_BASE_URL: z.url().default("https://api.notion.com"),
   /**
    * Hosts that URLs a feed's config chooses (webhooks, Supabase projects) may reach although they are on loopback,
    * private or link-local addresses; `*` allows any. Empty by default: a feed owner cannot reach the operator's

@@ -1,6 +1,7 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
 import { createDiscordDistributor } from "./distributors/discord.ts";
+import { createNotionDistributor } from "./distributors/notion.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
 import { createTelegramDistributor } from "./distributors/telegram.ts";
 import { createWebhookDistributor } from "./distributors/webhook.ts";
@@ -21,6 +22,7 @@ export interface BuiltinSettings {
   aiDefaultModel: string;
   telegramApiRoot: string;
   discordApiBaseUrl: string;
+  notionApiBaseUrl: string;
   /** Hosts URLs a feed chooses may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
   privateHostsAllowed: readonly string[];
 }
@@ -34,6 +36,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
     createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
     createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
+    createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
     createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];
 }

@@ -46,6 +46,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       aiDefaultModel: env.AI_DEFAULT_MODEL,
       telegramApiRoot: env.TELEGRAM_API_BASE_URL,
       discordApiBaseUrl: env.DISCORD_API_BASE_URL,
+      notionApiBaseUrl: env.NOTION_API_BASE_URL,
       privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
     }),
     ...(options.extraPlugins ?? []),
