@@ -3,6 +3,7 @@ import type { Database } from "../db/index.ts";
 import { createDiscordDistributor } from "./distributors/discord.ts";
 import { createNotionDistributor } from "./distributors/notion.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
+import { createSupabaseDistributor } from "./distributors/supabase.ts";
 import { createTelegramDistributor } from "./distributors/telegram.ts";
 import { createWebhookDistributor } from "./distributors/webhook.ts";
 import { createAiTransform } from "./transformers/ai-transform.ts";
@@ -37,6 +38,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
     createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
     createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
+    createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
     createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];
 }
