@@ -117,3 +117,25 @@ export async function callExternal(
     await sleep(wait);
   }
 }
+
+/**
+ * `promise`, or the signal's reason as soon as it aborts: for SDKs that take no signal, so a step out of time
+ * stops waiting (the request itself runs on to its own timeout).
+ */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", stop);
+        reject(error);
+      },
+    );
+  });
+}

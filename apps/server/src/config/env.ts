@@ -51,6 +51,7 @@ const envSchema = z.object({
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
   DISCORD_API_BASE_URL: z.url().default("https://discord.com/api"),
   NOTION_API_BASE_URL: z.url().default("https://api.notion.com"),
+  NEAR_TESTNET_RPC_URL: z.url().default("https://rpc.testnet.near.org"),
   /**
    * Hosts that URLs a feed's config chooses (webhooks, Supabase projects) may reach although they are on loopback,
    * private or link-local addresses; `*` allows any. Empty by default: a feed owner cannot reach the operator's

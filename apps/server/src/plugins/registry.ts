@@ -1,6 +1,7 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
 import { createDiscordDistributor } from "./distributors/discord.ts";
+import { createNearSocialDistributor } from "./distributors/near-social.ts";
 import { createNotionDistributor } from "./distributors/notion.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
 import { createSupabaseDistributor } from "./distributors/supabase.ts";
@@ -24,6 +25,7 @@ export interface BuiltinSettings {
   telegramApiRoot: string;
   discordApiBaseUrl: string;
   notionApiBaseUrl: string;
+  nearRpcUrls: { mainnet: string; testnet: string };
   /** Hosts URLs a feed chooses may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
   privateHostsAllowed: readonly string[];
 }
@@ -39,6 +41,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
     createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
     createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
+    createNearSocialDistributor({ rpcUrls: settings.nearRpcUrls }),
     createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];
 }

@@ -47,6 +47,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       telegramApiRoot: env.TELEGRAM_API_BASE_URL,
       discordApiBaseUrl: env.DISCORD_API_BASE_URL,
       notionApiBaseUrl: env.NOTION_API_BASE_URL,
+      nearRpcUrls: { mainnet: env.NEAR_RPC_URL, testnet: env.NEAR_TESTNET_RPC_URL },
       privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
     }),
     ...(options.extraPlugins ?? []),
