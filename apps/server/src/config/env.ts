@@ -45,7 +45,7 @@ const envSchema = z.object({
   PINATA_API_URL: z.url().default("https://api.pinata.cloud"),
   PINATA_UPLOAD_URL: z.url().default("https://api.pinata.cloud/pinning/pinFileToIPFS"),
   PINATA_GATEWAY_URL: z.url().default("https://gateway.pinata.cloud/ipfs"),
-  CROSSPOST_API_URL: z.url().optional(),
+  CROSSPOST_API_URL: z.url().default("https://api.opencrosspost.com"),
   PLUGIN_ALLOWED_HOSTS: list,
   PLUGIN_SECRETS: list,
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),

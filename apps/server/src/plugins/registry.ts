@@ -1,5 +1,6 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
+import { createCrosspostDistributor } from "./distributors/crosspost.ts";
 import { createDiscordDistributor } from "./distributors/discord.ts";
 import { createNearSocialDistributor } from "./distributors/near-social.ts";
 import { createNotionDistributor } from "./distributors/notion.ts";
@@ -26,6 +27,7 @@ export interface BuiltinSettings {
   discordApiBaseUrl: string;
   notionApiBaseUrl: string;
   nearRpcUrls: { mainnet: string; testnet: string };
+  crosspostApiUrl: string;
   /** Hosts URLs a feed chooses may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
   privateHostsAllowed: readonly string[];
 }
@@ -42,6 +44,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
     createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
     createNearSocialDistributor({ rpcUrls: settings.nearRpcUrls }),
+    createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
     createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];
 }

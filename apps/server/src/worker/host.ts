@@ -48,6 +48,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       discordApiBaseUrl: env.DISCORD_API_BASE_URL,
       notionApiBaseUrl: env.NOTION_API_BASE_URL,
       nearRpcUrls: { mainnet: env.NEAR_RPC_URL, testnet: env.NEAR_TESTNET_RPC_URL },
+      crosspostApiUrl: env.CROSSPOST_API_URL,
       privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
     }),
     ...(options.extraPlugins ?? []),
