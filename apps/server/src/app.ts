@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { leaderboardQuerySchema, submissionListQuerySchema } from "@curate/core";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
@@ -18,6 +19,7 @@ import { requestGuard } from "./http/request-guard.ts";
 import { testTweetRoutes } from "./intake/routes.ts";
 import type { Intake } from "./intake/runtime.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
+import { writeLimit } from "./limits/middleware.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
@@ -65,7 +67,19 @@ export function createApp(deps: AppOptions) {
 
   const api = new OpenAPIHono<AppBindings>();
   api.use(requestGuard({ rawBodyPaths: ["/api/upload"] }));
-  const readCache = createReadCache(deps.env.READ_CACHE_TTL_MS);
+  const readCache = createReadCache({
+    ttlMs: deps.env.READ_CACHE_TTL_MS,
+    maxBytes: deps.env.READ_CACHE_MAX_BYTES,
+    routes: [
+      {
+        pattern: /^\/api\/submissions(\/feed\/[^/]+)?$/,
+        params: Object.keys(submissionListQuerySchema.shape),
+      },
+      { pattern: /^\/api\/submissions\/single\/[^/]+$/, params: [] },
+      { pattern: /^\/api\/feeds(\/[^/]+)?$/, params: [] },
+      { pattern: /^\/api\/leaderboard$/, params: Object.keys(leaderboardQuerySchema.shape) },
+    ],
+  });
   deps.changes.subscribe(readCache.invalidate);
   api.use(async (c, next) => {
     await next();
@@ -75,6 +89,7 @@ export function createApp(deps: AppOptions) {
   api.use(readCache.middleware);
   api.use(sessionLoader(deps.database.db, deps.env));
   api.use(mutationGuard(deps.env));
+  api.use(writeLimit(deps.database.db, deps.env));
   for (const routes of [
     healthRoutes,
     authRoutes,

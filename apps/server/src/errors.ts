@@ -84,10 +84,29 @@ function isMalformedJson(err: Error) {
  * What any thrown value means to a caller: an AppError as it is, a body that is not JSON as a validation
  * error, a lost database as UNAVAILABLE (an outage is never an answer), anything else as INTERNAL_ERROR.
  */
+/** Statuses the HTTP layer's own exceptions (media type gates, body parsers) carry, as this API's codes. */
+const CLIENT_ERROR_CODES: Partial<Record<number, ErrorCode>> = {
+  400: "VALIDATION_ERROR",
+  404: "NOT_FOUND",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof Error && isMalformedJson(err))
+  if (err instanceof Error && isMalformedJson(err)) {
     return AppError.validation("Request body is not valid JSON.");
+  }
+  const status = (err as { status?: unknown } | null)?.status;
+  const code = typeof status === "number" ? CLIENT_ERROR_CODES[status] : undefined;
+  if (code) {
+    return new AppError(
+      code,
+      code === "UNSUPPORTED_MEDIA_TYPE"
+        ? "Send the request body as application/json."
+        : (err as Error).message,
+    );
+  }
   if (isDatabaseDown(err)) {
     return AppError.unavailable("The database is unavailable. Please try again shortly.");
   }

@@ -7,6 +7,7 @@ import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
 import { createChangeNotifier } from "./http/changes.ts";
+import { answerClientErrorsInEnvelope } from "./http/client-errors.ts";
 import { createIntake } from "./intake/runtime.ts";
 import { seedDemoData } from "./seed/demo.ts";
 import { VERSION } from "./version.ts";
@@ -77,5 +78,6 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
           }),
       });
     });
+    answerClientErrorsInEnvelope(server);
   });
 }

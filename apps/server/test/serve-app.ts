@@ -7,6 +7,7 @@ import { type App, createApp } from "../src/app.ts";
 import { type AppEnv, loadEnv } from "../src/config/env.ts";
 import type { DatabaseHandle } from "../src/db/index.ts";
 import { createChangeNotifier } from "../src/http/changes.ts";
+import { answerClientErrorsInEnvelope } from "../src/http/client-errors.ts";
 import { createIntake, type Intake } from "../src/intake/runtime.ts";
 import { createLogger } from "../src/logger.ts";
 import { startWorker, type WorkerHost, type WorkerOptions } from "../src/worker/host.ts";
@@ -46,6 +47,7 @@ export async function serveApp(
     ? await startWorker({ database, env, intake, logger, ...options.worker })
     : null;
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+  answerClientErrorsInEnvelope(server);
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   return {
     app,

@@ -12,6 +12,8 @@ export const appConfigSchema = z.object({
   imageUpload: z.enum(["local", "pinata"]),
   /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
   pinata: z.object({ uploadUrl: z.string(), gatewayUrl: z.string() }).optional(),
+  /** Hosts (host[:port]) whose RSS files the app reads in visitors' browsers: this deployment's and RSS_ALLOWED_HOSTS. */
+  rssHosts: z.array(z.string()),
   /** The `{{NAME}}` placeholders this server can fill at run time: names only, never values. */
   placeholders: z.array(z.string()),
 });

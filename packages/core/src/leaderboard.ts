@@ -14,3 +14,17 @@ export const leaderboardEntrySchema = z.object({
   ),
 });
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
+
+export const MAX_LEADERBOARD_LIMIT = 1000;
+
+/** GET /api/leaderboard. */
+export const leaderboardQuerySchema = z.object({
+  timeRange: timeRangeSchema.default("all"),
+  feedId: z.string().trim().max(64).optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, "limit must be a positive integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1, "limit must be at least 1").max(MAX_LEADERBOARD_LIMIT))
+    .default(100),
+});

@@ -74,7 +74,7 @@ describe("streamPlaceholders", () => {
       },
       builtinPluginName,
     );
-    // The RSS service's secret is optional (the built-in service needs none), so it is not a name the stream needs.
+    // Only required secrets: the RSS service's optional one never makes a step fail.
     expect(uses).toEqual([{ path: "outputs.stream.transform.1.config.apiKey", name: "AI_API_KEY" }]);
   });
 });

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { rateLimit } from "./middleware.ts";
+import { signInLimit } from "../limits/middleware.ts";
 import { initiateLogin, verifyLogin } from "./service.ts";
 import { revokeSession, SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
 import { publicUser } from "./user.ts";
@@ -65,7 +65,9 @@ const logoutRoute = createRoute({
 
 export function authRoutes({ database: { db }, env }: AppDeps) {
   const router = createRouter();
-  router.use("/auth/*", rateLimit(env.AUTH_RATE_LIMIT_PER_MINUTE));
+  // Signing out is never limited: a client that was throttled must always be able to leave.
+  router.use("/auth/initiate-login", signInLimit(db, env));
+  router.use("/auth/verify-login", signInLimit(db, env));
   router.openapi(initiateRoute, async (c) =>
     ok(c, await initiateLogin(db, env, c.req.valid("json").accountId)),
   );

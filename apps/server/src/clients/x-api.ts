@@ -29,6 +29,11 @@ export interface XApiOptions {
   /** Waits between retries; tests shorten it. */
   sleep?: (ms: number) => Promise<void>;
   maxRetries?: number;
+  /**
+   * Asks for one call from the operator's budget (X_API_CALLS_PER_HOUR, shared by every worker); a spent budget
+   * stops the pass until the hour turns, instead of spending the operator's quota.
+   */
+  budget?: () => Promise<{ allowed: boolean; retryAfterMs: number }>;
 }
 
 const TWEET_FIELDS = "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities";
@@ -58,6 +63,13 @@ export class XApiClient {
 
   private async get<T>(path: string, params: Record<string, string | undefined>): Promise<T> {
     const url = new URL(path, this.options.baseUrl);
+    const budget = await this.options.budget?.();
+    if (budget && !budget.allowed) {
+      throw new XApiError(
+        `The X API budget for this hour is spent; intake resumes in ${Math.ceil(budget.retryAfterMs / 60_000)} min.`,
+        429,
+      );
+    }
     for (const [key, value] of Object.entries(params))
       if (value !== undefined) url.searchParams.set(key, value);
     let response: Response;

@@ -62,6 +62,11 @@ const envSchema = z.object({
   ENABLE_TEST_ROUTES: booleanFlag.optional(),
   ALLOW_PUBLIC_TRIAL: booleanFlag.default(false),
   READ_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  READ_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(32 * 1024 * 1024),
   INTAKE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
   PROCESSING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   PROCESSING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
@@ -69,6 +74,19 @@ const envSchema = z.object({
   PROCESSING_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(600).default(30),
   WORKER_MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** How many proxies in front of the server to believe X-Forwarded-For from (0: use the socket's address). */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(5).default(0),
+  WRITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  PINATA_KEYS_PER_HOUR: z.coerce.number().int().min(1).default(10),
+  FEEDS_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+  UPLOAD_BYTES_PER_DAY: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * 1024 * 1024),
+  X_API_CALLS_PER_HOUR: z.coerce.number().int().min(1).default(300),
+  AI_CALLS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).default(120),
+  RSS_ALLOWED_HOSTS: list,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),
 });

@@ -63,6 +63,53 @@ async function listenOnPostgres(url: string, channel: string, onNotify: () => vo
   };
 }
 
+/** A connection that failed mid-use: the pool must discard it, never hand it out again. */
+function isBroken(error: unknown): boolean {
+  for (
+    let e = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined;
+    e;
+    e = e.cause as typeof e
+  ) {
+    if (
+      typeof e.code === "string" &&
+      /^(57P0[123]|08\d{3}|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT)$/.test(e.code)
+    )
+      return true;
+    if (
+      typeof e.message === "string" &&
+      /terminat|not queryable|Connection terminated|closed/i.test(e.message)
+    )
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Transactions on a pooled connection that is always given back, whatever fails, and given back as broken when the
+ * connection died (so the pool replaces it). drizzle's own pool transaction sends BEGIN outside its try/finally:
+ * a connection lost at BEGIN is never released, and after a few such losses the pool has nothing left to give.
+ */
+function pooledTransaction(pool: pg.Pool) {
+  const onClient = new WeakMap<pg.PoolClient, Database>();
+  return async <T>(work: (tx: Database) => Promise<T>, config?: unknown): Promise<T> => {
+    const client = await pool.connect();
+    let failure: unknown;
+    try {
+      let clientDb = onClient.get(client);
+      if (!clientDb) {
+        clientDb = drizzleNodePg(client, { schema }) as unknown as Database;
+        onClient.set(client, clientDb);
+      }
+      return await (clientDb.transaction as (w: typeof work, c?: unknown) => Promise<T>)(work, config);
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      client.release(isBroken(failure) ? (failure as Error) : undefined);
+    }
+  };
+}
+
 export const MIGRATIONS_FOLDER = join(dirname(fileURLToPath(import.meta.url)), "../../drizzle");
 
 export type DatabaseTarget = { url: string } | { pgliteDir: string };
@@ -79,6 +126,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       client.on("error", () => {});
     });
     const db = drizzleNodePg(pool, { schema }) as unknown as Database;
+    db.transaction = pooledTransaction(pool) as Database["transaction"];
     let closed: Promise<void> | null = null;
     return {
       db,

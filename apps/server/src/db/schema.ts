@@ -25,17 +25,21 @@ import {
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
-export const feeds = pgTable("feeds", {
-  id: text("id").primaryKey(),
-  name: text("name").notNull(),
-  description: text("description"),
-  image: text("image"),
-  config: jsonb("config").$type<Record<string, unknown>>().notNull(),
-  createdBy: text("created_by"),
-  admins: jsonb("admins").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+export const feeds = pgTable(
+  "feeds",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    description: text("description"),
+    image: text("image"),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+    createdBy: text("created_by"),
+    admins: jsonb("admins").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("feeds_created_by_idx").on(sql`lower(${t.createdBy})`)],
+);
 
 /** The original post. Curator columns hold the first curator; per-feed curation lives in submission_feeds. */
 export const submissions = pgTable(
@@ -430,11 +434,25 @@ export const rssItems = pgTable(
   ],
 );
 
-export const uploads = pgTable("uploads", {
-  hash: text("hash").primaryKey(),
-  mimeType: text("mime_type").notNull(),
-  size: integer("size").notNull(),
-  extension: text("extension").notNull(),
-  createdBy: text("created_by"),
-  createdAt: createdAt(),
+export const uploads = pgTable(
+  "uploads",
+  {
+    hash: text("hash").primaryKey(),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    extension: text("extension").notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("uploads_created_by_idx").on(t.createdBy, t.createdAt)],
+);
+
+/**
+ * Fixed-window counters for rate limits and budgets (sign-in attempts per address, writes per account, X API
+ * calls per hour, …), kept in the database so every API and worker process counts against the same numbers.
+ */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
+  count: integer("count").notNull(),
 });

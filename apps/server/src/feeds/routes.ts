@@ -102,7 +102,11 @@ const deleteFeedRoute = createRoute({
 export function feedRoutes({ database: { db }, env }: AppDeps) {
   const router = createRouter();
   router.openapi(createFeedRoute, async (c) =>
-    created(c, await createFeed(db, requireUser(c), c.req.valid("json")), "Feed created."),
+    created(
+      c,
+      await createFeed(db, requireUser(c), c.req.valid("json"), { feedsPerAccount: env.FEEDS_PER_ACCOUNT }),
+      "Feed created.",
+    ),
   );
   router.openapi(updateFeedRoute, async (c) =>
     ok(

@@ -231,8 +231,22 @@ async function assertStorable(db: Database, config: FeedConfig) {
 }
 
 /** Creates a feed owned by `creator`; the id is the lower-cased hashtag and must be free. */
-export async function createFeed(db: Database, creator: User, config: FeedConfig): Promise<Feed> {
+export async function createFeed(
+  db: Database,
+  creator: User,
+  config: FeedConfig,
+  limits: { feedsPerAccount: number } = { feedsPerAccount: Number.POSITIVE_INFINITY },
+): Promise<Feed> {
   await assertStorable(db, config);
+  const [owned] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from feeds where lower(created_by) = ${creator.nearAccountId.toLowerCase()}`,
+  );
+  if (owned.n >= limits.feedsPerAccount) {
+    throw AppError.forbidden(
+      `You already own ${owned.n} feeds, the most one account may create on this server. Delete one to create another.`,
+    );
+  }
   const id = config.id.toLowerCase();
   if (id === ALL_FEED_ID) throw AppError.conflict(`Feed "${id}" already exists.`);
   const [row] = await db

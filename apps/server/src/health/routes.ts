@@ -50,6 +50,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       version,
       imageUpload: env.PINATA_JWT ? "pinata" : "local",
       placeholders: Object.keys(env.PLUGIN_SECRET_VALUES).sort(),
+      rssHosts: [new URL(env.PUBLIC_URL).host, ...env.RSS_ALLOWED_HOSTS.map((h) => h.toLowerCase())],
       ...(env.PINATA_JWT
         ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
         : {}),

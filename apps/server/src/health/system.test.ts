@@ -9,7 +9,10 @@ const webDist = mkdtempSync(join(tmpdir(), "curate-dist-"));
 
 beforeAll(async () => {
   mkdirSync(join(webDist, "assets"));
-  writeFileSync(join(webDist, "index.html"), "<!doctype html><title>Curate</title><div id=root></div>");
+  writeFileSync(
+    join(webDist, "index.html"),
+    '<!doctype html><title>Curate</title><div id=root></div><script type="module" src="/assets/index-abc123.js"></script>',
+  );
   writeFileSync(join(webDist, "assets", "index-abc123.js"), "console.log('app')");
   writeFileSync(join(webDist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
   server = await startTestServer({
@@ -62,6 +65,7 @@ describe("system routes", () => {
       version: "test",
       imageUpload: "local",
       placeholders: ["TELEGRAM_BOT_TOKEN"],
+      rssHosts: [new URL(server.env.PUBLIC_URL).host],
     });
     expect(JSON.stringify(body)).not.toMatch(/very-secret-value|db-password/);
   });
@@ -99,8 +103,18 @@ describe("system routes", () => {
     expect(deep.status).toBe(200);
     expect(deep.headers.get("x-content-type-options")).toBe("nosniff");
     expect(deep.headers.get("cross-origin-opener-policy")).toBe("same-origin-allow-popups");
-    expect(deep.headers.get("cache-control")).toBe("no-cache");
-    expect(await deep.text()).toContain("<div id=root>");
+    expect(deep.headers.get("cache-control")).toBe("no-store");
+    const html = await deep.text();
+    expect(html).toContain("<div id=root>");
+    // Scripts only from this origin or with this page's nonce; every page gets a fresh one.
+    const nonce = html.match(/<script nonce="([^"]+)" type="module"/)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+    const policy = deep.headers.get("content-security-policy") ?? "";
+    expect(policy).toContain(`script-src 'self' 'nonce-${nonce}'`);
+    expect(policy).toMatch(/object-src 'none'.*frame-ancestors 'none'/);
+    expect(policy).not.toMatch(/unsafe-inline'[^;]*script|script-src[^;]*unsafe/);
+    const again = await (await server.request("/")).text();
+    expect(again).not.toContain(nonce);
     const asset = await server.request("/assets/index-abc123.js");
     expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(asset.headers.get("content-type")).toContain("text/javascript");

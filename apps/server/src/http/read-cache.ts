@@ -1,41 +1,97 @@
 import type { MiddlewareHandler } from "hono";
 
-/** Public GET answers that are the same for every visitor: lists, feeds and the leaderboard. */
-const CACHEABLE = /^\/api\/(submissions(\/.*)?|feeds(\/[^/]+)?|leaderboard)$/;
-const MAX_ENTRIES = 2000;
+/** A public GET route whose answer is the same for every visitor, and the query parameters it reads. */
+export interface CacheableRoute {
+  pattern: RegExp;
+  params: readonly string[];
+}
+
+export interface ReadCacheOptions {
+  ttlMs: number;
+  /** The most bytes all entries may hold together; the oldest go first beyond it. */
+  maxBytes: number;
+  routes: readonly CacheableRoute[];
+}
 
 interface Entry {
   expires: number;
   body: string;
   contentType: string;
+  bytes: number;
 }
 
+/** An answer larger than this share of the budget is served but never kept. */
+const LARGEST_SHARE = 0.05;
+
 /**
- * A very short-lived cache of public read answers, so a crowd polling the same pages (the web app refetches
- * every 10 s) costs one query per second instead of one per request. Any write through this process clears
- * it, so a user always reads their own changes; other processes see them within the TTL.
+ * A very short-lived cache of public read answers, so a crowd polling the same pages (the web app refetches every
+ * 10 s) costs one query per second instead of one per request. Any write through this process clears it, so a user
+ * always reads their own changes; other processes see them within the TTL.
+ *
+ * Bounded by construction: the key is the path plus only the parameters the route reads (sorted), so `?v=1`,
+ * `?v=2`… share one entry; entries live in a byte budget, oldest evicted first; expired entries go as soon as
+ * anything is stored.
  */
-export function createReadCache(ttlMs: number) {
+export function createReadCache(options: ReadCacheOptions) {
   const entries = new Map<string, Entry>();
-  const invalidate = () => entries.clear();
+  let bytes = 0;
+  const remove = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    bytes -= entry.bytes;
+    entries.delete(key);
+  };
+  const invalidate = () => {
+    entries.clear();
+    bytes = 0;
+  };
+
+  const keyFor = (url: URL): string | null => {
+    const route = options.routes.find((r) => r.pattern.test(url.pathname));
+    if (!route) return null;
+    const params = route.params
+      .filter((name) => url.searchParams.has(name))
+      .map((name) => `${name}=${encodeURIComponent(url.searchParams.get(name) ?? "")}`);
+    return `${url.pathname}?${params.join("&")}`;
+  };
+
+  const store = (key: string, entry: Entry, now: number) => {
+    // Insertion order is age order: expired entries and the oldest sit at the front.
+    for (const [oldKey, old] of entries) {
+      if (old.expires > now && bytes + entry.bytes <= options.maxBytes) break;
+      remove(oldKey);
+    }
+    entries.set(key, entry);
+    bytes += entry.bytes;
+  };
 
   const middleware: MiddlewareHandler = async (c, next) => {
-    if (ttlMs <= 0 || c.req.method !== "GET" || !CACHEABLE.test(c.req.path)) return next();
-    const key = c.req.url.slice(c.req.url.indexOf("/api/"));
+    if (options.ttlMs <= 0 || c.req.method !== "GET") return next();
+    const key = keyFor(new URL(c.req.url));
+    if (!key) return next();
     const now = Date.now();
     const hit = entries.get(key);
     if (hit && hit.expires > now) {
       return c.body(hit.body, 200, { "Content-Type": hit.contentType, "X-Cache": "HIT" });
     }
+    if (hit) remove(key);
     await next();
     if (c.res.status !== 200) return;
-    if (entries.size >= MAX_ENTRIES) entries.clear();
-    entries.set(key, {
-      expires: now + ttlMs,
-      body: await c.res.clone().text(),
-      contentType: c.res.headers.get("content-type") ?? "application/json",
-    });
+    const body = await c.res.clone().text();
+    const size = Buffer.byteLength(body) + key.length;
+    if (size > options.maxBytes * LARGEST_SHARE) return;
+    remove(key);
+    store(
+      key,
+      {
+        expires: now + options.ttlMs,
+        body,
+        bytes: size,
+        contentType: c.res.headers.get("content-type") ?? "application/json",
+      },
+      now,
+    );
   };
 
-  return { middleware, invalidate };
+  return { middleware, invalidate, stats: () => ({ entries: entries.size, bytes }) };
 }

@@ -6,6 +6,7 @@ import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { testTweets } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
+import { consumeLimit } from "../limits/service.ts";
 import { TestMentionSource, TestSearchSource, testTweetId } from "../sources/test-source.ts";
 import type { MentionSource, SearchSource } from "../sources/types.ts";
 import { XMentionSource, XSearchSource } from "../sources/x.ts";
@@ -30,7 +31,12 @@ export function createIntake(
   notifyChanged: () => void = () => {},
 ): Intake {
   const x = env.X_BEARER_TOKEN
-    ? new XApiClient({ baseUrl: env.X_API_BASE_URL, bearerToken: env.X_BEARER_TOKEN, logger })
+    ? new XApiClient({
+        baseUrl: env.X_API_BASE_URL,
+        bearerToken: env.X_BEARER_TOKEN,
+        logger,
+        budget: () => consumeLimit(db, "x-api:calls", env.X_API_CALLS_PER_HOUR, 60 * 60_000),
+      })
     : null;
   const testMentions = env.ENABLE_TEST_ROUTES ? new TestMentionSource(db, env.BOT_HANDLE) : null;
   const testSearch = env.ENABLE_TEST_ROUTES ? new TestSearchSource(db) : null;

@@ -1,23 +1,10 @@
-import { leaderboardEntrySchema, successEnvelopeSchema, timeRangeSchema } from "@curate/core";
+import { leaderboardEntrySchema, leaderboardQuerySchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
 import { getLeaderboard } from "./service.ts";
-
-export const MAX_LEADERBOARD_LIMIT = 1000;
-
-const leaderboardQuerySchema = z.object({
-  timeRange: timeRangeSchema.default("all"),
-  feedId: z.string().trim().max(64).optional(),
-  limit: z
-    .string()
-    .regex(/^\d+$/, "limit must be a positive integer")
-    .transform(Number)
-    .pipe(z.number().int().min(1, "limit must be at least 1").max(MAX_LEADERBOARD_LIMIT))
-    .default(100),
-});
 
 const leaderboardRoute = createRoute({
   method: "get",

@@ -1,5 +1,6 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
+import { consumeLimit } from "../limits/service.ts";
 import { createCrosspostDistributor } from "./distributors/crosspost.ts";
 import { createDiscordDistributor } from "./distributors/discord.ts";
 import { createNearSocialDistributor } from "./distributors/near-social.ts";
@@ -23,6 +24,7 @@ export interface BuiltinSettings {
   publicUrl: string;
   aiBaseUrl: string;
   aiDefaultModel: string;
+  aiCallsPerFeedPerHour: number;
   telegramApiRoot: string;
   discordApiBaseUrl: string;
   notionApiBaseUrl: string;
@@ -37,7 +39,12 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
   return [
     objectTransform,
     simpleTransform,
-    createAiTransform({ baseUrl: settings.aiBaseUrl, defaultModel: settings.aiDefaultModel }),
+    createAiTransform({
+      baseUrl: settings.aiBaseUrl,
+      defaultModel: settings.aiDefaultModel,
+      budget: (feedId) =>
+        consumeLimit(settings.db, `ai:${feedId}`, settings.aiCallsPerFeedPerHour, 60 * 60_000),
+    }),
     createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
     createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
     createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),

@@ -11,6 +11,14 @@ export const PROCESSING_QUEUE = "curate-processing";
 export const PROCESSING_REQUESTED_CHANNEL = "curate_processing_requested";
 
 const RELAY_BATCH = 500;
+const RETRY_BASE_MS = 2000;
+const RETRY_MAX_MS = 5 * 60_000;
+
+/** 2 s, 4 s, 8 s … up to 5 min, with a little jitter so retries of many jobs spread out. */
+export function retryBackoffMs(attempts: number): number {
+  const base = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
 const RELAY_FLOOR_MS = 1000;
 
 export interface EngineSettings {
@@ -152,8 +160,14 @@ export async function startProcessingEngine(
       logger.info({ jobId: job.data.jobId, status: result.status }, "processing job finished");
     }
     if (result.kind === "retry-later") {
-      logger.info({ jobId: job.data.jobId, reason: result.reason }, "processing job will be retried");
-      return { id: job.id, status: "failed", output: { message: result.reason } };
+      // Our attempt counter bounds retries; the wait is the longer of the service's ask and an exponential backoff.
+      const delayMs = Math.max(result.retryAfterMs, retryBackoffMs(result.attempts));
+      logger.info(
+        { jobId: job.data.jobId, reason: result.reason, delayMs },
+        "processing job will be retried",
+      );
+      await boss.send(PROCESSING_QUEUE, { jobId: job.data.jobId }, { startAfter: Math.ceil(delayMs / 1000) });
+      return { id: job.id, status: "completed", output: { retryInMs: delayMs } };
     }
     if (result.kind === "skipped" && result.reason === "held") {
       return { id: job.id, status: "failed", output: { message: "held by another worker" } };

@@ -19,6 +19,8 @@ export interface StepError {
   message: string;
   code: string;
   retryable: boolean;
+  /** How long the service asked to wait (rate limits, spent budgets). */
+  retryAfterMs?: number;
 }
 
 export interface RunnerDeps {
@@ -40,7 +42,7 @@ export interface RunnerDeps {
 export type RunResult =
   | { kind: "skipped"; reason: "finished" | "held" | "missing" }
   | { kind: "finished"; status: ProcessingJobStatus }
-  | { kind: "retry-later"; reason: string };
+  | { kind: "retry-later"; reason: string; attempts: number; retryAfterMs: number };
 
 /**
  * How outputs flow (docs/plugins.md): a transform's output that is an object merges into the running object
@@ -264,7 +266,12 @@ export async function runProcessingJob(
         .update(processingJobs)
         .set({ status: "pending", leaseUntil: null, updatedAt: sql`now()` })
         .where(eq(processingJobs.id, jobId));
-      return { kind: "retry-later", reason: outcome.retryable.map((e) => e.message).join("; ") };
+      return {
+        kind: "retry-later",
+        reason: outcome.retryable.map((e) => e.message).join("; "),
+        attempts: job.attempts,
+        retryAfterMs: Math.max(0, ...outcome.retryable.map((e) => e.retryAfterMs ?? 0)),
+      };
     }
     const status: ProcessingJobStatus = outcome.globalFailed
       ? "failed"

@@ -9,6 +9,8 @@ import { type AppDeps, createRouter } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
+import { rateLimited } from "../limits/middleware.ts";
+import { consumeLimit } from "../limits/service.ts";
 import { MAX_UPLOAD_BYTES, storeUpload } from "./service.ts";
 
 const uploadRoute = createRoute({
@@ -36,11 +38,14 @@ const authKeyRoute = createRoute({
   method: "get",
   path: "/upload/get-auth-key",
   tags: ["uploads"],
-  summary: "A single-use Pinata key for a direct browser upload (only when the server has PINATA_JWT)",
+  summary:
+    "A single-use Pinata key for a direct browser upload (only when the server has PINATA_JWT); guarded like a mutation: a session, a same-origin browser request, and a per-account hourly limit",
   responses: {
     200: jsonResponse(successEnvelopeSchema(z.object({ JWT: z.string() })), "The key"),
     401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+    403: errorResponse("Not from this app's own pages (FORBIDDEN)"),
     404: errorResponse("Pinata uploads are not configured (NOT_FOUND)"),
+    429: errorResponse("Too many keys this hour (RATE_LIMITED)"),
     503: commonErrors[503],
   },
 });
@@ -66,15 +71,23 @@ export function uploadRoutes({ database: { db }, env }: AppDeps) {
       throw AppError.validation("No file selected: send the image in the field `file`.");
     const stored = await storeUpload(
       db,
-      { uploadsDir: join(env.DATA_DIR, "uploads"), publicUrl: env.PUBLIC_URL },
+      {
+        uploadsDir: join(env.DATA_DIR, "uploads"),
+        publicUrl: env.PUBLIC_URL,
+        bytesPerDay: env.UPLOAD_BYTES_PER_DAY,
+      },
       new Uint8Array(await file.arrayBuffer()),
       user.nearAccountId,
     );
     return created(c, stored, "Image uploaded.");
   });
   router.openapi(authKeyRoute, async (c) => {
-    requireUser(c);
+    const user = requireUser(c);
     if (!env.PINATA_JWT) throw AppError.notFound("Pinata uploads are not configured on this server.");
+    // Each key is a paid resource on the operator's account: few per account and hour.
+    const budget = await consumeLimit(db, `pinata-keys:${user.id}`, env.PINATA_KEYS_PER_HOUR, 60 * 60_000);
+    if (!budget.allowed)
+      throw rateLimited("Too many upload keys this hour; try again later.", budget.retryAfterMs, c);
     return ok(c, await createPinataUploadKey(env.PINATA_API_URL, env.PINATA_JWT));
   });
   return router;

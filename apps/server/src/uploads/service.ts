@@ -1,8 +1,10 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { uploads } from "../db/schema.ts";
+import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
@@ -37,7 +39,7 @@ export function sniffImage(bytes: Uint8Array) {
  */
 export async function storeUpload(
   db: Database,
-  options: { uploadsDir: string; publicUrl: string },
+  options: { uploadsDir: string; publicUrl: string; bytesPerDay: number },
   bytes: Uint8Array,
   createdBy: string,
 ) {
@@ -46,6 +48,19 @@ export async function storeUpload(
   const kind = sniffImage(bytes);
   if (!kind) throw AppError.validation("Only PNG, JPEG, GIF and WebP images can be uploaded.");
   const hash = createHash("sha256").update(bytes).digest("hex");
+  const [used] = await queryRows<{ bytes: number; known: boolean }>(
+    db,
+    sql`select coalesce(sum(size), 0)::bigint as bytes,
+        exists (select 1 from uploads where hash = ${hash}) as known
+      from uploads where created_by = ${createdBy} and created_at > now() - interval '1 day'`,
+  );
+  // An image already stored costs no disk; anything new counts against the account's daily allowance.
+  if (!used.known && Number(used.bytes) + bytes.length > options.bytesPerDay) {
+    throw new AppError(
+      "RATE_LIMITED",
+      `This account has uploaded ${Math.round(Number(used.bytes) / 1024 / 1024)} MB in the last day, the most allowed; try again tomorrow.`,
+    );
+  }
   const name = `${hash}.${kind.extension}`;
   const path = join(options.uploadsDir, name);
   const exists = await stat(path).then(
@@ -54,7 +69,8 @@ export async function storeUpload(
   );
   if (!exists) {
     await mkdir(options.uploadsDir, { recursive: true });
-    const partial = `${path}.${process.pid}.partial`;
+    // A name of its own per write: two uploads of the same new image at once must not share a temporary file.
+    const partial = `${path}.${process.pid}.${randomUUID()}.partial`;
     await writeFile(partial, bytes);
     await rename(partial, path);
   }

@@ -2,43 +2,10 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { deflateSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
+import { png } from "../../test/images.ts";
 import { signIn } from "../../test/session.ts";
-
-/** A real 2×2 RGBA PNG, built from its chunks. */
-function png(): Uint8Array {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of bytes) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0);
-  header.writeUInt32BE(2, 4);
-  header.set([8, 6, 0, 0, 0], 8);
-  const rows = Buffer.from([0, 255, 0, 0, 255, 0, 0, 255, 255, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(rows)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 let server: TestServer;
 let cookie: string;
@@ -107,7 +74,8 @@ describe("POST /api/upload", () => {
 
 describe("GET /api/upload/get-auth-key", () => {
   it("is a 404 when Pinata is not configured", async () => {
-    expect((await server.json("/api/upload/get-auth-key", { headers: { Cookie: cookie } })).status).toBe(404);
+    const browser = { Cookie: cookie, "Sec-Fetch-Site": "same-origin" };
+    expect((await server.json("/api/upload/get-auth-key", { headers: browser })).status).toBe(404);
   });
 
   it("returns a single-use key made with the server's own Pinata JWT", async () => {
@@ -128,10 +96,22 @@ describe("GET /api/upload/get-auth-key", () => {
       PINATA_JWT: "server-secret-jwt",
       PINATA_API_URL: `http://127.0.0.1:${(pinata.address() as AddressInfo).port}`,
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      PINATA_KEYS_PER_HOUR: "2",
     });
     try {
       const { cookie: c } = await signIn(withPinata);
-      const { status, body } = await withPinata.json("/api/upload/get-auth-key", { headers: { Cookie: c } });
+      const browser = { Cookie: c, "Sec-Fetch-Site": "same-origin" };
+      // Minting a key is an act, not a read: another site's page (or a script without a browser's word) is refused.
+      const refused: Array<Record<string, string>> = [
+        { Cookie: c },
+        { Cookie: c, "Sec-Fetch-Site": "cross-site" },
+        { Cookie: c, Origin: "https://evil.example" },
+      ];
+      for (const headers of refused) {
+        expect((await withPinata.json("/api/upload/get-auth-key", { headers })).status).toBe(403);
+      }
+      expect((await withPinata.json("/api/upload/get-auth-key")).status).toBe(401);
+      const { status, body } = await withPinata.json("/api/upload/get-auth-key", { headers: browser });
       expect(status).toBe(200);
       expect(body.data).toEqual({ JWT: "scoped.jwt.value" });
       expect(calls[0].auth).toBe("Bearer server-secret-jwt");
@@ -142,6 +122,11 @@ describe("GET /api/upload/get-auth-key", () => {
         pinata: { uploadUrl: expect.any(String) },
       });
       expect(JSON.stringify(config.body)).not.toContain("server-secret-jwt");
+      expect((await withPinata.json("/api/upload/get-auth-key", { headers: browser })).status).toBe(200);
+      const spent = await withPinata.json("/api/upload/get-auth-key", { headers: browser });
+      expect(spent.status).toBe(429);
+      expect(spent.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(calls).toHaveLength(2);
     } finally {
       await withPinata.close();
       await new Promise<void>((resolve) => pinata.close(() => resolve()));

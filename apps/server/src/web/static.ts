@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import type { Context } from "hono";
@@ -52,8 +53,36 @@ async function readIfFile(path: string): Promise<Buffer | null> {
 }
 
 /**
+ * The app pages' Content-Security-Policy: scripts only from this origin or carrying this response's nonce (no
+ * inline script otherwise; data embedded in a page goes in a non-executing JSON block). Wallet executors run in
+ * sandboxed `srcdoc` frames that inherit this policy, get the nonce from the app, and talk to their own wallet
+ * hosts, so connections and frames stay open to https; which RSS hosts the app reads is the app's own rule.
+ */
+export function contentSecurityPolicy(nonce: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' https: data: blob:",
+    "font-src 'self'",
+    "connect-src 'self' https:",
+    "frame-src 'self' https:",
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** index.html with this response's nonce on every script tag. */
+function withNonce(html: string, nonce: string): string {
+  return html.replace(/<script\b(?![^>]*\bnonce=)/g, `<script nonce="${nonce}"`);
+}
+
+/**
  * Serves the built single-page app: real files as they are (hashed assets cached for a year),
- * any other path gets index.html so client-side routes load.
+ * any other path gets index.html (with a fresh CSP nonce) so client-side routes load.
  */
 export function spaHandler(distDir: string) {
   const root = resolve(distDir);
@@ -74,9 +103,12 @@ export function spaHandler(distDir: string) {
     if (!indexHtml) {
       return c.text("The web app is not built yet: run `npm run build` first.", 503);
     }
-    return c.body(new Uint8Array(indexHtml), 200, {
+    const nonce = randomBytes(16).toString("base64");
+    return c.body(withNonce(indexHtml.toString("utf8"), nonce), 200, {
       "Content-Type": MIME[".html"],
-      "Cache-Control": "no-cache",
+      // Each page carries its own nonce: never stored and reused.
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": contentSecurityPolicy(nonce),
     });
   };
 }

@@ -44,6 +44,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       publicUrl: env.PUBLIC_URL,
       aiBaseUrl: env.AI_API_BASE_URL,
       aiDefaultModel: env.AI_DEFAULT_MODEL,
+      aiCallsPerFeedPerHour: env.AI_CALLS_PER_FEED_PER_HOUR,
       telegramApiRoot: env.TELEGRAM_API_BASE_URL,
       discordApiBaseUrl: env.DISCORD_API_BASE_URL,
       notionApiBaseUrl: env.NOTION_API_BASE_URL,

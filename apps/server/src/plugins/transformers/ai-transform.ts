@@ -7,6 +7,8 @@ export interface AiTransformSettings {
   /** An OpenAI-compatible chat-completions API (OpenRouter's by default). */
   baseUrl: string;
   defaultModel: string;
+  /** Asks for one call from the feed's hourly AI budget: what one feed can spend of a paid service is capped. */
+  budget?: (feedId: string) => Promise<{ allowed: boolean; retryAfterMs: number }>;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -105,6 +107,17 @@ export function createAiTransform(settings: AiTransformSettings): TransformerPlu
     name: "ai-transform",
     configSchema: aiTransformConfigSchema,
     async transform(input, config, context) {
+      const budget = await settings.budget?.(context.feedId);
+      if (budget && !budget.allowed) {
+        throw new PluginError(
+          "This feed has used its AI calls for this hour; the step runs again when it turns.",
+          {
+            code: "AI_BUDGET_SPENT",
+            retryable: true,
+            retryAfterMs: budget.retryAfterMs,
+          },
+        );
+      }
       const json = (config.outputFormat ?? "text") === "json";
       const schema = json && config.schema ? jsonSchemaOf(config.schema) : null;
       const client = new OpenAI({

@@ -17,7 +17,7 @@ describe("unfillablePlaceholders", () => {
         label: "AI transform",
       },
     ]);
-    // The RSS service's secret is optional: a step runs without it, so it is never reported.
+    // The built-in RSS service needs no secret: its optional one never makes a step fail.
     expect(unfillablePlaceholders(wizardConfig, []).map((p) => [p.name, p.stepPath])).toEqual([
       ["AI_API_KEY", "outputs.stream.transform.1"],
     ]);

@@ -44,11 +44,21 @@ describe("parseRss", () => {
 
 describe("RSS helpers", () => {
   it("finds the RSS service URL under either plugin name, ignoring placeholders", () => {
-    expect(rssServiceUrl([{ plugin: "@curatedotfun/rss", config: { serviceUrl: "https://h/rss/" } }])).toBe(
-      "https://h/rss",
-    );
-    expect(rssServiceUrl([{ plugin: "@curate/rss", config: { serviceUrl: "{{RSS_URL}}" } }])).toBeNull();
-    expect(rssServiceUrl([{ plugin: "@curate/telegram" }])).toBeNull();
+    const hosts = ["h", "rss.partner.example"];
+    expect(
+      rssServiceUrl([{ plugin: "@curatedotfun/rss", config: { serviceUrl: "https://h/rss/" } }], hosts),
+    ).toBe("https://h/rss");
+    expect(
+      rssServiceUrl([{ plugin: "@curate/rss", config: { serviceUrl: "{{RSS_URL}}" } }], hosts),
+    ).toBeNull();
+    expect(rssServiceUrl([{ plugin: "@curate/telegram" }], hosts)).toBeNull();
+    // Only hosts this deployment reads RSS from: a feed's config cannot send visitors' browsers elsewhere.
+    expect(
+      rssServiceUrl([{ plugin: "@curate/rss", config: { serviceUrl: "https://evil.example/rss" } }], hosts),
+    ).toBeNull();
+    expect(
+      rssServiceUrl([{ plugin: "@curate/rss", config: { serviceUrl: "javascript:alert(1)//h" } }], hosts),
+    ).toBeNull();
   });
 
   it("tells platforms by the link's host", () => {

@@ -29,11 +29,26 @@ interface DistributorLike {
   config?: Record<string, unknown>;
 }
 
-/** The RSS service URL of the feed's RSS distributor, when it has one with a usable URL. */
-export function rssServiceUrl(distributors: readonly DistributorLike[] | undefined): string | null {
+/**
+ * The RSS service URL of the feed's RSS distributor, when it has one with a usable http(s) URL on a host this
+ * deployment reads RSS from (its own, or the operator's RSS_ALLOWED_HOSTS): a feed's config never makes visitors'
+ * browsers call a host of its owner's choosing.
+ */
+export function rssServiceUrl(
+  distributors: readonly DistributorLike[] | undefined,
+  allowedHosts: readonly string[],
+): string | null {
   const rss = distributors?.find((distributor) => builtinPluginName(distributor.plugin) === "rss");
   const url = rss?.config?.serviceUrl;
   if (typeof url !== "string" || !url.trim() || url.includes("{{")) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return null;
+  if (!allowedHosts.some((host) => host.toLowerCase() === parsed.host.toLowerCase())) return null;
   return url.trim().replace(/\/+$/, "");
 }
 

@@ -3,9 +3,18 @@ import type { WalletAdapter, WalletOption } from "./types";
 
 let connector: NearConnector | null = null;
 
+/**
+ * The page's CSP nonce (the server puts it on our script tags): wallet executors run as inline scripts in sandboxed
+ * frames that inherit the page's policy, so they need it. A script reads its `nonce` property, never the attribute.
+ */
+function pageNonce(): string | undefined {
+  return document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
+}
+
 function getConnector(): NearConnector {
   connector ??= new NearConnector({
     network: "mainnet",
+    cspNonce: pageNonce(),
     // Sign-in is a NEP-413 signed message, so only wallets that can sign one are offered.
     features: { signMessage: true },
     // Connecting is always the visitor's explicit choice in our own chooser.

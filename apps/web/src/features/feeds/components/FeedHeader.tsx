@@ -8,11 +8,11 @@ import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
 import { LazyDrawer } from "#web/components/ui/lazy-drawer";
 import { Skeleton } from "#web/components/ui/skeleton";
+import { appConfigQueryOptions } from "#web/features/config/api";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { rssFileUrl, rssServiceUrl } from "#web/features/feeds/rss";
 import { FeedImage } from "./FeedImage";
 import { FeedSetupPanel } from "./FeedSetupPanel";
-
 import { RecentContentCarousel } from "./RecentContentCarousel";
 
 interface FeedHeaderProps {
@@ -83,7 +83,9 @@ interface StreamOverviewProps {
 function StreamOverview({ feed, header, topCurators }: StreamOverviewProps) {
   const distributors = feed.config.outputs?.stream?.distribute;
   const destinations = feedDestinations(distributors, feed.id);
-  const rssUrl = rssServiceUrl(distributors);
+  const { data: appConfig } = useQuery(appConfigQueryOptions());
+  // Until the settings arrive, only this page's own host counts as an RSS host.
+  const rssUrl = rssServiceUrl(distributors, appConfig?.rssHosts ?? [window.location.host]);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
