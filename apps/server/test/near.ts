@@ -23,6 +23,12 @@ export function newKey(): TestKey {
   };
 }
 
+/** The key in NEAR's text form for secret keys: `ed25519:` and base58 of the 32-byte seed and the public key. */
+export function nearSecretKey(key: TestKey): string {
+  const seed = Buffer.from(key.privateKey.export({ format: "jwk" }).d ?? "", "base64url");
+  return `ed25519:${base58Encode(new Uint8Array([...seed, ...key.publicKeyBytes]))}`;
+}
+
 export interface SignOptions {
   key: TestKey;
   accountId: string;

@@ -1,5 +1,64 @@
+import pino from "pino";
 import { z } from "zod";
-import { type DistributorPlugin, PluginError, type TransformerPlugin } from "../src/plugins/types.ts";
+import { hydrateSecrets, secretSource } from "../src/plugins/placeholders.ts";
+import {
+  type DistributorPlugin,
+  type PluginContext,
+  PluginError,
+  type TransformerPlugin,
+} from "../src/plugins/types.ts";
+
+/** A step's context as the runner gives it to a distribution. */
+export function distributionContext(overrides: Partial<PluginContext> = {}): PluginContext {
+  return {
+    signal: AbortSignal.timeout(15_000),
+    logger: pino({ level: "silent" }),
+    feedId: "feed",
+    submissionId: "1900000000000000001",
+    jobId: "00000000-0000-4000-8000-000000000001",
+    idempotencyKey: "a".repeat(64),
+    ...overrides,
+  };
+}
+
+/**
+ * A config as a plugin receives it: checked by its schema, then its secret fields filled from `server` (the
+ * environment) and `feed` (the feed's own secrets), as the runner does.
+ */
+export function stepConfig<C>(
+  plugin: DistributorPlugin<C>,
+  config: unknown,
+  secrets: { server?: Record<string, string>; feed?: Record<string, string> } = {},
+): C {
+  return hydrateSecrets(
+    plugin.configSchema.parse(config),
+    plugin.configSchema,
+    secretSource(secrets.server ?? {}, secrets.feed ?? {}),
+  );
+}
+
+/** Renders, then sends exactly what was rendered, as the runner does; returns both. */
+export async function distribute<C>(
+  plugin: DistributorPlugin<C>,
+  input: unknown,
+  config: C,
+  context: PluginContext = distributionContext(),
+) {
+  const rendered = await plugin.render(input, config, context);
+  const receipt = await plugin.send(rendered, config, context);
+  return { rendered, receipt };
+}
+
+/** The error a promise rejects with (the test fails if it resolves). */
+export async function failure(promise: Promise<unknown>): Promise<PluginError> {
+  const outcome = await promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  if (!("error" in outcome)) throw new Error(`expected a failure, got ${JSON.stringify(outcome.value)}`);
+  if (!(outcome.error instanceof PluginError)) throw outcome.error;
+  return outcome.error;
+}
 
 export interface RecordedDelivery {
   input: unknown;

@@ -10,8 +10,7 @@ import { createChangeNotifier } from "../src/http/changes.ts";
 import { answerClientErrorsInEnvelope } from "../src/http/client-errors.ts";
 import { createIntake, type Intake } from "../src/intake/runtime.ts";
 import { createLogger } from "../src/logger.ts";
-import type { Plugin } from "../src/plugins/types.ts";
-import { startWorker, type WorkerHost } from "../src/worker/host.ts";
+import { startWorker, type WorkerHost, type WorkerOptions } from "../src/worker/host.ts";
 
 export interface ServedApp {
   app: App;
@@ -26,7 +25,7 @@ export interface ServedApp {
 export interface ServeOptions {
   version?: string;
   /** Runs the worker role too (processing and intake), with these plugins besides the built-ins. */
-  worker?: { extraPlugins?: Plugin[] };
+  worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets">;
 }
 
 /**
@@ -45,7 +44,7 @@ export async function serveApp(
   const intake = createIntake(database.db, env, logger, changes.notify);
   const app = createApp({ database, env, logger, version: options.version ?? "test", intake, changes });
   const worker = options.worker
-    ? await startWorker({ database, env, intake, logger, extraPlugins: options.worker.extraPlugins })
+    ? await startWorker({ database, env, intake, logger, ...options.worker })
     : null;
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
   answerClientErrorsInEnvelope(server);

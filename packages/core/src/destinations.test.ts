@@ -66,4 +66,15 @@ describe("feedDestinations", () => {
     ).toEqual([{ kind: "@someone/webhook", label: "@someone/webhook", href: null }]);
     expect(feedDestinations(undefined, "f")).toEqual([]);
   });
+  it("links a crosspost target on X by its user id, and gives webhooks a label without a link", () => {
+    const [crosspost, webhook] = feedDestinations(
+      [
+        { plugin: "@curate/crosspost", config: { targets: [{ platform: "twitter", userId: "1234567890" }] } },
+        { plugin: "@curate/webhook", config: { url: "https://hooks.example/x" } },
+      ],
+      "f",
+    );
+    expect(crosspost.href).toBe("https://x.com/i/user/1234567890");
+    expect(webhook).toEqual({ kind: "webhook", label: "Webhook", href: null });
+  });
 });

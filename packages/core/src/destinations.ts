@@ -87,7 +87,13 @@ function supabaseLink(config: Record<string, unknown>): string | null {
 
 function microblogLink(config: Record<string, unknown>): string | null {
   const handle = first(config, ["handle", "username", "accountHandle"])?.replace(/^@/, "");
-  return handle && /^[A-Za-z0-9_]{1,15}$/.test(handle) ? `https://x.com/${handle}` : null;
+  if (handle && /^[A-Za-z0-9_]{1,15}$/.test(handle)) return `https://x.com/${handle}`;
+  // Crosspost configs name their targets by the network's user id; X opens a profile by its numeric id too.
+  const [target] = Array.isArray(config.targets) ? (config.targets as Array<Record<string, unknown>>) : [];
+  const userId = target && text(target.userId);
+  return userId && target.platform === "twitter" && /^\d{1,20}$/.test(userId)
+    ? `https://x.com/i/user/${userId}`
+    : null;
 }
 
 const KNOWN: Record<
@@ -107,6 +113,7 @@ const KNOWN: Record<
   "near-social": { label: "NEAR Social", link: nearSocialLink },
   supabase: { label: "Supabase", link: supabaseLink },
   crosspost: { label: "Crosspost", link: microblogLink },
+  webhook: { label: "Webhook", link: () => null },
 };
 
 /** The destination of each distributor, in config order; unknown plugins get a label and no link. */

@@ -49,6 +49,7 @@ type ZodDef = {
   shape?: Record<string, z.ZodType>;
   element?: z.ZodType;
   in?: z.ZodType;
+  out?: z.ZodType;
 };
 
 export interface SecretPath {
@@ -79,8 +80,12 @@ export function secretFields(schema: z.ZodType, prefix: string[] = [], optional 
     case "readonly":
     case "nonoptional":
       return def.innerType ? secretFields(def.innerType, prefix, optional) : [];
-    case "pipe":
-      return def.in ? secretFields(def.in, prefix, optional) : [];
+    case "pipe": {
+      // `.transform()` keeps the shape on the way in, `z.preprocess()` (aliases of older names) on the way out.
+      const found = def.in ? secretFields(def.in, prefix, optional) : [];
+      const after = def.out ? secretFields(def.out, prefix, optional) : [];
+      return [...found, ...after.filter((field) => !found.some((f) => f.path === field.path))];
+    }
     default:
       return [];
   }
@@ -178,12 +183,230 @@ export const rssDistributorConfigSchema = z.object({
 });
 export type RssDistributorConfig = z.infer<typeof rssDistributorConfigSchema>;
 
+/**
+ * Reads the names older configs use for a field (`channelId` for Telegram's `chatId`) as the canonical one. Only
+ * the parsed copy changes: a stored config keeps the names it was written with.
+ */
+function withAliases(aliases: Record<string, string>) {
+  return (value: unknown) => {
+    if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+    const renamed: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const [alias, name] of Object.entries(aliases)) {
+      if (renamed[name] === undefined && renamed[alias] !== undefined) renamed[name] = renamed[alias];
+      delete renamed[alias];
+    }
+    return renamed;
+  };
+}
+
+const httpUrl = (message: string) => z.url({ protocol: /^https?$/, error: message }).max(2000);
+
+/** A NEAR account id: named (`curate.near`) or implicit (64 hex). */
+const nearAccountId = z
+  .string()
+  .trim()
+  .regex(
+    /^(?=.{2,64}$)(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/,
+    "A NEAR account id, such as curate.near",
+  );
+
+export const TELEGRAM_PARSE_MODES = ["HTML", "MarkdownV2", "none"] as const;
+export type TelegramParseMode = (typeof TELEGRAM_PARSE_MODES)[number];
+
+/** The wizard writes `chatId`; configs written for curate.fun say `channelId`. Both mean the chat. */
+export const telegramDistributorConfigSchema = z.preprocess(
+  withAliases({ channelId: "chatId" }),
+  z.object({
+    botToken: secretField("The bot's token from @BotFather, as a {{NAME}} placeholder"),
+    chatId: z
+      .union([
+        z
+          .string()
+          .trim()
+          .regex(
+            /^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/,
+            "A chat id (-100… for channels and supergroups) or a public @channel",
+          ),
+        z.number().int(),
+      ])
+      .transform(String),
+    /** A forum topic of the chat. The wizard writes it as text. */
+    messageThreadId: z
+      .union([
+        z.number().int().positive(),
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,12}$/, "A topic's number"),
+      ])
+      .transform(Number)
+      .optional(),
+    /** How the message is formatted: HTML (default), MarkdownV2, or plain text ("none"). */
+    parseMode: z.enum(TELEGRAM_PARSE_MODES).optional(),
+    disableLinkPreview: z.boolean().optional(),
+  }),
+);
+export type TelegramDistributorConfig = z.infer<typeof telegramDistributorConfigSchema>;
+
+const snowflake = z.union([
+  z
+    .string()
+    .trim()
+    .regex(/^\d{5,25}$/, "A Discord id (digits)"),
+  z.number().int(),
+]);
+
+/** A Discord channel message: through a channel webhook, or a bot token and the channel's id. */
+export const discordDistributorConfigSchema = z
+  .object({
+    webhookUrl: secretField(
+      "The channel webhook's URL (channel settings → Integrations → Webhooks), as a {{NAME}} placeholder",
+    ).optional(),
+    botToken: secretField("A bot token allowed to post in the channel, as a {{NAME}} placeholder").optional(),
+    channelId: snowflake.transform(String).optional(),
+    /** Only for the feed page's "Posting to:" link. */
+    guildId: snowflake.transform(String).optional(),
+    /** Posts into this thread of the webhook's channel. */
+    threadId: snowflake.transform(String).optional(),
+    /** A webhook message's author name and avatar, instead of the webhook's own. */
+    username: z.string().trim().min(1).max(80).optional(),
+    avatarUrl: httpUrl("An http(s) URL").optional(),
+    /** false: plain text instead of an embed. */
+    embed: z.boolean().optional(),
+  })
+  .refine((config) => config.webhookUrl || (config.botToken && config.channelId), {
+    message: "Set webhookUrl, or botToken and channelId",
+    path: ["webhookUrl"],
+  });
+export type DiscordDistributorConfig = z.infer<typeof discordDistributorConfigSchema>;
+
+export const NOTION_PROPERTY_TYPES = [
+  "title",
+  "rich_text",
+  "date",
+  "number",
+  "checkbox",
+  "multi_select",
+  "select",
+  "url",
+  "email",
+  "phone_number",
+] as const;
+export type NotionPropertyType = (typeof NOTION_PROPERTY_TYPES)[number];
+
+const notionPropertyType = z.preprocess(
+  (value) => (value === "phone" ? "phone_number" : value),
+  z.enum(NOTION_PROPERTY_TYPES),
+);
+
+/** A page in a Notion database; `fields` maps the input's fields to the database's properties. */
+export const notionDistributorConfigSchema = z.object({
+  token: secretField("The integration's secret (Notion: Settings → Connections), as a {{NAME}} placeholder"),
+  databaseId: z
+    .string()
+    .trim()
+    .regex(
+      /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
+      "The database id: the 32 hexadecimal characters of its URL",
+    ),
+  /** Input field (dotted path) → property type, or `{ type, property }` when the property's name differs. */
+  fields: z
+    .record(
+      z.string().min(1).max(200),
+      z.union([
+        notionPropertyType,
+        z.object({ type: notionPropertyType, property: z.string().min(1).max(200) }),
+      ]),
+    )
+    .refine((fields) => Object.keys(fields).length >= 1, "Map at least one input field to a property")
+    .refine((fields) => Object.keys(fields).length <= 100, "At most 100 fields"),
+  /** A text property that receives the publication's key, so a retried publication finds its page. */
+  idempotencyProperty: z.string().min(1).max(200).optional(),
+});
+export type NotionDistributorConfig = z.infer<typeof notionDistributorConfigSchema>;
+
+const sqlIdentifier = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, "A table or column name (letters, digits, underscores)");
+
+/** A row in a Supabase table. The project URL is the feed's choice, so only a feed secret may fill the key. */
+export const supabaseDistributorConfigSchema = z.preprocess(
+  withAliases({ supabaseUrl: "url", supabaseKey: "key", tableName: "table" }),
+  z.object({
+    url: httpUrl("The project URL, such as https://abcd1234.supabase.co"),
+    key: secretField("The project's API key (service role or anon with an insert policy), as a feed secret", {
+      feedOnly: true,
+    }),
+    table: sqlIdentifier,
+    schema: sqlIdentifier.optional(),
+    /** Column → input field (dotted path). Without it the row is the input's top-level fields. */
+    columns: z
+      .record(sqlIdentifier, z.string().min(1).max(200))
+      .refine((columns) => Object.keys(columns).length <= 100, "At most 100 columns")
+      .optional(),
+    /** A unique column that receives the publication's key: a retried publication finds its row. */
+    idempotencyColumn: sqlIdentifier.optional(),
+    /** The column that identifies a row in the receipt (default `id`). */
+    idColumn: sqlIdentifier.optional(),
+  }),
+);
+export type SupabaseDistributorConfig = z.infer<typeof supabaseDistributorConfigSchema>;
+
+/** A post on NEAR Social (the social.near contract) by the configured account. */
+export const nearSocialDistributorConfigSchema = z.object({
+  accountId: nearAccountId,
+  privateKey: secretField("The account's key (ed25519:…), as a {{NAME}} placeholder"),
+  networkId: z.enum(["mainnet", "testnet"]).optional(),
+});
+export type NearSocialDistributorConfig = z.infer<typeof nearSocialDistributorConfigSchema>;
+
+/** A post through the Open Crosspost API, signed by a NEAR account that has connected the targets. */
+export const crosspostDistributorConfigSchema = z.object({
+  signerId: nearAccountId,
+  keyPair: secretField("The signer's key (ed25519:…), as a {{NAME}} placeholder"),
+  targets: z
+    .array(
+      z.object({
+        platform: z.string().trim().toLowerCase().min(1).max(40),
+        userId: z.string().trim().min(1).max(200),
+      }),
+    )
+    .min(1, "Add at least one target")
+    .max(20),
+  /** Longest post text (default 280, X's limit for most accounts). */
+  maxLength: z.number().int().min(1).max(25_000).optional(),
+});
+export type CrosspostDistributorConfig = z.infer<typeof crosspostDistributorConfigSchema>;
+
+/** A signed JSON POST to a URL the feed chooses; the signing secret is therefore a feed secret. */
+export const webhookDistributorConfigSchema = z.object({
+  url: httpUrl("An http(s) URL"),
+  secret: secretField("The signing secret shared with the receiver, as a feed secret's {{NAME}}", {
+    feedOnly: true,
+  }),
+  /** The X-Curate-Event header (default `item.published`). */
+  event: z
+    .string()
+    .regex(/^[a-z][a-z0-9_.-]{0,63}$/, "Lower-case letters, digits, dots, dashes, underscores")
+    .optional(),
+  timeoutMs: z.number().int().min(1000).max(30_000).optional(),
+});
+export type WebhookDistributorConfig = z.infer<typeof webhookDistributorConfigSchema>;
+
 /** Config schemas by built-in short name; plugins without one here accept any object. */
 export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   "object-transform": objectTransformConfigSchema,
   "simple-transform": simpleTransformConfigSchema,
   "ai-transform": aiTransformConfigSchema,
   rss: rssDistributorConfigSchema,
+  telegram: telegramDistributorConfigSchema,
+  discord: discordDistributorConfigSchema,
+  notion: notionDistributorConfigSchema,
+  supabase: supabaseDistributorConfigSchema,
+  "near-social": nearSocialDistributorConfigSchema,
+  crosspost: crosspostDistributorConfigSchema,
+  webhook: webhookDistributorConfigSchema,
 };
 
 export interface PlaceholderUse {

@@ -28,6 +28,7 @@ export const BUILTIN_PLUGINS = [
   { name: "supabase", type: "distributor", label: "Supabase" },
   { name: "near-social", type: "distributor", label: "NEAR Social" },
   { name: "crosspost", type: "distributor", label: "Crosspost" },
+  { name: "webhook", type: "distributor", label: "Webhook" },
   {
     name: "x-source",
     type: "source",

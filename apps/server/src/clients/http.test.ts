@@ -81,4 +81,32 @@ describe("callExternal", () => {
       message: expect.stringMatching(/could not be reached/),
     });
   });
+  it("reads a wait from the answer's body when the service puts it there", async () => {
+    waits.length = 0;
+    let first = true;
+    handler = (_req, res) => {
+      if (first) {
+        first = false;
+        res.writeHead(429, { "content-type": "application/json" }).end(JSON.stringify({ retry_after: 1.5 }));
+      } else res.end("ok");
+    };
+    const waitHint = async (response: Response) =>
+      ((await response.clone().json()) as { retry_after: number }).retry_after * 1000;
+    await callExternal(`${baseUrl}/f`, {}, { ...options, retries: 1, waitHint });
+    expect(waits).toEqual([1500]);
+  });
+
+  it("stops at once when the caller's signal aborts, with the caller's reason", async () => {
+    hits = 0;
+    handler = () => {};
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("step out of time")), 50);
+    const error = await callExternal(
+      `${baseUrl}/g`,
+      { signal: controller.signal },
+      { ...options, retries: 3 },
+    ).catch((e) => e);
+    expect(error).toMatchObject({ message: "step out of time" });
+    expect(hits).toBe(1);
+  });
 });

@@ -36,8 +36,13 @@ export interface OutboundOptions {
   logger?: Logger;
   /** Waits between attempts; tests shorten it. */
   sleep?: (ms: number) => Promise<void>;
-  /** Reads a service-specific wait from a retryable answer (e.g. X's x-rate-limit-reset). */
-  waitHint?: (response: Response) => number | null;
+  /** The fetch to call with: a guarded one (`clients/outbound.ts`) for URLs a feed chose. */
+  fetch?: typeof fetch;
+  /**
+   * Reads a service-specific wait from a retryable answer (X's x-rate-limit-reset, Discord's `retry_after` in the
+   * body: read a clone, the answer's own body is discarded after).
+   */
+  waitHint?: (response: Response) => number | null | Promise<number | null>;
 }
 
 const MAX_RETRIES = 8;
@@ -56,7 +61,7 @@ function retryAfterMs(response: Response): number | null {
 /**
  * fetch with a timeout, and bounded exponential backoff on connection failures, timeouts and retryable
  * statuses (honouring Retry-After). Returns the first non-retryable answer, OK or not, for the caller to read;
- * throws ExternalServiceError when no usable answer came.
+ * throws ExternalServiceError when no usable answer came. An `init.signal` stops it at once (its reason is thrown).
  */
 export async function callExternal(
   url: string | URL,
@@ -70,9 +75,15 @@ export async function callExternal(
   for (let attempt = 0; ; attempt++) {
     const backoff = Math.min(1000 * 2 ** attempt, maxBackoff);
     let response: Response;
+    const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
     try {
-      response = await fetch(url, { ...init, signal: AbortSignal.timeout(options.timeoutMs ?? 10_000) });
+      response = await (options.fetch ?? fetch)(url, {
+        ...init,
+        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
+      });
     } catch (error) {
+      // The caller gave up (a step out of time, a worker stopping): no further attempt, its reason is the error.
+      if (init.signal?.aborted) throw init.signal.reason ?? error;
       const timedOut = error instanceof Error && error.name === "TimeoutError";
       const reason = timedOut ? "timed out" : "could not be reached";
       if (attempt >= retries) {
@@ -86,7 +97,7 @@ export async function callExternal(
       continue;
     }
     if (!isRetryableStatus(response.status)) return response;
-    const hinted = options.waitHint?.(response) ?? retryAfterMs(response);
+    const hinted = (await options.waitHint?.(response)) ?? retryAfterMs(response);
     if (attempt >= retries) {
       await response.body?.cancel();
       throw new ExternalServiceError(
@@ -105,4 +116,26 @@ export async function callExternal(
     await response.body?.cancel();
     await sleep(wait);
   }
+}
+
+/**
+ * `promise`, or the signal's reason as soon as it aborts: for SDKs that take no signal, so a step out of time
+ * stops waiting (the request itself runs on to its own timeout).
+ */
+export function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", stop);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", stop);
+        reject(error);
+      },
+    );
+  });
 }

@@ -45,9 +45,19 @@ const envSchema = z.object({
   PINATA_API_URL: z.url().default("https://api.pinata.cloud"),
   PINATA_UPLOAD_URL: z.url().default("https://api.pinata.cloud/pinning/pinFileToIPFS"),
   PINATA_GATEWAY_URL: z.url().default("https://gateway.pinata.cloud/ipfs"),
-  CROSSPOST_API_URL: z.url().optional(),
+  CROSSPOST_API_URL: z.url().default("https://api.opencrosspost.com"),
   PLUGIN_ALLOWED_HOSTS: list,
   PLUGIN_SECRETS: list,
+  TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
+  DISCORD_API_BASE_URL: z.url().default("https://discord.com/api"),
+  NOTION_API_BASE_URL: z.url().default("https://api.notion.com"),
+  NEAR_TESTNET_RPC_URL: z.url().default("https://rpc.testnet.near.org"),
+  /**
+   * Hosts that URLs a feed's config chooses (webhooks, Supabase projects) may reach although they are on loopback,
+   * private or link-local addresses; `*` allows any. Empty by default: a feed owner cannot reach the operator's
+   * internal network.
+   */
+  PRIVATE_HOSTS_ALLOWED: list,
   SEED_DEMO_DATA: booleanFlag.optional(),
   ENABLE_TEST_ROUTES: booleanFlag.optional(),
   ALLOW_PUBLIC_TRIAL: booleanFlag.default(false),

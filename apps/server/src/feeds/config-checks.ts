@@ -97,10 +97,9 @@ export async function configIssues(db: Database, config: FeedConfig): Promise<Co
     const parsed = schema.safeParse(use.config ?? {});
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
-        issues.push({
-          path: [`${use.path}.config`, ...issue.path.map(String)].join("."),
-          message: issue.message,
-        });
+        const path = [`${use.path}.config`, ...issue.path.map(String)].join(".");
+        // A raw credential already has its own, plainer message at this path.
+        if (!issues.some((known) => known.path === path)) issues.push({ path, message: issue.message });
       }
     }
   }

@@ -153,6 +153,20 @@ describe("POST /api/feeds", () => {
       },
       "outputs.stream.distribute.0.transform.0.config.mappings",
     ],
+    [
+      {
+        ...legacyConfig,
+        outputs: {
+          stream: {
+            enabled: true,
+            distribute: [
+              { plugin: "@curate/webhook", config: { url: "file:///etc/passwd", secret: "{{S}}" } },
+            ],
+          },
+        },
+      },
+      "outputs.stream.distribute.0.config.url",
+    ],
   ])("refuses an invalid config with a 400 naming %s's field", async (config, path) => {
     const { status, body } = await send("POST", "/api/feeds", cookies.owner, {
       ...config,
@@ -217,7 +231,17 @@ describe("POST /api/feeds", () => {
     const withSecret = {
       ...legacyConfig,
       id: "secretive",
-      outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/telegram", config }] } },
+      outputs: {
+        stream: {
+          enabled: true,
+          distribute: [
+            {
+              plugin: "@curate/telegram",
+              config: { botToken: "{{TELEGRAM_BOT_TOKEN}}", chatId: "@secretive_feed", ...config },
+            },
+          ],
+        },
+      },
     };
     const { status, body } = await send("POST", "/api/feeds", cookies.owner, withSecret);
     expect(status).toBe(400);

@@ -1,7 +1,14 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
 import type { Database } from "../db/index.ts";
 import { consumeLimit } from "../limits/service.ts";
+import { createCrosspostDistributor } from "./distributors/crosspost.ts";
+import { createDiscordDistributor } from "./distributors/discord.ts";
+import { createNearSocialDistributor } from "./distributors/near-social.ts";
+import { createNotionDistributor } from "./distributors/notion.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
+import { createSupabaseDistributor } from "./distributors/supabase.ts";
+import { createTelegramDistributor } from "./distributors/telegram.ts";
+import { createWebhookDistributor } from "./distributors/webhook.ts";
 import { createAiTransform } from "./transformers/ai-transform.ts";
 import { objectTransform } from "./transformers/object-transform.ts";
 import { simpleTransform } from "./transformers/simple-transform.ts";
@@ -18,6 +25,13 @@ export interface BuiltinSettings {
   aiBaseUrl: string;
   aiDefaultModel: string;
   aiCallsPerFeedPerHour: number;
+  telegramApiRoot: string;
+  discordApiBaseUrl: string;
+  notionApiBaseUrl: string;
+  nearRpcUrls: { mainnet: string; testnet: string };
+  crosspostApiUrl: string;
+  /** Hosts URLs a feed chooses may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
+  privateHostsAllowed: readonly string[];
 }
 
 /** The built-in plugins, one line each. */
@@ -32,6 +46,13 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
         consumeLimit(settings.db, `ai:${feedId}`, settings.aiCallsPerFeedPerHour, 60 * 60_000),
     }),
     createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
+    createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
+    createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
+    createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
+    createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
+    createNearSocialDistributor({ rpcUrls: settings.nearRpcUrls }),
+    createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
+    createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];
 }
 

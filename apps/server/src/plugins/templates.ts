@@ -48,7 +48,8 @@ function builtin(name: string): unknown {
   return undefined;
 }
 
-function lookup(input: unknown, path: string): unknown {
+/** The input's value at a dotted path (`author.name`, `media.0.url`); `now` and `today` when the input has none. */
+export function valueAt(input: unknown, path: string): unknown {
   const parts = path.split(".").filter(Boolean);
   let value: unknown = input;
   for (const part of parts) {
@@ -69,7 +70,7 @@ function unquote(argument: string | undefined): string | undefined {
 
 function evaluate(expression: string, input: unknown): unknown {
   const [path, ...filters] = expression.split("|").map((part) => part.trim());
-  let value = lookup(input, path);
+  let value = valueAt(input, path);
   for (const filter of filters) {
     const colon = filter.indexOf(":");
     const name = colon === -1 ? filter : filter.slice(0, colon).trim();

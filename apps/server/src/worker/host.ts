@@ -26,13 +26,18 @@ export interface WorkerOptions {
   logger: Logger;
   /** Plugins besides the built-ins (tests add local fakes). */
   extraPlugins?: Plugin[];
+  /**
+   * A feed's own secrets, which alone may fill feed-only secret fields (a webhook's signing secret, a Supabase
+   * key). This server keeps no such store yet, so without this those fields cannot be filled.
+   */
+  feedSecrets?: (feedId: string) => Promise<Readonly<Record<string, string>>>;
 }
 
 const INTAKE_QUEUE = "curate-intake";
 
 /** The pipeline's runner settings from the environment. */
 export function runnerDeps(options: WorkerOptions): RunnerDeps {
-  const { database, env, logger } = options;
+  const { database, env, logger, feedSecrets } = options;
   const registry = createPluginRegistry([
     ...builtinPlugins({
       db: database.db,
@@ -40,14 +45,20 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       aiBaseUrl: env.AI_API_BASE_URL,
       aiDefaultModel: env.AI_DEFAULT_MODEL,
       aiCallsPerFeedPerHour: env.AI_CALLS_PER_FEED_PER_HOUR,
+      telegramApiRoot: env.TELEGRAM_API_BASE_URL,
+      discordApiBaseUrl: env.DISCORD_API_BASE_URL,
+      notionApiBaseUrl: env.NOTION_API_BASE_URL,
+      nearRpcUrls: { mainnet: env.NEAR_RPC_URL, testnet: env.NEAR_TESTNET_RPC_URL },
+      crosspostApiUrl: env.CROSSPOST_API_URL,
+      privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
     }),
     ...(options.extraPlugins ?? []),
   ]);
-  const serverSecrets = secretSource(env.PLUGIN_SECRET_VALUES);
   return {
     db: database.db,
     registry,
-    secretsFor: async () => serverSecrets,
+    secretsFor: async (feedId) =>
+      secretSource(env.PLUGIN_SECRET_VALUES, feedSecrets ? await feedSecrets(feedId) : {}),
     logger,
     maxAttempts: env.PROCESSING_MAX_ATTEMPTS,
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,

@@ -1,0 +1,133 @@
+import { createHmac } from "node:crypto";
+import { type WebhookDistributorConfig, webhookDistributorConfigSchema } from "@curate/core";
+import { callExternal, ExternalServiceError } from "../../clients/http.ts";
+import { BlockedUrlError, checkOutboundUrl, outboundFetch } from "../../clients/outbound.ts";
+import { CREDENTIALS_REJECTED, type DistributorPlugin, PluginError } from "../types.ts";
+
+export interface WebhookSettings {
+  /** Hosts a webhook may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
+  allowedHosts: readonly string[];
+}
+
+export const DEFAULT_WEBHOOK_EVENT = "item.published";
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** The delivery this distributor sends, all but its time and signature (made when it is sent). */
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  /** The JSON body exactly as sent and signed. */
+  body: string;
+}
+
+/** `sha256=` and the hex HMAC-SHA256 of `<timestamp>.<raw body>` under the shared secret (docs/plugins.md). */
+export function webhookSignature(secret: string, timestamp: string, body: string): string {
+  return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
+}
+
+function answerError(status: number, location: string | null, snippet: string): PluginError {
+  if (status >= 300 && status < 400) {
+    return new PluginError(
+      `The receiver redirected the delivery (${status}${location ? ` to ${location}` : ""}); redirects are not followed: set url to the final address.`,
+      { code: "WEBHOOK_REDIRECTED" },
+    );
+  }
+  if (status === 401 || status === 403) {
+    return new PluginError(
+      `The receiver refused the delivery (${status}): check that it verifies signatures with the same secret as this feed's secret field.`,
+      { code: CREDENTIALS_REJECTED },
+    );
+  }
+  if (status === 404 || status === 410) {
+    return new PluginError(`The receiver has no endpoint at this url (${status}): check url.`, {
+      code: "WEBHOOK_NOT_FOUND",
+    });
+  }
+  return new PluginError(`The receiver refused the delivery (${status})${snippet ? `: ${snippet}` : ""}`, {
+    code: "WEBHOOK_REJECTED",
+  });
+}
+
+/**
+ * An HMAC-signed JSON POST to a URL the feed chooses (docs/plugins.md: "Receiving webhooks"). The delivery id is
+ * the publication's idempotency key, the same on every retry, so a receiver can drop a delivery it already has.
+ * Only 408, 425, 429, 5xx, timeouts and unreachable receivers are retried (by the engine, with backoff).
+ */
+export function createWebhookDistributor(
+  settings: WebhookSettings,
+): DistributorPlugin<WebhookDistributorConfig> {
+  return {
+    type: "distributor",
+    name: "webhook",
+    configSchema: webhookDistributorConfigSchema,
+    async render(input, config, context) {
+      const event = config.event ?? DEFAULT_WEBHOOK_EVENT;
+      const delivery = context.idempotencyKey ?? context.jobId;
+      const request: WebhookRequest = {
+        url: config.url,
+        headers: {
+          "Content-Type": "application/json",
+          "User-Agent": "Curate-Webhook/1",
+          "X-Curate-Event": event,
+          "X-Curate-Delivery": delivery,
+        },
+        body: JSON.stringify({
+          event,
+          delivery,
+          feedId: context.feedId,
+          submissionId: context.submissionId,
+          data: input ?? null,
+        }),
+      };
+      return { action: "POST", request };
+    },
+    async send(rendered, config, context) {
+      const request = rendered.request as WebhookRequest;
+      try {
+        await checkOutboundUrl(request.url, settings.allowedHosts);
+      } catch (error) {
+        if (error instanceof BlockedUrlError)
+          throw new PluginError(error.message, { code: "WEBHOOK_URL_REFUSED" });
+        throw error;
+      }
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const init: RequestInit = {
+        method: "POST",
+        headers: {
+          ...request.headers,
+          "X-Curate-Timestamp": timestamp,
+          "X-Curate-Signature": webhookSignature(config.secret, timestamp, request.body),
+        },
+        body: request.body,
+        signal: context.signal,
+      };
+      let response: Response;
+      try {
+        response = await callExternal(request.url, init, {
+          service: "The webhook receiver",
+          timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+          retries: 0,
+          fetch: outboundFetch(settings.allowedHosts),
+        });
+      } catch (error) {
+        if (error instanceof ExternalServiceError) {
+          throw new PluginError(error.message, {
+            code: "WEBHOOK_UNAVAILABLE",
+            retryable: true,
+            retryAfterMs: error.retryAfterMs,
+            cause: error,
+          });
+        }
+        throw error;
+      }
+      const text = await response.text().catch(() => "");
+      if (!response.ok) {
+        throw answerError(response.status, response.headers.get("location"), text.trim().slice(0, 200));
+      }
+      return {
+        status: response.status,
+        reference: { kind: "webhook-delivery", id: request.headers["X-Curate-Delivery"], url: request.url },
+      };
+    },
+  };
+}

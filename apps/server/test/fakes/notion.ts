@@ -1,0 +1,214 @@
+import { randomUUID } from "node:crypto";
+import { answerQueue, type FakeAnswer, type ReceivedRequest, startFakeServer } from "./server.ts";
+
+/**
+ * A local Notion API (`{base}/v1/…`, Notion-Version 2025-09-03): `POST /pages` into a database,
+ * `GET /databases/{id}` (its data sources) and `POST /data_sources/{id}/query` (rich-text `equals` filters). Pages
+ * are checked against the database's property names and types and Notion's request limits, and refusals come as
+ * Notion's `{ object: "error", status, code, message }`.
+ */
+
+type PropertyType =
+  | "title"
+  | "rich_text"
+  | "date"
+  | "number"
+  | "checkbox"
+  | "multi_select"
+  | "select"
+  | "url"
+  | "email"
+  | "phone_number";
+
+export interface FakeDatabase {
+  id: string;
+  /** Property name → type, as the database defines them. */
+  properties: Record<string, PropertyType>;
+  /** Shared with the integration for reading only: writes are `restricted_resource`. */
+  readOnly?: boolean;
+}
+
+export interface CreatedPage {
+  id: string;
+  url: string;
+  databaseId: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the page properties as sent, checked by assertion
+  properties: Record<string, any>;
+}
+
+const fail = (status: number, code: string, message: string): FakeAnswer => ({
+  status,
+  body: { object: "error", status, code, message, request_id: randomUUID() },
+});
+
+const plain = (id: string) => id.replace(/-/g, "").toLowerCase();
+
+function validationError(path: string, problem: string): FakeAnswer {
+  return fail(400, "validation_error", `body failed validation: body.properties.${path} ${problem}`);
+}
+
+/** Notion's checks on one property value; null when it passes. */
+// biome-ignore lint/suspicious/noExplicitAny: a property value as sent
+function checkValue(name: string, type: PropertyType, value: any): FakeAnswer | null {
+  if (!value || typeof value !== "object" || !(type in value)) {
+    return fail(400, "validation_error", `${name} is expected to be ${type}.`);
+  }
+  const inner = value[type];
+  if (type === "title" || type === "rich_text") {
+    if (!Array.isArray(inner)) return validationError(`${name}.${type}`, "should be an array");
+    if (inner.length > 100)
+      return validationError(
+        `${name}.${type}.length`,
+        `should be ≤ \`100\`, instead was \`${inner.length}\`.`,
+      );
+    for (const [i, item] of inner.entries()) {
+      const content = item?.text?.content;
+      if (typeof content !== "string")
+        return validationError(`${name}.${type}[${i}].text.content`, "should be a string");
+      if (content.length > 2000) {
+        return validationError(
+          `${name}.${type}[${i}].text.content.length`,
+          `should be ≤ \`2000\`, instead was \`${content.length}\`.`,
+        );
+      }
+    }
+  }
+  if (type === "multi_select") {
+    if (!Array.isArray(inner)) return validationError(`${name}.multi_select`, "should be an array");
+    if (inner.length > 100)
+      return validationError(
+        `${name}.multi_select.length`,
+        `should be ≤ \`100\`, instead was \`${inner.length}\`.`,
+      );
+    for (const option of inner) {
+      if (typeof option?.name !== "string" || option.name.includes(",") || option.name.length > 100) {
+        return fail(400, "validation_error", `Invalid select option name: ${JSON.stringify(option?.name)}.`);
+      }
+    }
+  }
+  if (type === "select" && (inner?.name?.includes(",") || inner?.name?.length > 100)) {
+    return fail(400, "validation_error", `Invalid select option name: ${JSON.stringify(inner.name)}.`);
+  }
+  if (type === "url" && (typeof inner !== "string" || inner.length > 2000))
+    return validationError(`${name}.url`, "should be a string of at most 2000");
+  if ((type === "email" || type === "phone_number") && (typeof inner !== "string" || inner.length > 200)) {
+    return validationError(`${name}.${type}`, "should be a string of at most 200");
+  }
+  if (type === "number" && typeof inner !== "number")
+    return validationError(`${name}.number`, "should be a number");
+  if (type === "checkbox" && typeof inner !== "boolean")
+    return validationError(`${name}.checkbox`, "should be a boolean");
+  if (type === "date" && Number.isNaN(Date.parse(inner?.start)))
+    return validationError(`${name}.date.start`, "should be an ISO 8601 date");
+  return null;
+}
+
+export async function startFakeNotion(options: { token: string; databases: FakeDatabase[] }) {
+  const pages: CreatedPage[] = [];
+  const queue = answerQueue();
+  const databases = new Map(options.databases.map((db) => [plain(db.id), db]));
+  const sourceOf = (db: FakeDatabase) => `${plain(db.id).slice(0, 24)}00000000`;
+
+  const notFound = (id: string) =>
+    fail(
+      404,
+      "object_not_found",
+      `Could not find database with ID: ${id}. Make sure the relevant pages and databases are shared with your integration.`,
+    );
+
+  const pageObject = (page: CreatedPage) => ({
+    object: "page",
+    id: page.id,
+    created_time: new Date().toISOString(),
+    parent: { type: "data_source_id", data_source_id: page.databaseId },
+    url: page.url,
+    properties: page.properties,
+  });
+
+  const handle = (request: ReceivedRequest): FakeAnswer => {
+    if (request.headers.authorization !== `Bearer ${options.token}`) {
+      return fail(401, "unauthorized", "API token is invalid.");
+    }
+    if (!request.headers["notion-version"])
+      return fail(400, "missing_version", "Notion-Version header failed validation.");
+    const queued = queue.next();
+    if (queued) return queued;
+    if (request.method === "POST" && request.path === "/v1/pages") {
+      const databaseId = request.body?.parent?.database_id;
+      const db = databases.get(plain(String(databaseId ?? "")));
+      if (!db) return notFound(databaseId);
+      if (db.readOnly) return fail(403, "restricted_resource", "Insufficient permissions for this endpoint.");
+      const properties = request.body.properties ?? {};
+      for (const [name, value] of Object.entries(properties)) {
+        const type = db.properties[name];
+        if (!type) return fail(400, "validation_error", `${name} is not a property that exists.`);
+        const refused = checkValue(name, type, value);
+        if (refused) return refused;
+      }
+      const id = randomUUID();
+      const page: CreatedPage = {
+        id,
+        url: `https://www.notion.so/${plain(id)}`,
+        databaseId: db.id,
+        properties,
+      };
+      pages.push(page);
+      return { status: 200, body: pageObject(page) };
+    }
+    const database = /^\/v1\/databases\/([\w-]+)$/.exec(request.path);
+    if (request.method === "GET" && database) {
+      const db = databases.get(plain(database[1]));
+      if (!db) return notFound(database[1]);
+      return {
+        status: 200,
+        body: {
+          object: "database",
+          id: db.id,
+          title: [],
+          data_sources: [{ id: sourceOf(db), name: "Items" }],
+        },
+      };
+    }
+    const query = /^\/v1\/data_sources\/([\w-]+)\/query$/.exec(request.path);
+    if (request.method === "POST" && query) {
+      const db = options.databases.find((candidate) => sourceOf(candidate) === plain(query[1]));
+      if (!db) return fail(404, "object_not_found", `Could not find data_source with ID: ${query[1]}.`);
+      const { property, rich_text } = request.body?.filter ?? {};
+      const results = pages.filter(
+        (page) =>
+          page.databaseId === db.id &&
+          (property === undefined ||
+            page.properties[property]?.rich_text
+              ?.map((t: { text: { content: string } }) => t.text.content)
+              .join("") === rich_text?.equals),
+      );
+      return {
+        status: 200,
+        body: {
+          object: "list",
+          results: results.slice(0, request.body?.page_size ?? 100).map(pageObject),
+          next_cursor: null,
+          has_more: false,
+          type: "page_or_data_source",
+        },
+      };
+    }
+    return fail(400, "invalid_request_url", "Invalid request URL.");
+  };
+
+  const server = await startFakeServer(handle);
+  return {
+    baseUrl: server.url,
+    requests: server.requests,
+    pages,
+    failNext(status: number, code: string, message: string, headers?: Record<string, string>) {
+      queue.push({ ...(fail(status, code, message) as { status: number; body: unknown }), headers });
+    },
+    reset() {
+      pages.length = 0;
+      server.requests.length = 0;
+      queue.clear();
+    },
+    close: server.close,
+  };
+}
