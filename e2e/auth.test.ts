@@ -1,4 +1,4 @@
-import type { Feed } from "@curate/core";
+import type { Feed, FeedSummary } from "@curate/core";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
@@ -147,10 +147,8 @@ describe("Sign-in with the development wallet", () => {
     const accountId = await signInWithDevWallet(page);
 
     // The demo seed's feeds belong to seeded accounts; this account is served a few of them as its own.
-    const all = (await (await fetch(`${baseUrl}/api/feeds`)).json()).data as Feed[];
-    const mine = all
-      .slice(0, 3)
-      .map((feed, index) => (index === 2 ? { ...feed, config: { ...feed.config, sources: [] } } : feed));
+    const all = (await (await fetch(`${baseUrl}/api/feeds`)).json()).data as FeedSummary[];
+    const mine = all.slice(0, 3).map((feed, index) => (index === 2 ? { ...feed, complete: false } : feed));
     await page.route(`${baseUrl}/api/users/${accountId}/feeds`, (route) =>
       route.fulfill({
         contentType: "application/json",
@@ -177,7 +175,8 @@ describe("Sign-in with the development wallet", () => {
     await expect
       .poll(() => first.getByTestId("content-count").textContent())
       .toMatch(new RegExp(`^${approved} `));
-    const approvers = Object.values(mine[0].config.moderation?.approvers ?? {}).flat().length;
+    const full = (await (await fetch(`${baseUrl}/api/feeds/${mine[0].id}`)).json()).data as Feed;
+    const approvers = Object.values(full.config.moderation?.approvers ?? {}).flat().length;
     expect(await first.getByTestId("curator-count").textContent()).toMatch(new RegExp(`^${approvers} `));
     expect(await first.getByText("Setup incomplete").count()).toBe(0);
     expect(await cards.nth(2).getByText("Setup incomplete").count()).toBe(1);

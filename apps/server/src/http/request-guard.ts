@@ -82,7 +82,12 @@ export function requestGuard(options: { rawBodyPaths: string[] }): MiddlewareHan
     if (!MUTATING.has(c.req.method) || options.rawBodyPaths.some((path) => url.pathname.startsWith(path))) {
       return next();
     }
-    const hasBody = c.req.raw.body !== null && c.req.header("content-length") !== "0";
+    // HTTP/1.1 frames a body by Content-Length or Transfer-Encoding only (RFC 9112 §6.3); the Node adapter hands
+    // every DELETE a stream even when neither is sent, as browsers do for a bodiless fetch.
+    const length = c.req.header("content-length");
+    const hasBody =
+      c.req.raw.body !== null &&
+      (c.req.header("transfer-encoding") !== undefined || (length !== undefined && length !== "0"));
     if (!hasBody) return next();
     const type = c.req.header("content-type") ?? "";
     if (!JSON_TYPE.test(type)) {

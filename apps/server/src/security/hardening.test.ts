@@ -217,6 +217,39 @@ describe("6. bad input is a 4xx in the envelope", () => {
   });
 });
 
+describe("bodiless mutations", () => {
+  it("takes a DELETE that frames no body the way browsers send it, and still refuses a body that is not JSON", async () => {
+    const created = await server.json("/api/feeds", {
+      method: "POST",
+      headers: sessionHeaders(server, cookie),
+      body: JSON.stringify(feedConfig({ id: "bodiless" })),
+    });
+    expect(created.status).toBe(201);
+    const port = Number(new URL(server.baseUrl).port);
+    const raw = await new Promise<string>((resolve) => {
+      const socket = connect(port, "127.0.0.1", () =>
+        socket.write(
+          `DELETE /api/feeds/bodiless HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${server.baseUrl}\r\n` +
+            `Cookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+      let data = "";
+      socket.on("data", (chunk) => {
+        data += chunk;
+      });
+      socket.on("close", () => resolve(data));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 200/);
+    expect((await server.request("/api/feeds/bodiless")).status).toBe(404);
+    const typed = await server.request("/api/feeds/ai", {
+      method: "DELETE",
+      headers: { Cookie: cookie, Origin: server.baseUrl, "Content-Type": "text/plain" },
+      body: "x",
+    });
+    expect(typed.status).toBe(415);
+  });
+});
+
 describe("7. sign-in limits", () => {
   it("never limit signing out, key on the proxy's client address with TRUST_PROXY, and hold across processes", async () => {
     const limited = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "2", TRUST_PROXY: "1" });
