@@ -1,11 +1,13 @@
-import type { DatabaseHandle } from "../apps/server/src/db/index.ts";
+import pg from "pg";
+import { type DatabaseHandle, openDatabase } from "../apps/server/src/db/index.ts";
 import {
   type Driver,
   openScratchDatabase,
   postgresReachable as reachable,
   type ScratchDatabase,
+  withDatabase,
 } from "../apps/server/test/databases.ts";
-import { serveApp } from "../apps/server/test/serve-app.ts";
+import { type ServeOptions, serveApp } from "../apps/server/test/serve-app.ts";
 
 export type { Driver };
 
@@ -21,8 +23,28 @@ export function openFreshDatabase(driver: Driver, name: string): Promise<Scratch
   return openScratchDatabase(driver, { adminUrl: ADMIN_URL, name });
 }
 
+/**
+ * A PostgreSQL database named `name` that outlives the run (created when absent, never dropped): a large data set
+ * loaded once can be measured again without loading it again.
+ */
+export async function openKeptDatabase(name: string): Promise<ScratchDatabase> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query("select 1 from pg_database where datname = $1", [name]);
+    if (!rowCount) await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const handle = await openDatabase({ url: withDatabase(ADMIN_URL, name) });
+  return { handle, dispose: () => handle.close() };
+}
+
 /** The app as deployed (production mode, no worker) over `database`, with the read cache as asked. */
-export function startBenchApp(database: DatabaseHandle, options: { readCacheTtlMs: number }) {
+export function startBenchApp(
+  database: DatabaseHandle,
+  options: { readCacheTtlMs: number; fetch?: ServeOptions["fetch"] },
+) {
   return serveApp(
     database,
     {
@@ -30,6 +52,6 @@ export function startBenchApp(database: DatabaseHandle, options: { readCacheTtlM
       SESSION_SECRET: "bench-session-secret-bench-session-secret",
       READ_CACHE_TTL_MS: String(options.readCacheTtlMs),
     },
-    { version: "bench" },
+    { version: "bench", fetch: options.fetch },
   );
 }

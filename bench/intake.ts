@@ -60,11 +60,13 @@ async function runDriver(driver: string) {
     postMentions(x);
     const source = new XMentionSource(new XApiClient({ baseUrl: x.url, bearerToken: "bench-token" }), BOT);
     const started = performance.now();
-    const run = await runMentionIntake(handle.db, BOT, source);
+    const run = await runMentionIntake(handle.db, source);
     const seconds = (performance.now() - started) / 1000;
     const again = performance.now();
-    const rerun = await runMentionIntake(handle.db, BOT, {
+    const rerun = await runMentionIntake(handle.db, {
       key: "bench:replay",
+      platform: "twitter",
+      botHandle: BOT,
       fetchMentions: () => source.fetchMentions(null),
     });
     const replaySeconds = (performance.now() - again) / 1000;

@@ -1,5 +1,6 @@
 /**
- * Leaderboard benchmark on PostgreSQL: 1,000,000 submissions, 20,000 curators, 200 feeds. Measures
+ * Leaderboard benchmark on PostgreSQL: 1,000,000 submissions, 20,000 curators, 200 feeds. Measures every time
+ * range the page offers (all time, This Month, This Week, Today), for all feeds and the busiest one:
  * GET /api/leaderboard (trigger-kept statistics, read cache off) for each variant — p50/p99 over sequential
  * requests — next to the one-aggregate-query alternative over the feed links, in one run.
  * Usage: npm run bench:leaderboard   (env: BENCH_DATABASE_URL, BENCH_LB_SUBMISSIONS, BENCH_LB_REQUESTS)
@@ -73,8 +74,15 @@ async function main() {
         goal: true,
       },
       { name: "week", query: "?timeRange=week", timeRange: "week" as const, feedId: null, goal: true },
-      { name: "month", query: "?timeRange=month", timeRange: "month" as const, feedId: null, goal: false },
-      { name: "today", query: "?timeRange=today", timeRange: "today" as const, feedId: null, goal: false },
+      { name: "month", query: "?timeRange=month", timeRange: "month" as const, feedId: null, goal: true },
+      {
+        name: `month, ${busiest}`,
+        query: `?timeRange=month&feedId=${busiest}`,
+        timeRange: "month" as const,
+        feedId: busiest,
+        goal: true,
+      },
+      { name: "today", query: "?timeRange=today", timeRange: "today" as const, feedId: null, goal: true },
       {
         name: `week, ${busiest}`,
         query: `?timeRange=week&feedId=${busiest}`,
@@ -113,8 +121,9 @@ async function main() {
       `\nkept = GET /api/leaderboard over HTTP (${REQUESTS} sequential requests, 100 curators with per-feed rows)`,
     );
     log(`agg  = the ranking alone as one aggregate query over submission_feeds (${AGGREGATE_RUNS} runs)`);
-    log("*    = not one of the issue's goal variants (all time, per feed, week); shown for reference");
-    log(`goal (p99 < ${GOAL_P99_MS} ms for all time, per feed and week): ${met ? "MET" : "NOT MET"}`);
+    log(
+      `goal (p99 < ${GOAL_P99_MS} ms for every time range the page offers, all feeds and one): ${met ? "MET" : "NOT MET"}`,
+    );
   } finally {
     await app?.close();
     await dispose();

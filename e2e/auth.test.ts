@@ -2,7 +2,7 @@ import type { Feed, FeedSummary } from "@curate/core";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
-import { browserSession, PHONE, type Viewport } from "./support/browser.ts";
+import { browserSession, hydrated, PHONE, type Viewport } from "./support/browser.ts";
 import { blockExternalRequests, type FakeSocialProfile, fakeNearSocial } from "./support/near-rpc.ts";
 
 const baseUrl = inject("baseUrl");
@@ -215,7 +215,9 @@ describe("Sign-in with the development wallet", () => {
   });
 
   it("offers the development wallet only when the server says its development tools are on", async () => {
-    const { page } = await visit("/");
+    // A client-rendered page: its settings come from the browser's own /api/config call, which this test answers
+    // (a server-rendered page carries the server's real settings in its HTML).
+    const { page } = await visit("/plugin");
     await page.route(`${baseUrl}/api/config`, async (route) => {
       const response = await route.fetch();
       const body = await response.json();
@@ -225,6 +227,7 @@ describe("Sign-in with the development wallet", () => {
       });
     });
     await page.reload();
+    await hydrated(page);
     await header(page).getByRole("button", { name: "Login" }).click();
     const chooser = page.getByRole("dialog", { name: "Connect a wallet" });
     await chooser.getByRole("heading", { name: "NEAR wallets" }).waitFor();

@@ -167,8 +167,30 @@ describe("feed lifecycle", () => {
   it("edits in form view, syncs with JSON view both ways and saves", async () => {
     await page.goto(`${baseUrl}/edit/feed/${feedId}`);
     await page.getByRole("heading", { level: 1, name: "Edit Feed: Solar Weekly" }).waitFor();
+    // Plugin names are suggested from the registry, of the kind each list needs.
+    const suggestions = page.getByLabel("Distributor 1 plugin");
+    const listId = await suggestions.getAttribute("list");
+    await expect
+      .poll(() =>
+        page
+          .locator(`datalist[id="${listId}"] option`)
+          .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+      )
+      .toContain("@curate/telegram");
+    expect(
+      await page
+        .locator(`datalist[id="${listId}"] option`)
+        .evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)),
+    ).not.toContain("@curate/object-transform");
 
     await page.getByLabel("Feed Name").fill("Solar Weekly Plus");
+    // The RSS distributor's title follows the feed's name, as the wizard made it.
+    await expect
+      .poll(
+        async () =>
+          JSON.parse(await page.getByLabel("Distributor 1 config (JSON)").inputValue()).feedConfig.title,
+      )
+      .toBe("Solar Weekly Plus");
     await page.getByLabel("Polling Interval (ms)").fill("500");
     await page.getByRole("button", { name: "Save Changes" }).click();
     await page.getByText("Polling interval must be a whole number of at least 1000 ms").first().waitFor();
@@ -203,6 +225,9 @@ describe("feed lifecycle", () => {
     await toast("Feed configuration updated successfully.").waitFor();
     const { feed } = await storedFeed(feedId);
     expect(feed?.name).toBe("Solar Weekly Plus");
+    expect(feed?.config.outputs?.stream?.distribute?.[0]?.config).toMatchObject({
+      feedConfig: { title: "Solar Weekly Plus" },
+    });
     expect(feed?.config.pollingIntervalMs).toBe(60000);
     expect(feed?.config.description).toBe("Solar energy news, checked by engineers.");
     expect(feed?.config.outputs?.stream?.enabled).toBe(false);

@@ -5,8 +5,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { TestProject } from "vitest/node";
-import { CHROMIUM_PATH } from "./support/browser.ts";
+import { startFakeTelegram } from "../apps/server/test/fakes/telegram.ts";
+import { chromiumExecutable } from "./support/chromium.ts";
 import { E2E_AI_KEY, startFakeAi } from "./support/fake-ai.ts";
+import { startFakeCrosspost } from "./support/fake-crosspost.ts";
+import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
 import { MODERATOR_ACCOUNT_ID } from "./support/moderator.ts";
 
 declare module "vitest" {
@@ -23,11 +26,8 @@ const STOP_TIMEOUT_MS = 10_000;
 
 /** Starts the real server on a free port with a fresh, demo-seeded embedded database, for every journey. */
 export default async function setup(project: TestProject) {
-  if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(
-      `End-to-end tests need Chromium at ${CHROMIUM_PATH} (Debian package "chromium": apt-get install chromium).`,
-    );
-  }
+  // Unpacks the npm package's Chromium once, before the test files race to do it.
+  await chromiumExecutable();
   if (!existsSync(BUILT_APP)) {
     throw new Error(`No built web app at ${BUILT_APP}: run "npm run build" before the e2e project.`);
   }
@@ -37,6 +37,8 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
   const fakeAi = await startFakeAi();
+  const fakeTelegram = await startFakeTelegram({ token: E2E_TELEGRAM_TOKEN, chats: [E2E_TELEGRAM_CHAT] });
+  const fakeCrosspost = await startFakeCrosspost();
 
   // node --import tsx keeps the server a single process, so stopping it stops everything it started.
   const server = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY, "serve"], {
@@ -52,11 +54,22 @@ export default async function setup(project: TestProject) {
       SUPER_ADMIN_ACCOUNTS: MODERATOR_ACCOUNT_ID,
       // Every journey signs in from the same address; the per-IP sign-in limit is for the internet, not this run.
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      // Every journey also writes as that one moderator, faster than a person could: at the default of 60 writes
+      // a minute a late journey's approval got a 429 and was rolled back.
+      // The long-queue journey (bulk-runs) also seeds 1,050 posts.
+      WRITE_RATE_LIMIT_PER_MINUTE: "5000",
+      // The long-queue journey reloads the page while its run goes on: at 0.7 s between chunks, its 11 chunks
+      // outlast a reload even on a quiet machine, where the default pause finished them first.
+      BULK_RUN_CHUNK_PAUSE_MS: "700",
       // AI steps talk to a local fake whose answer depends on the post (support/fake-ai.ts); feeds name the key
       // as {{E2E_AI_KEY}}.
       AI_API_BASE_URL: fakeAi.baseUrl,
       E2E_AI_KEY,
       PLUGIN_SECRETS: "E2E_AI_KEY",
+      // Telegram steps talk to a local fake of the Bot API (its token reaches a feed only as one of its secrets).
+      TELEGRAM_API_BASE_URL: fakeTelegram.apiRoot,
+      // Connected accounts: the browser and the server both talk to a local Crosspost (support/fake-crosspost.ts).
+      CROSSPOST_API_URL: fakeCrosspost.baseUrl,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -72,6 +85,8 @@ export default async function setup(project: TestProject) {
   } catch (error) {
     await stop(server);
     await fakeAi.close();
+    await fakeTelegram.close();
+    await fakeCrosspost.close();
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output.join("")}`);
   }
@@ -81,6 +96,8 @@ export default async function setup(project: TestProject) {
   return async () => {
     await stop(server);
     await fakeAi.close();
+    await fakeTelegram.close();
+    await fakeCrosspost.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,25 +1,11 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession } from "./support/browser.ts";
 import { BREAK_WORD } from "./support/fake-ai.ts";
-import {
-  DEV_WALLET_KEY_STORAGE,
-  MODERATOR_ACCOUNT_ID,
-  MODERATOR_SECRET_KEY_HEX,
-} from "./support/moderator.ts";
+import { postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
-
-/** Signs the moderator in with the fixed key that the server treats as a super admin. */
-async function signInAsModerator(page: Page) {
-  await page.evaluate(
-    ([key, value]) => localStorage.setItem(key, value),
-    [DEV_WALLET_KEY_STORAGE, MODERATOR_SECRET_KEY_HEX],
-  );
-  expect(await signInWithDevWallet(page)).toBe(MODERATOR_ACCOUNT_ID);
-}
 
 /**
  * Creates a feed from the signed-in page (the session cookie and same-origin check apply) whose stream summarises
@@ -58,20 +44,6 @@ async function createAiFeed(page: Page, feedId: string) {
   expect(status).toBe(201);
 }
 
-/** Posts a command on /test as a curator and waits for the post to be recorded. */
-async function postOnTestPage(page: Page, text: string) {
-  await page.goto(`${baseUrl}/test`);
-  await page.getByRole("heading", { level: 1, name: "Create Test Tweet" }).waitFor();
-  await page.getByLabel("Tweet text").fill(text);
-  await page.getByLabel("Username").fill("e2e_curator");
-  await page.getByRole("button", { name: "Create Tweet" }).click();
-  await page.getByTestId("test-tweet-result").waitFor();
-}
-
-/** A toast with this text, visible or stacked behind newer ones (sonner shows at most three). */
-const toast = (page: Page, text: string) =>
-  page.locator("[data-sonner-toast]").filter({ hasText: text }).first().waitFor({ state: "attached" });
-
 describe("processing", () => {
   it("a moderator finds a failed AI step, reads its error, tweaks its input and reprocesses it to completion", async () => {
     const { page, pageErrors } = await session.visit("/");
@@ -83,11 +55,11 @@ describe("processing", () => {
     await createAiFeed(page, feedId);
 
     const marker = `pipeline-${Date.now()}`;
-    await postOnTestPage(page, `!submit @${botHandle} #${feedId} ${marker} ${BREAK_WORD}`);
+    await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker} ${BREAK_WORD}`);
     await page.goto(`${baseUrl}/feed/${feedId}/curation`);
     const card = page.getByTestId("submission-card").filter({ hasText: marker });
     await card.getByRole("button", { name: "Approve" }).click();
-    await toast(page, "Submission successfully approved.");
+    await toastShown(page, "Submission successfully approved.");
 
     // The approval's job fails at the AI step: the feed page counts it for moderators and links to it.
     await page.goto(`${baseUrl}/feed/${feedId}/processing`);
@@ -137,7 +109,7 @@ describe("processing", () => {
 
     await input.fill(original.replaceAll(BREAK_WORD, ""));
     await tweak.click();
-    await toast(page, "Tweak and reprocess triggered successfully.");
+    await toastShown(page, "Tweak and reprocess triggered successfully.");
     await dialog.waitFor({ state: "detached" });
 
     // The tweak runs as a new job; the list polls until the worker has finished it.

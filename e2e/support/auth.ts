@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { hydrated } from "./browser.ts";
 
 /** Where the app keeps the connected wallet (features/auth/session.ts). */
 const WALLET_STORAGE_KEY = "curate:wallet";
@@ -12,6 +13,8 @@ const WALLET_STORAGE_KEY = "curate:wallet";
 export async function signInWithDevWallet(page: Page): Promise<string> {
   const header = page.getByRole("banner");
   const login = header.getByRole("button", { name: "Login" });
+  // A server-rendered page shows Login before its script runs; a click then would do nothing.
+  await hydrated(page);
   await login.waitFor();
   await login.click();
   await page.getByRole("dialog", { name: "Connect a wallet" }).getByTestId("dev-wallet").click();

@@ -3,20 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll } from "vitest";
-
-export const CHROMIUM_PATH = "/usr/bin/chromium";
-
-// Without the networking flags Chromium tries to reach the internet at start and stalls.
-const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-dev-shm-usage",
-];
+import { CHROMIUM_ARGS, chromiumExecutable } from "./chromium.ts";
 
 export interface Viewport {
   width: number;
@@ -30,7 +17,7 @@ export const PHONE: Viewport = { width: 375, height: 812 };
 export async function launchBrowser() {
   const profile = mkdtempSync(path.join(tmpdir(), "curate-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
+    executablePath: await chromiumExecutable(),
     args: CHROMIUM_ARGS,
     viewport: DESKTOP,
   });
@@ -59,7 +46,19 @@ export async function openPage(
   const pageErrors: Error[] = [];
   page.on("pageerror", (error) => pageErrors.push(error));
   await page.goto(url);
+  await hydrated(page);
   return { page, pageErrors };
+}
+
+/**
+ * Waits until a server-rendered page has become the app (its HTML is on screen before its code, and a click before
+ * hydration does nothing, as for a person who clicks too early); a client-rendered page is the app at once.
+ */
+export async function hydrated(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      !document.getElementById("curate-ssr-state") || document.documentElement.dataset.hydrated === "true",
+  );
 }
 
 export interface BrowserSessionOptions {

@@ -11,22 +11,28 @@ import { authRoutes } from "./auth/routes.ts";
 import type { AppBindings, AppDeps } from "./context.ts";
 import { AppError, toAppError } from "./errors.ts";
 import { feedRoutes } from "./feeds/routes.ts";
+import { feedSecretRoutes } from "./feeds/secret-routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
 import { createReadCache } from "./http/read-cache.ts";
 import { requestGuard } from "./http/request-guard.ts";
-import { testTweetRoutes } from "./intake/routes.ts";
+import { telegramWebhookRoutes, testTweetRoutes } from "./intake/routes.ts";
 import type { Intake } from "./intake/runtime.ts";
+import { TELEGRAM_WEBHOOK_PATH } from "./intake/telegram.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { writeLimit } from "./limits/middleware.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
+import { pluginRoutes } from "./plugins/routes.ts";
+import { dryRunRoutes } from "./processing/dry-run-routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
+import { publicationRoutes } from "./publications/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
 import { uploadRoutes } from "./uploads/routes.ts";
 import { userRoutes } from "./users/routes.ts";
-import { spaHandler, uploadsHandler } from "./web/static.ts";
+import { createPageCache, spaHandler, uploadsHandler } from "./web/static.ts";
+import { runnerDeps } from "./worker/host.ts";
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -35,7 +41,19 @@ export interface AppOptions extends AppDeps {
   intake: Intake;
 }
 
-export function createApp(deps: AppOptions) {
+export function createApp(options: AppOptions) {
+  // Dry runs run the pipeline within the request, with the same plugins and limits as the worker's.
+  const deps: AppOptions = {
+    ...options,
+    runner:
+      options.runner ??
+      runnerDeps({
+        database: options.database,
+        env: options.env,
+        intake: options.intake,
+        logger: options.logger,
+      }),
+  };
   const { logger } = deps;
   const app = new OpenAPIHono<AppBindings>();
 
@@ -44,7 +62,9 @@ export function createApp(deps: AppOptions) {
     const requestId = c.req.header("x-request-id") ?? randomUUID();
     c.set("requestId", requestId);
     await next();
-    c.header("X-Request-Id", requestId);
+    // Set on the response's own headers: c.header() on a finished response rebuilds it around its body as a stream,
+    // which makes every large answer (feed files) several times slower to write.
+    c.res.headers.set("X-Request-Id", requestId);
     logger.info(
       {
         reqId: requestId,
@@ -55,6 +75,11 @@ export function createApp(deps: AppOptions) {
       },
       "request",
     );
+  });
+  // Feed files are for every origin's readers and pages; runs after the security headers to loosen that one.
+  app.use("/rss/*", async (c, next) => {
+    await next();
+    c.res.headers.set("Cross-Origin-Resource-Policy", "cross-origin");
   });
   // Wallet sign-in opens popups that report back to this window, which a strict opener policy would cut off.
   app.use(
@@ -80,31 +105,43 @@ export function createApp(deps: AppOptions) {
       { pattern: /^\/api\/leaderboard$/, params: Object.keys(leaderboardQuerySchema.shape) },
     ],
   });
+  // Server-rendered pages show the same public data: kept as briefly, cleared together.
+  const pageCache = createPageCache(deps.env.READ_CACHE_TTL_MS, deps.env.READ_CACHE_MAX_BYTES);
   deps.changes.subscribe(readCache.invalidate);
+  deps.changes.subscribe(pageCache.clear);
   api.use(async (c, next) => {
     await next();
-    if (isMutation(c.req.method) && c.res.status < 400) readCache.invalidate();
+    if (isMutation(c.req.method) && c.res.status < 400) {
+      readCache.invalidate();
+      pageCache.clear();
+    }
   });
   // Before the session lookup: a cached public answer is the same for everyone, so it needs no user.
   api.use(readCache.middleware);
   api.use(sessionLoader(deps.database.db, deps.env));
-  api.use(mutationGuard(deps.env));
+  const telegramWebhook = deps.intake.telegram?.webhook;
+  api.use(mutationGuard(deps.env, new Set(telegramWebhook ? [TELEGRAM_WEBHOOK_PATH] : [])));
   api.use(writeLimit(deps.database.db, deps.env));
   for (const routes of [
     healthRoutes,
     authRoutes,
     userRoutes,
     feedRoutes,
+    feedSecretRoutes,
     submissionRoutes,
     moderationRoutes,
     processingRoutes,
+    dryRunRoutes,
+    publicationRoutes,
     uploadRoutes,
     leaderboardRoutes,
     activityRoutes,
+    pluginRoutes,
   ]) {
     api.route("/", routes(deps));
   }
   if (deps.env.ENABLE_TEST_ROUTES) api.route("/", testTweetRoutes(deps, deps.intake));
+  if (telegramWebhook) api.route("/", telegramWebhookRoutes(deps.intake));
   api.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {
@@ -121,7 +158,34 @@ export function createApp(deps: AppOptions) {
 
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
   app.route("/rss", rssRoutes(deps));
-  app.get("*", spaHandler(deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST));
+  const webDist = deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
+  app.get(
+    "*",
+    spaHandler(
+      webDist,
+      {
+        // PUBLIC_URL serves this deployment's RSS and uploads, also when the app is opened under another host name.
+        connect: [new URL(deps.env.CROSSPOST_API_URL).origin, new URL(deps.env.PUBLIC_URL).origin],
+        images: [new URL(deps.env.PUBLIC_URL).origin],
+      },
+      {
+        entry: deps.env.WEB_SSR_ENTRY ?? join(webDist, "..", "dist-server", "entry-server.js"),
+        // The page's data comes from this app's own API, asked without the visitor's cookie: a rendered page
+        // is the same for everyone and never shows anyone's own data.
+        fetch: async (input, init) => {
+          const url = new URL(input, deps.env.PUBLIC_URL);
+          if (url.origin !== new URL(deps.env.PUBLIC_URL).origin) {
+            throw new Error("A server-rendered page reads only this site's own addresses.");
+          }
+          return app.request(`${url.pathname}${url.search}`, { ...init, headers: anonymous(init.headers) });
+        },
+        publicUrl: deps.env.PUBLIC_URL,
+        timeoutMs: deps.env.SSR_TIMEOUT_MS,
+        logger,
+        cache: pageCache,
+      },
+    ),
+  );
 
   app.onError((err, c) => {
     const error = toAppError(err);
@@ -136,3 +200,11 @@ export function createApp(deps: AppOptions) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/** Request headers without anything that could identify a visitor. */
+function anonymous(headers: RequestInit["headers"]): Headers {
+  const clean = new Headers(headers);
+  clean.delete("cookie");
+  clean.delete("authorization");
+  return clean;
+}

@@ -1,8 +1,10 @@
+import { ArchiveError } from "./backup/archive.ts";
+import { exportTo, importFrom } from "./backup/cli.ts";
 import { EnvError, loadEnv } from "./config/env.ts";
 import { createLogger } from "./logger.ts";
 import { ROLES, type Role, startServer } from "./server.ts";
 
-const USAGE = `Usage: curate serve [--role=${ROLES.join("|")}]`;
+const USAGE = `Usage: curate serve [--role=${ROLES.join("|")}] | curate export <file> | curate import <file>`;
 
 function parseRole(args: string[]): Role | null {
   let role: Role = "all";
@@ -14,16 +16,9 @@ function parseRole(args: string[]): Role | null {
   return role;
 }
 
-async function main(argv: string[]) {
-  const [command = "serve", ...args] = argv;
-  const role = parseRole(args);
-  if (command !== "serve" || role === null) {
-    console.error(`Unknown command "${argv.join(" ")}". ${USAGE}`);
-    process.exit(2);
-  }
-  let env: ReturnType<typeof loadEnv>;
+function environment() {
   try {
-    env = loadEnv();
+    return loadEnv();
   } catch (error) {
     if (error instanceof EnvError) {
       console.error(error.message);
@@ -31,6 +26,25 @@ async function main(argv: string[]) {
     }
     throw error;
   }
+}
+
+async function main(argv: string[]) {
+  const [command = "serve", ...args] = argv;
+  if ((command === "export" || command === "import") && args.length === 1) {
+    const env = environment();
+    const summary = command === "export" ? await exportTo(env, args[0]) : await importFrom(env, args[0]);
+    const rows = Object.values(summary.tables).reduce((total, count) => total + count, 0);
+    console.log(
+      `${command === "export" ? "Exported" : "Imported and checked"} ${rows} rows in ${Object.keys(summary.tables).length} tables and ${summary.uploads} uploads.`,
+    );
+    return;
+  }
+  const role = parseRole(args);
+  if (command !== "serve" || role === null) {
+    console.error(`Unknown command "${argv.join(" ")}". ${USAGE}`);
+    process.exit(2);
+  }
+  const env = environment();
   const logger = createLogger(env.LOG_LEVEL);
   const server = await startServer(env, logger, role);
   const shutdown = (signal: string) => {
@@ -49,6 +63,10 @@ main(process.argv.slice(2)).catch((error) => {
     console.error(error.message);
     process.exit(1);
   }
-  console.error("Curate failed to start:", error);
+  if (error instanceof ArchiveError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.error("Curate failed:", error);
   process.exit(1);
 });

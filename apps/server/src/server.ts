@@ -6,8 +6,9 @@ import { createApp } from "./app.ts";
 import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
+import { feedSecretCount, resealFeedSecrets } from "./feeds/secret-store.ts";
 import { createChangeNotifier } from "./http/changes.ts";
-import { answerClientErrorsInEnvelope } from "./http/client-errors.ts";
+import { closeNodeServer, prepareNodeServer } from "./http/node-server.ts";
 import { createIntake } from "./intake/runtime.ts";
 import { seedDemoData } from "./seed/demo.ts";
 import { VERSION } from "./version.ts";
@@ -37,6 +38,32 @@ async function seedIfFirstStart(database: DatabaseHandle, env: AppEnv, logger: L
   logger.info({ ...summary, ms: Date.now() - started }, "demo data seeded");
 }
 
+/**
+ * Feed secrets need SECRETS_KEY: a production server without it refuses to start once any exist, rather than run
+ * feeds whose credentials it cannot open. Values sealed by a key in SECRETS_KEY_PREVIOUS are re-sealed under the
+ * current key (the rotation the README describes).
+ */
+async function checkSecretsKey(database: DatabaseHandle, env: AppEnv, logger: Logger) {
+  if (!env.SECRETS_KEYS.current) {
+    const stored = await feedSecretCount(database.db);
+    if (stored > 0) {
+      await database.close();
+      throw new EnvError(
+        `Invalid environment:\n  SECRETS_KEY: required: the database holds ${stored} feed secret(s) sealed with it`,
+      );
+    }
+    return;
+  }
+  const { resealed, unreadable } = await resealFeedSecrets(database.db, env.SECRETS_KEYS);
+  if (resealed) logger.info({ resealed }, "feed secrets re-sealed under the current SECRETS_KEY");
+  if (unreadable) {
+    logger.warn(
+      { unreadable },
+      "feed secrets that neither SECRETS_KEY nor SECRETS_KEY_PREVIOUS opens: their owners must set them again",
+    );
+  }
+}
+
 /** `all` serves the API and runs the worker; `api` and `worker` split them across processes sharing PostgreSQL. */
 export const ROLES = ["all", "api", "worker"] as const;
 export type Role = (typeof ROLES)[number];
@@ -54,6 +81,7 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   }
   const database = await openConfiguredDatabase(env);
   await database.migrate();
+  await checkSecretsKey(database, env, logger);
   await seedIfFirstStart(database, env, logger);
   const changes = createChangeNotifier();
   const intake = createIntake(database.db, env, logger, changes.notify);
@@ -70,14 +98,9 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
       logger.info({ url, role, driver: database.driver, version: VERSION }, `Curate listening on ${url}`);
       resolve({
         url,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => {
-              stop().finally(done);
-            });
-          }),
+        close: () => closeNodeServer(server).then(stop),
       });
     });
-    answerClientErrorsInEnvelope(server);
+    prepareNodeServer(server);
   });
 }

@@ -1,6 +1,8 @@
 import type { SubmissionStatus } from "@curate/core";
+import { sql } from "drizzle-orm";
 import type { Database } from "../src/db/index.ts";
 import { feeds, moderationHistory, submissionFeeds, submissions } from "../src/db/schema.ts";
+import { queryRows } from "../src/db/sql.ts";
 
 let sequence = 0;
 const next = () => ++sequence;
@@ -100,4 +102,37 @@ export async function insertSubmission(db: Database, seed: SubmissionSeed = {}) 
     }
   }
   return { tweetId, submittedAt };
+}
+
+/**
+ * Inserts `count` pending posts into one feed in two statements (a queue of thousands in a moment); ids are
+ * `${prefix}-1` … `${prefix}-${count}`, the highest number the newest. Returns the ids, newest first (the
+ * curation tab's order).
+ */
+export async function insertPendingPosts(db: Database, feedId: string, count: number, prefix = feedId) {
+  await db.execute(sql`insert into submissions (tweet_id, user_id, username, content, url, curator_id,
+      curator_username, curator_tweet_id, created_at, submitted_at)
+    select ${prefix} || '-' || n, 'u' || n, 'author' || n, 'Queued post ' || n || ' of ' || ${prefix},
+      'https://x.com/author' || n || '/status/' || n, 'c-curator', 'curator', '9' || n,
+      timestamp '2026-01-01' + n * interval '1 second', timestamp '2026-01-01 01:00' + n * interval '1 second'
+    from generate_series(1, ${count}) n`);
+  await db.execute(sql`insert into submission_feeds (submission_id, feed_id, status, curator_id,
+      curator_username, curator_tweet_id, submitted_at)
+    select ${prefix} || '-' || n, ${feedId}, 'pending', 'c-curator', 'curator', '9' || n,
+      timestamp '2026-01-01 01:00' + n * interval '1 second'
+    from generate_series(1, ${count}) n`);
+  return Array.from({ length: count }, (_, i) => `${prefix}-${count - i}`);
+}
+
+/** Row counts of what intake writes, to show a replay stored nothing twice. */
+export async function intakeTableCounts(db: Database): Promise<Record<string, number>> {
+  const [row] = await queryRows<Record<string, number>>(
+    db,
+    sql`select (select count(*) from submissions)::int as submissions,
+      (select count(*) from submission_feeds)::int as links,
+      (select count(*) from moderation_history)::int as history,
+      (select count(*) from activities)::int as activities,
+      (select count(*) from processing_jobs)::int as jobs`,
+  );
+  return row;
 }

@@ -7,10 +7,10 @@ import { type App, createApp } from "../src/app.ts";
 import { type AppEnv, loadEnv } from "../src/config/env.ts";
 import type { DatabaseHandle } from "../src/db/index.ts";
 import { createChangeNotifier } from "../src/http/changes.ts";
-import { answerClientErrorsInEnvelope } from "../src/http/client-errors.ts";
+import { closeNodeServer, prepareNodeServer } from "../src/http/node-server.ts";
 import { createIntake, type Intake } from "../src/intake/runtime.ts";
 import { createLogger } from "../src/logger.ts";
-import { startWorker, type WorkerHost, type WorkerOptions } from "../src/worker/host.ts";
+import { runnerDeps, startWorker, type WorkerHost, type WorkerOptions } from "../src/worker/host.ts";
 
 export interface ServedApp {
   app: App;
@@ -25,7 +25,9 @@ export interface ServedApp {
 export interface ServeOptions {
   version?: string;
   /** Runs the worker role too (processing and intake), with these plugins besides the built-ins. */
-  worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets">;
+  worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets" | "clock">;
+  /** What answers requests: the app's own fetch unless a benchmark puts routes of its own in front of it. */
+  fetch?: (app: App) => (request: Request) => Response | Promise<Response>;
 }
 
 /**
@@ -42,12 +44,24 @@ export async function serveApp(
   const logger = createLogger(env.LOG_LEVEL);
   const changes = createChangeNotifier();
   const intake = createIntake(database.db, env, logger, changes.notify);
-  const app = createApp({ database, env, logger, version: options.version ?? "test", intake, changes });
+  // Dry runs in requests use the same extra plugins and feed secrets as the test's worker.
+  const runner = options.worker
+    ? runnerDeps({ database, env, intake, logger, ...options.worker })
+    : undefined;
+  const app = createApp({
+    database,
+    env,
+    logger,
+    version: options.version ?? "test",
+    intake,
+    changes,
+    runner,
+  });
   const worker = options.worker
     ? await startWorker({ database, env, intake, logger, ...options.worker })
     : null;
-  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
-  answerClientErrorsInEnvelope(server);
+  const server = serve({ fetch: options.fetch?.(app) ?? app.fetch, port: 0, hostname: "127.0.0.1" });
+  prepareNodeServer(server);
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   return {
     app,
@@ -56,7 +70,8 @@ export async function serveApp(
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     worker,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Every test is done with the server by now: nothing in flight deserves a grace period.
+      await closeNodeServer(server, 0);
       await worker?.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -23,6 +23,7 @@ import { Route as ProfileActivityRouteImport } from './routes/profile/activity'
 import { Route as ProfileMyFeedsRouteImport } from './routes/profile/my-feeds'
 import { Route as ProfileOverviewRouteImport } from './routes/profile/overview'
 import { Route as ProfileSettingsRouteRouteImport } from './routes/profile/settings/route'
+import { Route as SubmissionSubmissionIdRouteImport } from './routes/submission/$submissionId'
 import { Route as CreateFeedIndexRouteImport } from './routes/create/feed/index'
 import { Route as CreateFeedReviewRouteImport } from './routes/create/feed/review'
 import { Route as CreateFeedSettingsRouteImport } from './routes/create/feed/settings'
@@ -112,6 +113,11 @@ const ProfileSettingsRouteRoute = ProfileSettingsRouteRouteImport.update({
   id: '/settings',
   path: '/settings',
   getParentRoute: () => ProfileRouteRoute,
+} as any)
+const SubmissionSubmissionIdRoute = SubmissionSubmissionIdRouteImport.update({
+  id: '/submission/$submissionId',
+  path: '/submission/$submissionId',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const CreateFeedIndexRoute = CreateFeedIndexRouteImport.update({
   id: '/',
@@ -226,6 +232,7 @@ export interface FileRoutesByFullPath {
   '/profile/activity': typeof ProfileActivityRoute
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
   '/profile/overview': typeof ProfileOverviewRoute
+  '/submission/$submissionId': typeof SubmissionSubmissionIdRoute
   '/plugin/': typeof PluginIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/feed/$feedId/settings': typeof FeedFeedIdSettingsRouteRouteWithChildren
@@ -257,6 +264,7 @@ export interface FileRoutesByTo {
   '/profile/activity': typeof ProfileActivityRoute
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
   '/profile/overview': typeof ProfileOverviewRoute
+  '/submission/$submissionId': typeof SubmissionSubmissionIdRoute
   '/plugin': typeof PluginIndexRoute
   '/profile': typeof ProfileIndexRoute
   '/create/feed/review': typeof CreateFeedReviewRoute
@@ -292,6 +300,7 @@ export interface FileRoutesById {
   '/profile/activity': typeof ProfileActivityRoute
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
   '/profile/overview': typeof ProfileOverviewRoute
+  '/submission/$submissionId': typeof SubmissionSubmissionIdRoute
   '/plugin/': typeof PluginIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/feed/$feedId/settings': typeof FeedFeedIdSettingsRouteRouteWithChildren
@@ -329,6 +338,7 @@ export interface FileRouteTypes {
     | '/profile/activity'
     | '/profile/my-feeds'
     | '/profile/overview'
+    | '/submission/$submissionId'
     | '/plugin/'
     | '/profile/'
     | '/feed/$feedId/settings'
@@ -360,6 +370,7 @@ export interface FileRouteTypes {
     | '/profile/activity'
     | '/profile/my-feeds'
     | '/profile/overview'
+    | '/submission/$submissionId'
     | '/plugin'
     | '/profile'
     | '/create/feed/review'
@@ -394,6 +405,7 @@ export interface FileRouteTypes {
     | '/profile/activity'
     | '/profile/my-feeds'
     | '/profile/overview'
+    | '/submission/$submissionId'
     | '/plugin/'
     | '/profile/'
     | '/feed/$feedId/settings'
@@ -426,6 +438,7 @@ export interface RootRouteChildren {
   FeedFeedIdRouteRoute: typeof FeedFeedIdRouteRouteWithChildren
   CreatePluginRoute: typeof CreatePluginRoute
   PluginPluginIdRoute: typeof PluginPluginIdRoute
+  SubmissionSubmissionIdRoute: typeof SubmissionSubmissionIdRoute
   PluginIndexRoute: typeof PluginIndexRoute
   EditFeedFeedIdRoute: typeof EditFeedFeedIdRoute
 }
@@ -529,6 +542,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/profile/settings'
       preLoaderRoute: typeof ProfileSettingsRouteRouteImport
       parentRoute: typeof ProfileRouteRoute
+    }
+    '/submission/$submissionId': {
+      id: '/submission/$submissionId'
+      path: '/submission/$submissionId'
+      fullPath: '/submission/$submissionId'
+      preLoaderRoute: typeof SubmissionSubmissionIdRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/create/feed/': {
       id: '/create/feed/'
@@ -772,6 +792,7 @@ const rootRouteChildren: RootRouteChildren = {
   FeedFeedIdRouteRoute: FeedFeedIdRouteRouteWithChildren,
   CreatePluginRoute: CreatePluginRoute,
   PluginPluginIdRoute: PluginPluginIdRoute,
+  SubmissionSubmissionIdRoute: SubmissionSubmissionIdRoute,
   PluginIndexRoute: PluginIndexRoute,
   EditFeedFeedIdRoute: EditFeedFeedIdRoute,
 }

@@ -1,6 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { createRouter } from "@tanstack/react-router";
+import { createRouter, type RouterHistory } from "@tanstack/react-router";
 import { NotFoundPage } from "#web/components/layout/NotFoundPage";
+import { PagePending } from "#web/components/layout/PagePending";
 import { RouteErrorPage } from "#web/components/layout/RouteErrorPage";
 import { routeTree } from "./routeTree.gen";
 
@@ -8,7 +9,13 @@ export interface RouterContext {
   queryClient: QueryClient;
 }
 
-export function createAppRouter(queryClient: QueryClient) {
+/** What the server's render changes: its own history at the requested address, no scroll restoration. */
+export interface RouterOverrides {
+  history?: RouterHistory;
+  scrollRestoration?: boolean;
+}
+
+export function createAppRouter(queryClient: QueryClient, overrides: RouterOverrides = {}) {
   return createRouter({
     routeTree,
     context: { queryClient },
@@ -17,7 +24,11 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultPreloadStaleTime: 0,
     defaultNotFoundComponent: NotFoundPage,
     defaultErrorComponent: RouteErrorPage,
+    // A page whose code is still on its way shows the layout and a sign of work rather than nothing.
+    defaultPendingComponent: PagePending,
+    defaultPendingMs: 300,
     scrollRestoration: true,
+    ...overrides,
   });
 }
 

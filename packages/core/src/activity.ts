@@ -45,11 +45,15 @@ export const activityQuerySchema = z
       .string()
       .max(500)
       .optional()
+      // Unknown types are dropped; when types were asked for and none is known, nothing matches (undefined =
+      // no type filter at all).
       .transform((v) =>
-        (v ?? "")
-          .split(",")
-          .map((t) => t.trim().toUpperCase())
-          .filter((t): t is ActivityType => (ACTIVITY_TYPES as readonly string[]).includes(t)),
+        v === undefined || v.trim() === ""
+          ? undefined
+          : v
+              .split(",")
+              .map((t) => t.trim().toUpperCase())
+              .filter((t): t is ActivityType => (ACTIVITY_TYPES as readonly string[]).includes(t)),
       ),
     from_date: utcDate("from_date"),
     to_date: utcDate("to_date"),

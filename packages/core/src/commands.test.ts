@@ -44,3 +44,51 @@ describe("parseCommand", () => {
     expect(hashtagsOf("#AI #ai x#notatag page.html#anchor #web3")).toEqual(["ai", "web3"]);
   });
 });
+
+describe("commands on every network", () => {
+  it("reads a Bluesky or Mastodon bot handle, and no other account whose handle starts the same", () => {
+    expect(parseCommand("!submit @curate.bsky.social #ai worth it", "curate.bsky.social")).toEqual({
+      kind: "submit",
+      feedIds: ["ai"],
+      note: "worth it",
+    });
+    expect(parseCommand("!submit @curate@mastodon.social #ai", "curate@mastodon.social")?.kind).toBe(
+      "submit",
+    );
+    expect(parseCommand("!submit @curate.bsky.social #ai", "curate")).toBeNull();
+    expect(parseCommand("!submit @curate@other.host #ai", "curate")).toBeNull();
+    expect(parseCommand("!submit @curatebot. #ai", "curatebot")?.kind).toBe("submit");
+  });
+
+  it("drops mentions of any shape from the note", () => {
+    expect(
+      parseCommand("!submit @bot #ai by @alice.bsky.social and @bob@fosstodon.org", "bot"),
+    ).toMatchObject({
+      note: "by and",
+    });
+  });
+
+  it("takes `!submit #feed` without the bot's handle only where the source says every message is for the bot", () => {
+    expect(parseCommand("!submit #ai a good one", "curate_bot")).toBeNull();
+    expect(parseCommand("!submit #ai a good one", "curate_bot", { mentionOptional: true })).toEqual({
+      kind: "submit",
+      feedIds: ["ai"],
+      note: "a good one",
+    });
+    expect(parseCommand("!submit @curate_bot #ai", "curate_bot", { mentionOptional: true })).toMatchObject({
+      note: null,
+    });
+    expect(parseCommand("not !submitted #ai", "curate_bot", { mentionOptional: true })).toBeNull();
+  });
+});
+
+describe("!link", () => {
+  it("reads a linking code however it is cased, and nothing that merely looks like one", () => {
+    expect(parseCommand("@curatebot !link cur-ab23cd45", "curatebot")).toEqual({
+      kind: "link",
+      code: "CUR-AB23CD45",
+    });
+    expect(parseCommand("!link CUR-AB23", "curatebot")).toBeNull();
+    expect(parseCommand("!linkCUR-AB23CD45", "curatebot")).toBeNull();
+  });
+});

@@ -12,9 +12,18 @@ export const appConfigSchema = z.object({
   imageUpload: z.enum(["local", "pinata"]),
   /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
   pinata: z.object({ uploadUrl: z.string(), gatewayUrl: z.string() }).optional(),
+  /**
+   * This deployment's own address (PUBLIC_URL, no trailing slash): the wizard builds a new feed's site URL and
+   * its RSS service URL (`{publicUrl}/rss`) from it, whatever address the browser reached the app by.
+   */
+  publicUrl: z.url(),
   /** Hosts (host[:port]) whose RSS files the app reads in visitors' browsers: this deployment's and RSS_ALLOWED_HOSTS. */
   rssHosts: z.array(z.string()),
   /** The `{{NAME}}` placeholders this server can fill at run time: names only, never values. */
   placeholders: z.array(z.string()),
+  /** Hosts external plugins' entry points may come from (`PLUGIN_ALLOWED_HOSTS`); empty: remote plugins are off. */
+  pluginHosts: z.array(z.string()),
+  /** The Crosspost service the browser connects social accounts through (`CROSSPOST_API_URL`). */
+  crosspostUrl: z.string(),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;

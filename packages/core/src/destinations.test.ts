@@ -60,6 +60,19 @@ describe("feedDestinations", () => {
     expect(notion.href).toBeNull();
   });
 
+  it("links an RSS distributor without a serviceUrl to this deployment's own service when told it", () => {
+    const rss = [{ plugin: "@curate/rss", config: {} }];
+    expect(feedDestinations(rss, "solar")[0].href).toBeNull();
+    expect(feedDestinations(rss, "solar", { ownRssServiceUrl: "https://curate.example/rss" })[0].href).toBe(
+      "https://curate.example/rss/solar/rss.xml",
+    );
+    // A serviceUrl of its own still wins.
+    const external = [{ plugin: "@curate/rss", config: { serviceUrl: "https://rss.example" } }];
+    expect(
+      feedDestinations(external, "solar", { ownRssServiceUrl: "https://curate.example/rss" })[0].href,
+    ).toBe("https://rss.example/solar/rss.xml");
+  });
+
   it("gives unknown plugins a badge without a link", () => {
     expect(
       feedDestinations([{ plugin: "@someone/webhook", config: { url: "https://x.example" } }], "f"),

@@ -96,14 +96,30 @@ function microblogLink(config: Record<string, unknown>): string | null {
     : null;
 }
 
+export interface DestinationOptions {
+  /**
+   * This deployment's own RSS service (`{PUBLIC_URL}/rss`): where an RSS distributor without a `serviceUrl`
+   * publishes.
+   */
+  ownRssServiceUrl?: string;
+}
+
 const KNOWN: Record<
   string,
-  { label: string; link: (config: Record<string, unknown>, feedId: string) => string | null }
+  {
+    label: string;
+    link: (config: Record<string, unknown>, feedId: string, options: DestinationOptions) => string | null;
+  }
 > = {
   rss: {
     label: "RSS",
-    link: (config, feedId) => {
-      const service = httpUrl(config.serviceUrl);
+    link: (config, feedId, options) => {
+      const configured = config.serviceUrl;
+      const service = httpUrl(
+        configured === undefined || configured === null || configured === ""
+          ? options.ownRssServiceUrl
+          : configured,
+      );
       return service ? `${service}/${encodeURIComponent(feedId)}/rss.xml` : null;
     },
   },
@@ -120,11 +136,12 @@ const KNOWN: Record<
 export function feedDestinations(
   distributors: readonly DistributorLike[] | undefined,
   feedId: string,
+  options: DestinationOptions = {},
 ): Destination[] {
   return (distributors ?? []).map((distributor) => {
     const name = builtinPluginName(distributor.plugin);
     const known = name ? KNOWN[name] : undefined;
     if (!known || !name) return { kind: distributor.plugin, label: distributor.plugin, href: null };
-    return { kind: name, label: known.label, href: known.link(distributor.config ?? {}, feedId) };
+    return { kind: name, label: known.label, href: known.link(distributor.config ?? {}, feedId, options) };
   });
 }

@@ -39,6 +39,8 @@ export const paginationSchema = z.object({
   limit: z.number().int().min(1),
   hasNextPage: z.boolean(),
   totalCount: z.number().int().min(0),
+  /** True when more than `totalCount` items match: a search counts up to a cap (docs/decisions/0014). */
+  totalCountCapped: z.boolean().optional(),
 });
 
 export type Pagination = z.infer<typeof paginationSchema>;

@@ -79,7 +79,7 @@ describe("feedConfigFromDraft", () => {
     expect(off.outputs?.stream?.distribute?.map((d) => d.plugin)).toEqual([PLUGINS.rss]);
   });
 
-  it("turns approvers into moderation.approvers keyed by the lower-cased platform", () => {
+  it("turns approvers into moderation.approvers keyed by the lower-cased platform, with the suggested undo window", () => {
     const config = feedConfigFromDraft(
       draft({
         approvers: [
@@ -89,7 +89,7 @@ describe("feedConfigFromDraft", () => {
       }),
       ORIGIN,
     );
-    expect(config.moderation).toEqual({ approvers: { twitter: ["Alice", "bob"] } });
+    expect(config.moderation).toEqual({ approvers: { twitter: ["Alice", "bob"] }, undoWindowSeconds: 10 });
   });
 
   it("gives a config the shared schema accepts, with the id lower-cased", () => {

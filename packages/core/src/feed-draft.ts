@@ -1,4 +1,4 @@
-import { normaliseFeedId } from "./feed-rules.ts";
+import { normaliseFeedId, SUGGESTED_UNDO_WINDOW_SECONDS } from "./feed-rules.ts";
 import type { FeedConfig } from "./feeds.ts";
 import { PLUGINS } from "./plugins.ts";
 
@@ -159,7 +159,11 @@ export function feedConfigFromDraft(draft: FeedDraft, origin: string): FeedConfi
     description: draft.description.trim(),
     image: draft.image.trim(),
     enabled: draft.enabled,
-    moderation: { approvers: approversByPlatform(draft.approvers) },
+    // A mistaken approval can be taken back for a few seconds (the edit page changes or removes it).
+    moderation: {
+      approvers: approversByPlatform(draft.approvers),
+      undoWindowSeconds: SUGGESTED_UNDO_WINDOW_SECONDS,
+    },
     outputs: { stream: { enabled: true, transform: defaultStreamTransforms(), distribute } },
   };
 }

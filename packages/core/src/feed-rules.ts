@@ -6,6 +6,10 @@ export const FEED_ID_PATTERN = /^[a-z0-9_-]+$/;
 /** The hidden catch-all feed that takes submissions naming no feed. */
 export const ALL_FEED_ID = "all";
 export const MIN_POLLING_INTERVAL_MS = 1000;
+/** The longest an approval may wait to be undone: longer, and a mistaken approval is better rejected. */
+export const MAX_UNDO_WINDOW_SECONDS = 600;
+/** What the wizard suggests for a new feed. */
+export const SUGGESTED_UNDO_WINDOW_SECONDS = 10;
 
 /** The most a feed's config may hold (what any account can make the server store and serve is bounded). */
 export const FEED_LIMITS = {
@@ -24,6 +28,16 @@ export const FEED_LIMITS = {
   configDepth: 16,
 } as const;
 
+/**
+ * The hashtag (feed id) rules in one wording, wherever they are checked: the wizard's first step, the editor and
+ * the server's feed contract. The wizard's "at least one" text is the spec's own.
+ */
+export const FEED_ID_MESSAGES = {
+  required: "Please provide at least one hashtag",
+  tooLong: `A hashtag may be at most ${FEED_LIMITS.idLength} characters`,
+  characters: "A hashtag may only hold letters, digits, - and _",
+} as const;
+
 interface CompletenessFields {
   name?: string;
   description?: string;
@@ -38,4 +52,17 @@ export function isFeedComplete(config: CompletenessFields | null | undefined): b
 /** A feed id as stored and compared: the hashtag without "#", lower-cased (ids match case-insensitively). */
 export function normaliseFeedId(value: string): string {
   return value.trim().replace(/^#+/, "").toLowerCase();
+}
+
+/** Feed images: what the server stores and the browser checks before any upload (local or Pinata). */
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+export const UPLOAD_IMAGE_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export const UPLOAD_HINT = "PNG, JPEG, GIF or WebP, at most 5 MB. Recommended: square, at least 400x400 px.";
+
+/** Why a chosen file cannot be uploaded, or undefined when it can. */
+export function uploadFileError(file: { type: string; size: number }): string | undefined {
+  if (!(UPLOAD_IMAGE_TYPES as readonly string[]).includes(file.type))
+    return "Choose a PNG, JPEG, GIF or WebP image.";
+  if (file.size > MAX_UPLOAD_BYTES) return "The image is larger than 5 MB.";
+  return undefined;
 }

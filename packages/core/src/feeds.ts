@@ -1,11 +1,27 @@
 import { z } from "zod";
-import { FEED_ID_PATTERN, FEED_LIMITS, MIN_POLLING_INTERVAL_MS } from "./feed-rules.ts";
+import {
+  FEED_ID_MESSAGES,
+  FEED_ID_PATTERN,
+  FEED_LIMITS,
+  MAX_UNDO_WINDOW_SECONDS,
+  MIN_POLLING_INTERVAL_MS,
+} from "./feed-rules.ts";
+import {
+  isValidTimezone,
+  RECAP_ID_PATTERN,
+  RECAP_LIMITS,
+  scheduleProblem,
+  TIMEZONE_MESSAGE,
+} from "./recap-rules.ts";
 
+/** Feed ids are lower-case: "ToDelete1" is accepted and stored as "todelete1". */
 export const feedIdSchema = z
   .string()
-  .min(1, "Feed ID is required")
-  .max(FEED_LIMITS.idLength, `Feed ID must be at most ${FEED_LIMITS.idLength} characters`)
-  .regex(FEED_ID_PATTERN, "Feed ID may only hold lower-case letters, digits, - and _");
+  .trim()
+  .toLowerCase()
+  .min(1, FEED_ID_MESSAGES.required)
+  .max(FEED_LIMITS.idLength, FEED_ID_MESSAGES.tooLong)
+  .regex(FEED_ID_PATTERN, FEED_ID_MESSAGES.characters);
 
 const configMap = z.record(z.string().max(200), z.unknown());
 const text = (max: number, what: string) => z.string().max(max, `${what} must be at most ${max} characters`);
@@ -39,6 +55,8 @@ export const searchSchema = z.looseObject({
   searchId: text(100, "A search id").optional(),
   type: text(50, "A search type").optional(),
   query: text(500, "A search query").optional(),
+  /** What an address-based source reads (`rss-source`: the feed's URL; `query` is read when it is absent). */
+  url: httpUrlSchema.optional(),
   pageSize: z.number().int().positive().max(100, "pageSize must be at most 100").optional(),
   language: text(20, "A language").optional(),
   platformArgs: configMap.optional(),
@@ -56,15 +74,49 @@ export const streamOutputSchema = z.looseObject({
   distribute: list(distributorSchema, FEED_LIMITS.distributors, "distributors").optional(),
 });
 
-const recapSchema = z.looseObject({
-  id: text(100, "A recap id").optional(),
-  name: text(100, "A recap name").optional(),
-  enabled: z.boolean().optional(),
-  schedule: text(100, "A schedule").optional(),
-  timezone: text(64, "A timezone").optional(),
-  transform: transforms.optional(),
-  batchTransform: transforms.optional(),
-  distribute: list(distributorSchema, FEED_LIMITS.distributors, "distributors").optional(),
+/** A scheduled digest (document 2 §3): its schedule is a five-part cron read in its IANA timezone (UTC if unset). */
+export const recapSchema = z
+  .looseObject({
+    id: z
+      .string()
+      .trim()
+      .min(1, "A recap id is required")
+      .max(RECAP_LIMITS.idLength, `A recap id must be at most ${RECAP_LIMITS.idLength} characters`)
+      .regex(RECAP_ID_PATTERN, "A recap id uses lower-case letters, digits, - and _"),
+    name: text(RECAP_LIMITS.nameLength, "A recap name").optional(),
+    enabled: z.boolean().optional(),
+    schedule: z
+      .string()
+      .max(
+        RECAP_LIMITS.scheduleLength,
+        `A schedule must be at most ${RECAP_LIMITS.scheduleLength} characters`,
+      ),
+    timezone: text(RECAP_LIMITS.timezoneLength, "A timezone").optional(),
+    transform: transforms.optional(),
+    batchTransform: transforms.optional(),
+    distribute: list(distributorSchema, FEED_LIMITS.distributors, "distributors").optional(),
+  })
+  .superRefine((recap, context) => {
+    const problem = scheduleProblem(recap.schedule);
+    if (problem) context.addIssue({ code: "custom", path: ["schedule"], message: problem });
+    if (recap.timezone !== undefined && !isValidTimezone(recap.timezone)) {
+      context.addIssue({ code: "custom", path: ["timezone"], message: TIMEZONE_MESSAGE });
+    }
+  });
+export type Recap = z.infer<typeof recapSchema>;
+
+const recapListSchema = list(recapSchema, FEED_LIMITS.recaps, "recaps").superRefine((recaps, context) => {
+  const seen = new Set<string>();
+  recaps.forEach((recap, index) => {
+    if (seen.has(recap.id)) {
+      context.addIssue({
+        code: "custom",
+        path: [index, "id"],
+        message: `Two recaps share the id "${recap.id}"`,
+      });
+    }
+    seen.add(recap.id);
+  });
 });
 
 const handlesByPlatform = z
@@ -105,7 +157,17 @@ export const feedConfigSchema = z
       .max(7 * 24 * 3600 * 1000, "Polling interval must be at most a week")
       .optional(),
     moderation: z
-      .looseObject({ approvers: handlesByPlatform.optional(), blacklist: handlesByPlatform.optional() })
+      .looseObject({
+        approvers: handlesByPlatform.optional(),
+        blacklist: handlesByPlatform.optional(),
+        /** How long an approval waits before it is processed, so that it can be undone (0: at once). */
+        undoWindowSeconds: z
+          .number()
+          .int("The undo window is a whole number of seconds")
+          .min(0, "The undo window cannot be negative")
+          .max(MAX_UNDO_WINDOW_SECONDS, `The undo window is at most ${MAX_UNDO_WINDOW_SECONDS} seconds`)
+          .optional(),
+      })
       .optional(),
     sources: list(sourceSchema, FEED_LIMITS.sources, "sources").optional(),
     ingestion: z
@@ -114,7 +176,7 @@ export const feedConfigSchema = z
     outputs: z
       .looseObject({
         stream: streamOutputSchema.optional(),
-        recap: z.union([recapSchema, list(recapSchema, FEED_LIMITS.recaps, "recaps")]).optional(),
+        recap: z.union([recapSchema, recapListSchema]).optional(),
       })
       .optional(),
   })
@@ -167,3 +229,14 @@ export const feedSummarySchema = z.object({
   destinations: z.array(z.object({ kind: z.string(), label: z.string(), href: z.string().nullable() })),
 });
 export type FeedSummary = z.infer<typeof feedSummarySchema>;
+
+/**
+ * The precondition of PUT /feeds/{id}: the `updatedAt` the editor loaded, as an `If-Match` header. A feed changed
+ * since then answers 409 instead of being overwritten.
+ */
+export const feedUpdateHeadersSchema = z.object({
+  "if-match": z.string().max(64).optional(),
+});
+
+export const FEED_CHANGED_MESSAGE =
+  "This feed was changed since you opened it (in another tab or by another editor). Reload to see the latest version; your edits here are not saved.";

@@ -4,6 +4,8 @@ import { TIME_RANGES } from "./leaderboard-rules.ts";
 export const timeRangeSchema = z.enum(TIME_RANGES);
 
 export const leaderboardEntrySchema = z.object({
+  /** 1-based position in this answer's order (submissions, then approvals, then name). */
+  rank: z.number().int(),
   curatorId: z.string(),
   curatorUsername: z.string(),
   submissionCount: z.number().int(),
@@ -15,16 +17,20 @@ export const leaderboardEntrySchema = z.object({
 });
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 
-export const MAX_LEADERBOARD_LIMIT = 1000;
+/** As every list: at most 100 rows in one answer. */
+export const MAX_LEADERBOARD_LIMIT = 100;
+
+const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_LEADERBOARD_LIMIT}`;
 
 /** GET /api/leaderboard. */
 export const leaderboardQuerySchema = z.object({
   timeRange: timeRangeSchema.default("all"),
   feedId: z.string().trim().max(64).optional(),
+  // One message whatever is wrong with the limit (not a number, a fraction, 0, or too many).
   limit: z
     .string()
-    .regex(/^\d+$/, "limit must be a positive integer")
+    .regex(/^\d+$/, LIMIT_MESSAGE)
     .transform(Number)
-    .pipe(z.number().int().min(1, "limit must be at least 1").max(MAX_LEADERBOARD_LIMIT))
-    .default(100),
+    .pipe(z.number().int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_LEADERBOARD_LIMIT, LIMIT_MESSAGE))
+    .default(MAX_LEADERBOARD_LIMIT),
 });

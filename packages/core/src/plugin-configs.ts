@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { httpUrlSchema } from "./feeds.ts";
 
+/** The Telegram thread id rule in one wording: the wizard's step 2 and the server's config check. */
+export const TELEGRAM_THREAD_ID_MESSAGE =
+  "The message thread id is a number (leave it empty for the main thread)";
+
 /**
  * Config schemas of the built-in plugins, shared by the server (validation before a step runs and at save), the
  * editor and the plugin guide. Secret fields are declared with `secretField()`: they accept only a `{{NAME}}`
@@ -174,9 +178,12 @@ export const rssDistributorConfigSchema = z.object({
       siteUrl: httpUrlSchema.optional(),
     })
     .optional(),
-  /** Where the feed's files are served: this deployment's own `/rss` by default. */
+  /**
+   * The RSS service: this deployment's own (`PUBLIC_URL` + `/rss`) when left out; another service's root address to
+   * post items to its item API (`POST /api/items`) with `apiSecret`.
+   */
   serviceUrl: httpUrlSchema.optional(),
-  /** An external RSS service's bearer secret. */
+  /** An external RSS service's bearer secret (not needed for this deployment's own service). */
   apiSecret: secretField("The external RSS service's secret, as a {{NAME}} placeholder").optional(),
   /** How many of the newest items the feed keeps (default 500). */
   maxItems: z.number().int().min(1).max(5000).optional(),
@@ -237,7 +244,7 @@ export const telegramDistributorConfigSchema = z.preprocess(
         z
           .string()
           .trim()
-          .regex(/^\d{1,12}$/, "A topic's number"),
+          .regex(/^\d{1,12}$/, TELEGRAM_THREAD_ID_MESSAGE),
       ])
       .transform(Number)
       .optional(),

@@ -41,6 +41,9 @@ export const BUILTIN_PLUGINS = [
       "x",
     ],
   },
+  { name: "bluesky-source", type: "source", label: "Bluesky search", aliases: ["bluesky"] },
+  { name: "mastodon-source", type: "source", label: "Mastodon hashtag", aliases: ["mastodon"] },
+  { name: "rss-source", type: "source", label: "RSS, Atom or JSON Feed", aliases: ["rss-feed"] },
   { name: "test-source", type: "source", label: "Test posts", aliases: ["test"] },
 ] as const satisfies readonly BuiltinPlugin[];
 

@@ -30,7 +30,8 @@ export type ProcessingJobStatus = (typeof PROCESSING_JOB_STATUSES)[number];
 export const PROCESSING_STEP_STATUSES = ["pending", "processing", "success", "failed"] as const;
 export type ProcessingStepStatus = (typeof PROCESSING_STEP_STATUSES)[number];
 
-export const PROCESSING_STEP_TYPES = ["transformation", "distribution"] as const;
+/** `retraction`: a retraction job's removal of one publication from its channel. */
+export const PROCESSING_STEP_TYPES = ["transformation", "distribution", "retraction"] as const;
 export type ProcessingStepType = (typeof PROCESSING_STEP_TYPES)[number];
 
 export const PROCESSING_STEP_STAGES = ["global", "distributor", "batch"] as const;

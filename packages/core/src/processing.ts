@@ -20,6 +20,10 @@ export const processingJobSchema = z.object({
   note: z.string().nullable(),
   attempts: z.number().int(),
   requestedBy: z.string().nullable(),
+  /** A recap run's recap (its id in the feed's `outputs.recap`), and the approvals it covers: [start, end). */
+  recapId: z.string().nullable(),
+  periodStart: z.string().nullable(),
+  periodEnd: z.string().nullable(),
   startedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
   createdAt: z.string(),
@@ -27,7 +31,13 @@ export const processingJobSchema = z.object({
 });
 export type ProcessingJob = z.infer<typeof processingJobSchema>;
 
-export const stepErrorSchema = z.object({ message: z.string(), code: z.string(), retryable: z.boolean() });
+export const stepErrorSchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  retryable: z.boolean(),
+  /** The paused channel a held step waits for (codes CHANNEL_PAUSED and CREDENTIALS_REJECTED). */
+  channelKey: z.string().optional(),
+});
 export type StepErrorBody = z.infer<typeof stepErrorSchema>;
 
 export const processingStepSchema = z.object({
@@ -38,6 +48,8 @@ export const processingStepSchema = z.object({
   stage: z.enum(PROCESSING_STEP_STAGES),
   branch: z.number().int().nullable(),
   pluginName: z.string(),
+  /** An external plugin's code as run: the sha-256 of its entry point (null for built-ins). */
+  pluginVersion: z.string().nullable(),
   stepName: z.string().nullable(),
   config: z.unknown().nullable(),
   status: z.enum(PROCESSING_STEP_STATUSES),
@@ -76,6 +88,8 @@ export const processedSubmissionSchema = z.object({
   username: z.string(),
   submittedAt: z.string(),
   approvedAt: z.string().nullable(),
+  /** Retracted after its approval (now rejected): listed so its retraction job can be inspected and retried. */
+  retracted: z.boolean(),
   latestJob: z
     .object({ id: z.string(), status: z.enum(PROCESSING_JOB_STATUSES), startedAt: z.string().nullable() })
     .nullable(),
@@ -99,6 +113,46 @@ export const processedSubmissionPageSchema = z.object({
   pagination: paginationSchema,
 });
 
-/** The feed page's badge for owners and moderators: failed or partly failed jobs of the last 24 hours. */
-export const processingSummarySchema = z.object({ failedLast24h: z.number().int() });
+/**
+ * The feed page's badge for owners and moderators: failed or partly failed jobs of the last 24 hours, and how many
+ * of the feed's channels are paused because they refused its credentials.
+ */
+export const processingSummarySchema = z.object({
+  failedLast24h: z.number().int(),
+  pausedChannels: z.number().int(),
+});
 export type ProcessingSummary = z.infer<typeof processingSummarySchema>;
+
+/**
+ * A feed's channel that refused its credentials (a revoked token, a bot removed from the chat): its publications
+ * are held instead of failing one by one, until an owner fixes the cause and resumes it.
+ */
+export const channelPauseSchema = z.object({
+  /** Which of the feed's destinations: the plugin and a fingerprint of its config. */
+  channelKey: z.string(),
+  pluginName: z.string(),
+  /** The step's readable name ("Telegram"). */
+  stepName: z.string().nullable(),
+  code: z.string(),
+  /** What the channel said, and what to fix. */
+  message: z.string(),
+  pausedAt: z.string(),
+  /** Publications waiting for the resume. */
+  held: z.number().int(),
+});
+export type ChannelPause = z.infer<typeof channelPauseSchema>;
+
+export const channelPauseListSchema = z.object({ pauses: z.array(channelPauseSchema) });
+
+export const resumeChannelsRequestSchema = z.object({
+  /** One channel; all of the feed's paused channels when left out. */
+  channelKey: z.string().min(1).max(200).optional(),
+});
+
+export const resumeChannelsAnswerSchema = z.object({
+  /** Channels resumed. */
+  resumed: z.number().int(),
+  /** Held publications sent again (as retry jobs). */
+  requeued: z.number().int(),
+});
+export type ResumeChannelsAnswer = z.infer<typeof resumeChannelsAnswerSchema>;

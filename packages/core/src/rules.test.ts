@@ -67,6 +67,7 @@ describe("leaderboard rules", () => {
 
   it("counts points per feed on a feed page, else in total", () => {
     const entry: LeaderboardEntry = {
+      rank: 1,
       curatorId: "1",
       curatorUsername: "alice",
       submissionCount: 7,
@@ -95,8 +96,12 @@ describe("feed config", () => {
     expect(feedConfigSchema.parse(legacy)).toEqual(legacy);
   });
 
+  it("lower-cases the id (document 2: id lower-cased)", () => {
+    expect(feedConfigSchema.parse({ ...base, id: "AI" }).id).toBe("ai");
+  });
+
   it.each([
-    [{ ...base, id: "AI" }, "id"],
+    [{ ...base, id: "A I" }, "id"],
     [{ ...base, image: "not a url" }, "image"],
     [{ ...base, pollingIntervalMs: 999 }, "pollingIntervalMs"],
     [{ ...base, name: "" }, "name"],

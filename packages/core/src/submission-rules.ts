@@ -11,6 +11,20 @@ export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export const MAX_SEARCH_LENGTH = 200;
 
+/**
+ * Searches of fewer characters (after a leading "@") match handles that start with them, not text anywhere: a
+ * trigram index cannot answer them, and "ai" inside a million posts is not a useful result (docs/decisions/0014).
+ */
+export const MIN_TEXT_SEARCH_LENGTH = 3;
+
+/** A searched list counts its matches up to this; beyond it the total reads "1,000+" (docs/decisions/0014). */
+export const SEARCH_TOTAL_CAP = 1000;
+
+/** Whether `q` is searched as text anywhere (true) or as the start of a handle (false). */
+export function isTextSearch(q: string): boolean {
+  return q.replace(/^@+/, "").length >= MIN_TEXT_SEARCH_LENGTH;
+}
+
 export const MODERATION_ACTIONS = ["approve", "reject"] as const;
 export const MODERATOR_ID_TYPES = ["near", "platform_username"] as const;
 export const MODERATION_SOURCES = ["ui", "platform_comment", "auto_approval", "super_admin_direct"] as const;

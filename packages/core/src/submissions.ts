@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
+import { PLATFORMS } from "./platforms.ts";
 import {
   MAX_SEARCH_LENGTH,
   MODERATION_ACTIONS,
@@ -36,6 +37,8 @@ export const submissionListQuerySchema = z.object({
   status: statusFilterSchema.default("all"),
   sortOrder: sortOrderSchema.default("newest"),
   q: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
+  /** Only posts from one network. */
+  platform: z.enum(PLATFORMS).optional(),
 });
 export type SubmissionListQuery = z.infer<typeof submissionListQuerySchema>;
 
@@ -50,12 +53,16 @@ export const moderationRecordSchema = z.object({
   source: z.enum(MODERATION_SOURCES),
   action: moderationActionSchema,
   note: z.string().nullable(),
+  /** A rejection that took back an approved, published post (POST /api/moderate/retract). */
+  retraction: z.boolean().optional(),
   createdAt: z.string(),
+  updatedAt: z.string(),
 });
 export type ModerationRecord = z.infer<typeof moderationRecordSchema>;
 
 /** One feed a submission went to, with the status, curator and notes given for that feed. */
 export const submissionFeedSchema = z.object({
+  submissionId: z.string(),
   feedId: z.string(),
   feedName: z.string().nullable(),
   status: submissionStatusSchema,
@@ -63,15 +70,29 @@ export const submissionFeedSchema = z.object({
   curatorUsername: z.string().nullable(),
   curatorNotes: z.string().nullable(),
   submittedAt: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
 });
 export type SubmissionFeed = z.infer<typeof submissionFeedSchema>;
 
+export const postMediaSchema = z.object({
+  url: z.string(),
+  type: z.string(),
+  alt: z.string().nullable().optional(),
+});
+
 export const submissionSchema = z.object({
+  /** The post's key: X's id as it always was, `<platform>:<id on that network>` for other networks. */
   tweetId: z.string(),
+  platform: z.enum(PLATFORMS),
   userId: z.string(),
   username: z.string(),
+  authorDisplayName: z.string().nullable(),
   authorProfileImage: z.string().nullable(),
   content: z.string(),
+  /** The post's own address on its network. */
+  url: z.string().nullable(),
+  media: z.array(postMediaSchema).nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
   curatorId: z.string().nullable(),

@@ -32,3 +32,24 @@ export const verifyLoginRequestSchema = z.object({
   token: z.string().min(1).max(4096),
   accountId: accountIdSchema,
 });
+
+/** A social account linked to a user on a service's proof (Crosspost's list of the NEAR account's connections). */
+export const linkedAccountSchema = z.object({
+  platformName: z.string(),
+  platformUserId: z.string(),
+  username: z.string(),
+  profileImage: z.string().nullable(),
+});
+export type LinkedAccount = z.infer<typeof linkedAccountSchema>;
+
+/** How long a one-time linking code stays good. */
+export const LINK_CODE_MINUTES = 15;
+
+/** A one-time code that links the handle which posts or sends `!link <code>` to the bot to the signed-in account. */
+export const linkCodeSchema = z.object({
+  code: z.string(),
+  expiresAt: z.string(),
+  /** What to post, as the user should type it. */
+  command: z.string(),
+});
+export type LinkCode = z.infer<typeof linkCodeSchema>;

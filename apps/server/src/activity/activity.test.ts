@@ -86,6 +86,13 @@ describe("GET /api/activity/users/{userId}", () => {
       "/api/activity/users/alice?types=content_submission,NOPE,CONTENT_APPROVAL",
     );
     expect(typed.body.data.pagination.totalCount).toBe(3);
+    // Only unknown types asked for: nothing, not everything.
+    const bogus = await server.json("/api/activity/users/alice?types=BOGUS");
+    expect(bogus.status).toBe(200);
+    expect(bogus.body.data.items).toEqual([]);
+    expect(bogus.body.data.pagination.totalCount).toBe(0);
+    const all = await server.json("/api/activity/users/alice?types=");
+    expect(all.body.data.pagination.totalCount).toBeGreaterThan(3);
     const dated = await server.json(
       "/api/activity/users/alice?from_date=2026-01-02T00:00:00Z&to_date=2026-01-03T23:59:59.999Z&sortOrder=asc",
     );

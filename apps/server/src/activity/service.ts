@@ -27,7 +27,8 @@ const RANGE_MS: Record<ActivityTimeRange, number | null> = {
 
 export interface ActivityQuery {
   timeRange: ActivityTimeRange;
-  types: ActivityType[];
+  /** Undefined: every type; empty: the types asked for were all unknown, so nothing matches. */
+  types?: ActivityType[];
   fromDate?: Date;
   toDate?: Date;
   limit: number;
@@ -55,7 +56,8 @@ export async function listUserActivity(db: Database, userId: string, query: Acti
   if (window !== null) filters.push(sql`timestamp >= ${new Date(now.getTime() - window).toISOString()}`);
   if (query.fromDate) filters.push(sql`timestamp >= ${query.fromDate.toISOString()}`);
   if (query.toDate) filters.push(sql`timestamp <= ${query.toDate.toISOString()}`);
-  if (query.types.length)
+  if (query.types?.length === 0) filters.push(sql`false`);
+  else if (query.types)
     filters.push(
       sql`type in (${sql.join(
         query.types.map((t) => sql`${t}`),

@@ -50,12 +50,18 @@ function isSameOrigin(c: Context, env: AppEnv, origin: string | undefined): bool
 
 /**
  * The one guard every mutating API route passes: a session is required (401) except for the sign-in
- * calls, and a cookie-authenticated mutation must come from our own origin (403) against CSRF.
+ * calls, and a cookie-authenticated mutation must come from our own origin (403) against CSRF. `callbacks` are
+ * paths another service calls (Telegram's webhook): no session and no browser, so the route checks the caller's
+ * own credential instead.
  */
-export function mutationGuard(env: AppEnv): MiddlewareHandler<AppBindings> {
+export function mutationGuard(
+  env: AppEnv,
+  callbacks: ReadonlySet<string> = new Set(),
+): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
     const acting = ACTING_READS.has(c.req.path);
     if (!isMutation(c.req.method) && !acting) return next();
+    if (callbacks.has(c.req.path)) return next();
     const origin = c.req.header("origin");
     if (PUBLIC_MUTATIONS.has(c.req.path)) {
       if (origin && !isSameOrigin(c, env, origin)) throw AppError.forbidden("Cross-origin request refused.");

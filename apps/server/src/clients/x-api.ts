@@ -1,23 +1,45 @@
 import type { Logger } from "pino";
 import { callExternal, ExternalServiceError } from "./http.ts";
 
+/** A link in a post's text: `url` is the t.co address X put in the text in its place. */
+export interface XUrlEntity {
+  url: string;
+  expanded_url?: string;
+  unwound_url?: string;
+  /** Set when the link stands for the post's own photo or video (shown as media, not as a link). */
+  media_key?: string;
+}
+
 export interface XTweet {
   id: string;
   text: string;
   author_id?: string;
   created_at?: string;
   referenced_tweets?: Array<{ type: string; id: string }>;
+  entities?: { urls?: XUrlEntity[] };
+  /** A post longer than 280 characters: `text` holds only its start. */
+  note_tweet?: { text: string; entities?: { urls?: XUrlEntity[] } };
+  attachments?: { media_keys?: string[] };
 }
 
 export interface XUser {
   id: string;
   username: string;
+  name?: string;
   profile_image_url?: string;
+}
+
+export interface XMedia {
+  media_key: string;
+  type: string;
+  url?: string;
+  preview_image_url?: string;
+  alt_text?: string;
 }
 
 export interface XPage {
   data?: XTweet[];
-  includes?: { users?: XUser[]; tweets?: XTweet[] };
+  includes?: { users?: XUser[]; tweets?: XTweet[]; media?: XMedia[] };
   meta?: { newest_id?: string; next_token?: string; result_count?: number };
   errors?: unknown[];
 }
@@ -36,8 +58,11 @@ export interface XApiOptions {
   budget?: () => Promise<{ allowed: boolean; retryAfterMs: number }>;
 }
 
-const TWEET_FIELDS = "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities";
-const EXPANSIONS = "author_id,referenced_tweets.id,referenced_tweets.id.author_id";
+const TWEET_FIELDS =
+  "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities,note_tweet,attachments";
+const EXPANSIONS =
+  "author_id,referenced_tweets.id,referenced_tweets.id.author_id,attachments.media_keys,referenced_tweets.id.attachments.media_keys";
+const MEDIA_FIELDS = "type,url,preview_image_url,alt_text";
 const USER_FIELDS = "username,name,profile_image_url";
 
 /** An answer of the X API that is not data: `status` 0 when X could not be reached at all. */
@@ -112,6 +137,7 @@ export class XApiClient {
         "tweet.fields": TWEET_FIELDS,
         expansions: EXPANSIONS,
         "user.fields": USER_FIELDS,
+        "media.fields": MEDIA_FIELDS,
       });
       pages.push(page);
       token = page.meta?.next_token;

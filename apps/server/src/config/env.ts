@@ -39,6 +39,21 @@ const envSchema = z.object({
   NEAR_RPC_URL: z.url().default("https://rpc.mainnet.near.org"),
   X_API_BASE_URL: z.url().default("https://api.x.com"),
   X_BEARER_TOKEN: z.string().optional(),
+  /** The bot's Bluesky PDS: where it logs in (com.atproto.server.createSession) and reads its notifications. */
+  BLUESKY_SERVICE_URL: z.url().default("https://bsky.social"),
+  /**
+   * An AppView that answers unauthenticated reads (https://public.api.bsky.app) for getPosts and searchPosts;
+   * unset, they go through the PDS with the bot's session, which proxies them to its AppView.
+   */
+  BLUESKY_APPVIEW_URL: z.url().optional(),
+  /** The bot's Bluesky handle (`curatebot.bsky.social`): what `!submit @<handle>` names, and its login. */
+  BLUESKY_IDENTIFIER: z
+    .string()
+    .regex(/^@?[a-z0-9][a-z0-9.-]{0,252}$/i, "must be a Bluesky handle")
+    .transform((h) => h.replace(/^@/, "").toLowerCase())
+    .optional(),
+  /** An app password of the bot's account (Settings → App passwords), never its main password. */
+  BLUESKY_APP_PASSWORD: z.string().min(1).max(200).optional(),
   AI_API_BASE_URL: z.url().default("https://openrouter.ai/api/v1"),
   AI_DEFAULT_MODEL: z.string().min(1).max(200).default("openai/gpt-4o-mini"),
   PINATA_JWT: z.string().optional(),
@@ -47,8 +62,51 @@ const envSchema = z.object({
   PINATA_GATEWAY_URL: z.url().default("https://gateway.pinata.cloud/ipfs"),
   CROSSPOST_API_URL: z.url().default("https://api.opencrosspost.com"),
   PLUGIN_ALLOWED_HOSTS: list,
+  /** Heap of one external plugin call's isolate, in MB. */
+  PLUGIN_MEMORY_LIMIT_MB: z.coerce.number().int().min(8).max(1024).default(64),
+  /** Wall-clock time of one external plugin call. */
+  PLUGIN_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
+  /** How long a fetched plugin entry point is reused before it is fetched again. */
+  PLUGIN_CODE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   PLUGIN_SECRETS: list,
+  /**
+   * Encrypts feeds' own secrets at rest: 32 random bytes, base64 or hex (`openssl rand -base64 32`). Required in
+   * production once any feed secret exists; generated into the data folder otherwise.
+   */
+  SECRETS_KEY: z.string().optional(),
+  /** Earlier SECRETS_KEY values, still read while the server re-encrypts what they sealed (a rotation). */
+  SECRETS_KEY_PREVIOUS: list,
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
+  /**
+   * The intake bot's token (@BotFather): with it, the bot's groups and channels feed intake. Polled with getUpdates,
+   * or pushed to `POST /api/telegram/webhook` when PUBLIC_URL is a public https address. A secret. Not named
+   * TELEGRAM_BOT_TOKEN: that is the placeholder distributor configs share through PLUGIN_SECRETS, and a bot that
+   * only publishes must not start reading (or have its webhook replaced) because it was set.
+   */
+  TELEGRAM_INTAKE_BOT_TOKEN: z
+    .string()
+    .regex(/^\d{1,20}:[\w-]{20,100}$/, "must be a bot token as @BotFather gives it (<id>:<secret>)")
+    .optional(),
+  /**
+   * What Telegram sends in X-Telegram-Bot-Api-Secret-Token with each webhook delivery; derived from the bot token
+   * when unset. 1 to 256 letters, digits, `_` and `-`, as Telegram allows.
+   */
+  TELEGRAM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[\w-]{1,256}$/, "must be 1 to 256 letters, digits, _ or -")
+    .optional(),
+  /**
+   * The instance the Mastodon bot account is on (https://mastodon.social): its mentions, statuses and hashtag
+   * timelines are read there. No default: the fediverse has no one server, and the token only works on its own.
+   */
+  MASTODON_BASE_URL: z.url().optional(),
+  /** The bot account's access token (read scope); with MASTODON_BASE_URL it turns the Mastodon source on. */
+  MASTODON_ACCESS_TOKEN: z.string().min(1).max(500).optional(),
+  /** The bot's `user@host` as curators mention it; asked of the instance (verify_credentials) when not given. */
+  MASTODON_BOT_ACCT: z
+    .string()
+    .regex(/^@?[\w.-]{1,64}(@[\w.-]{1,253})?$/, "must be a Mastodon account (user or user@host)")
+    .optional(),
   DISCORD_API_BASE_URL: z.url().default("https://discord.com/api"),
   NOTION_API_BASE_URL: z.url().default("https://api.notion.com"),
   NEAR_TESTNET_RPC_URL: z.url().default("https://rpc.testnet.near.org"),
@@ -68,9 +126,13 @@ const envSchema = z.object({
     .min(1024 * 1024)
     .default(32 * 1024 * 1024),
   INTAKE_INTERVAL_MS: z.coerce.number().int().min(1000).default(60_000),
+  /** How often workers look for recaps whose scheduled time has come (one look per interval across workers). */
+  RECAP_TICK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   PROCESSING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   PROCESSING_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   PROCESSING_STEP_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
+  /** The pause between two chunks (100 posts) of a background bulk decision, leaving room for other work. */
+  BULK_RUN_CHUNK_PAUSE_MS: z.coerce.number().int().min(0).max(10_000).default(10),
   PROCESSING_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).max(600).default(30),
   WORKER_MONITOR_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(300).default(30),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
@@ -79,6 +141,7 @@ const envSchema = z.object({
   WRITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
   PINATA_KEYS_PER_HOUR: z.coerce.number().int().min(1).default(10),
   FEEDS_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+  PLUGINS_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
   UPLOAD_BYTES_PER_DAY: z.coerce
     .number()
     .int()
@@ -86,9 +149,15 @@ const envSchema = z.object({
     .default(50 * 1024 * 1024),
   X_API_CALLS_PER_HOUR: z.coerce.number().int().min(1).default(300),
   AI_CALLS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).default(120),
+  /** Dry runs (previews, config tests, replays) one account may start an hour; a config test of N posts is N. */
+  DRY_RUNS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(200),
   RSS_ALLOWED_HOSTS: list,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),
+  /** The web app's server-rendering entry (default: dist-server/entry-server.js beside the web build). */
+  WEB_SSR_ENTRY: z.string().optional(),
+  /** How long a public page's HTML may wait for its data before the plain app shell is sent instead. */
+  SSR_TIMEOUT_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -108,6 +177,20 @@ export interface AppEnv extends Env {
   LOG_LEVEL: NonNullable<Env["LOG_LEVEL"]>;
   /** The values of the variables PLUGIN_SECRETS names (that are set): what `{{NAME}}` placeholders may use. */
   PLUGIN_SECRET_VALUES: Readonly<Record<string, string>>;
+  /** The key feed secrets are sealed with (null: production without SECRETS_KEY), then the keys being rotated out. */
+  SECRETS_KEYS: { current: Buffer | null; previous: Buffer[] };
+}
+
+/** A 32-byte key written as base64 or hex. */
+function secretsKey(value: string, variable: string): Buffer {
+  const text = value.trim();
+  const bytes = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
+  if (bytes.length !== 32 || (!/^[0-9a-f]{64}$/i.test(text) && bytes.toString("base64") !== text)) {
+    throw new EnvError(
+      `Invalid environment:\n  ${variable}: must be 32 random bytes in base64 or hex (openssl rand -base64 32)`,
+    );
+  }
+  return bytes;
 }
 
 /**
@@ -155,6 +238,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
   if (production && !env.SESSION_SECRET) {
     throw new EnvError("Invalid environment:\n  SESSION_SECRET: required in production");
   }
+  if (env.MASTODON_ACCESS_TOKEN && !env.MASTODON_BASE_URL) {
+    throw new EnvError(
+      "Invalid environment:\n  MASTODON_BASE_URL: required with MASTODON_ACCESS_TOKEN (the bot's instance)",
+    );
+  }
   if (production && env.ENABLE_TEST_ROUTES) {
     throw new EnvError("Invalid environment:\n  ENABLE_TEST_ROUTES: test routes never run in production");
   }
@@ -175,15 +263,23 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
     DATA_DIR: dataDir,
     PUBLIC_URL: publicUrl,
     AUTH_RECIPIENT: env.AUTH_RECIPIENT ?? new URL(publicUrl).host,
-    SESSION_SECRET: env.SESSION_SECRET ?? generatedSecret(dataDir),
+    SESSION_SECRET: env.SESSION_SECRET ?? generatedSecret(dataDir, "session-secret"),
     LOG_LEVEL: env.LOG_LEVEL ?? (env.NODE_ENV === "test" ? "warn" : "info"),
     PLUGIN_SECRET_VALUES: pluginSecrets(env.PLUGIN_SECRETS, source),
+    SECRETS_KEYS: {
+      current: env.SECRETS_KEY
+        ? secretsKey(env.SECRETS_KEY, "SECRETS_KEY")
+        : production
+          ? null
+          : Buffer.from(generatedSecret(dataDir, "secrets-key"), "hex"),
+      previous: env.SECRETS_KEY_PREVIOUS.map((key) => secretsKey(key, "SECRETS_KEY_PREVIOUS")),
+    },
   };
 }
 
-/** Outside production a missing session secret is generated once and kept in the data folder. */
-function generatedSecret(dataDir: string): string {
-  const file = join(dataDir, "session-secret");
+/** Outside production a missing session secret or secrets key is generated once and kept in the data folder. */
+function generatedSecret(dataDir: string, name: string): string {
+  const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("hex");

@@ -1,15 +1,18 @@
 import {
   ACTIVITY_TYPES,
+  PLATFORMS,
   PROCESSING_JOB_KINDS,
   PROCESSING_JOB_STATUSES,
   PROCESSING_STEP_STAGES,
   PROCESSING_STEP_STATUSES,
   PROCESSING_STEP_TYPES,
+  PUBLICATION_STATUSES,
 } from "@curate/core";
 import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   date,
   index,
   integer,
@@ -45,9 +48,12 @@ export const feeds = pgTable(
 export const submissions = pgTable(
   "submissions",
   {
+    /** `submissionKey(platform, post id)`: X's bare id, `<platform>:<id>` for other networks (decision 0019). */
     tweetId: text("tweet_id").primaryKey(),
+    platform: text("platform", { enum: PLATFORMS }).notNull().default("twitter"),
     userId: text("user_id").notNull(),
     username: text("username").notNull(),
+    authorDisplayName: text("author_display_name"),
     authorProfileImage: text("author_profile_image"),
     content: text("content").notNull(),
     /** The post's own address, as its source adapter built it. */
@@ -69,9 +75,15 @@ export const submissions = pgTable(
     index("submissions_submitted_at_idx").on(t.submittedAt, t.tweetId),
     index("submissions_status_submitted_at_idx").on(t.status, t.submittedAt, t.tweetId),
     index("submissions_curator_username_idx").on(t.curatorUsername),
+    index("submissions_platform_submitted_at_idx").on(t.platform, t.submittedAt, t.tweetId),
+    // An approver may name a post by its address instead of replying to it (from another network, say).
+    index("submissions_url_idx").on(t.url),
     index("submissions_content_trgm_idx").using("gin", sql`${t.content} gin_trgm_ops`),
     index("submissions_username_trgm_idx").using("gin", sql`${t.username} gin_trgm_ops`),
     index("submissions_curator_username_trgm_idx").using("gin", sql`${t.curatorUsername} gin_trgm_ops`),
+    // Searches shorter than three characters match handles by prefix (docs/decisions/0014).
+    index("submissions_username_prefix_idx").on(sql`(lower(${t.username}) collate "C")`),
+    index("submissions_curator_username_prefix_idx").on(sql`(lower(${t.curatorUsername}) collate "C")`),
   ],
 );
 
@@ -100,6 +112,8 @@ export const submissionFeeds = pgTable(
     index("submission_feeds_feed_submitted_idx").on(t.feedId, t.submittedAt, t.submissionId),
     index("submission_feeds_feed_status_submitted_idx").on(t.feedId, t.status, t.submittedAt, t.submissionId),
     index("submission_feeds_curator_idx").on(t.curatorUsername, t.feedId),
+    // `!approve`/`!reject` replies find the links their curator's submit post made.
+    index("submission_feeds_curator_tweet_idx").on(t.curatorTweetId),
   ],
 );
 
@@ -122,6 +136,11 @@ export const moderationHistory = pgTable(
     }).notNull(),
     action: text("action", { enum: ["approve", "reject"] }).notNull(),
     note: text("note"),
+    /** A rejection that took back an approved, published post (a retraction). */
+    retraction: boolean("retraction").notNull().default(false),
+    /** When the decision was taken back inside its undo window, and by whom; it then counts no more. */
+    undoneAt: timestamp("undone_at", { withTimezone: true, mode: "date" }),
+    undoneBy: text("undone_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -207,6 +226,20 @@ export const linkedAccounts = pgTable(
   ],
 );
 
+/** One-time codes proving a handle: whoever posts `!link <code>` to the bot links that handle to `user_id`. */
+export const linkCodes = pgTable(
+  "link_codes",
+  {
+    code: text("code").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("link_codes_user_idx").on(t.userId)],
+);
+
 export const activities = pgTable(
   "activities",
   {
@@ -287,6 +320,35 @@ export const curatorDailyStats = pgTable(
   ],
 );
 
+/**
+ * Per UTC month of submission, curator and feed: the This Month leaderboard. `scope` is a feed id or "*" (all
+ * feeds); `curator_username` is a handle or "*" (every curator: the feed's total for the month). A month of daily
+ * rows is about as many rows as a month of links; these are at most one per curator and feed, and the rank index
+ * reads the top of a month in order. Kept by the same triggers as the daily rows (docs/decisions/0004).
+ */
+export const curatorMonthlyStats = pgTable(
+  "curator_monthly_stats",
+  {
+    month: date("month", { mode: "string" }).notNull(),
+    curatorUsername: text("curator_username").notNull(),
+    scope: text("scope").notNull(),
+    curatorId: text("curator_id"),
+    submissionCount: integer("submission_count").notNull().default(0),
+    approvalCount: integer("approval_count").notNull().default(0),
+    rejectionCount: integer("rejection_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.month, t.curatorUsername, t.scope] }),
+    index("curator_monthly_stats_rank_idx").on(
+      t.scope,
+      t.month,
+      t.submissionCount.desc(),
+      t.approvalCount.desc(),
+      t.curatorUsername,
+    ),
+  ],
+);
+
 /** Decisions per moderator (approver ranks). Kept by triggers. */
 export const moderatorStats = pgTable(
   "moderator_stats",
@@ -332,6 +394,12 @@ export const processingJobs = pgTable(
     leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
     /** When the worker handed the job to the queue (null: still in the outbox). */
     queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }),
+    /** An approval's undo window: the outbox keeps the job until then (null: at once). */
+    notBefore: timestamp("not_before", { withTimezone: true, mode: "date" }),
+    /** A recap run's recap id (in the feed's `outputs.recap`) and the approvals it covers: [start, end). */
+    recapId: text("recap_id"),
+    periodStart: timestamp("period_start", { withTimezone: true, mode: "date" }),
+    periodEnd: timestamp("period_end", { withTimezone: true, mode: "date" }),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
@@ -340,6 +408,9 @@ export const processingJobs = pgTable(
   (t) => [
     index("processing_jobs_submission_feed_idx").on(t.submissionId, t.feedId, t.startedAt),
     index("processing_jobs_feed_status_idx").on(t.feedId, t.status, t.completedAt),
+    index("processing_jobs_recap_idx").on(t.feedId, t.createdAt).where(sql`${t.recapId} is not null`),
+    // The processing tab finds a feed's retracted posts from their retraction jobs.
+    index("processing_jobs_retraction_idx").on(t.feedId, t.submissionId).where(sql`${t.kind} = 'retraction'`),
     index("processing_jobs_outbox_idx")
       .on(t.createdAt)
       .where(sql`${t.queuedAt} is null and ${t.status} = 'pending'`),
@@ -361,6 +432,8 @@ export const processingSteps = pgTable(
     /** Position within its chain (the global transforms, or one branch). */
     position: integer("position").notNull().default(0),
     pluginName: text("plugin_name").notNull(),
+    /** An external plugin's code as run: the sha-256 of its entry point, so a changed file shows as a new version. */
+    pluginVersion: text("plugin_version"),
     stepName: text("step_name"),
     config: jsonb("config").$type<unknown>(),
     status: text("status", { enum: PROCESSING_STEP_STATUSES }).notNull().default("pending"),
@@ -377,17 +450,90 @@ export const processingSteps = pgTable(
   (t) => [index("processing_steps_job_idx").on(t.jobId, t.stepOrder)],
 );
 
-export const plugins = pgTable("plugins", {
-  id: serial("id").primaryKey(),
-  name: text("name").notNull().unique(),
-  type: text("type", { enum: ["transformer", "distributor", "source", "rule", "outcome"] }).notNull(),
-  repoUrl: text("repo_url").notNull(),
-  entryPoint: text("entry_point").notNull(),
-  schemaDefinition: jsonb("schema_definition").$type<unknown>(),
-  createdBy: text("created_by"),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
-});
+/**
+ * Where each recap's schedule stands: the latest scheduled run already made (so every slot runs once across all
+ * workers) and the moment up to which approvals are covered by a run (the next run starts there).
+ */
+export const recapStates = pgTable(
+  "recap_states",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    recapId: text("recap_id").notNull(),
+    lastSlotAt: timestamp("last_slot_at", { withTimezone: true, mode: "date" }).notNull(),
+    coveredUntil: timestamp("covered_until", { withTimezone: true, mode: "date" }).notNull(),
+    lastRunAt: timestamp("last_run_at", { withTimezone: true, mode: "date" }),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.recapId] })],
+);
+
+/**
+ * The publish ledger: every successful send of a submission to one of a feed's channels, written in the
+ * transaction that marks its distribution step done, with the reference the channel returned (message, page or row
+ * id, URL, transaction hash). Retractions work from it and record what became of each entry.
+ */
+export const publications = pgTable(
+  "publications",
+  {
+    id: text("id").primaryKey(),
+    submissionId: text("submission_id").references(() => submissions.tweetId, { onDelete: "cascade" }),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => processingJobs.id, { onDelete: "cascade" }),
+    /** One entry per distribution step: a step succeeds once. */
+    stepId: text("step_id").notNull(),
+    branch: integer("branch").notNull(),
+    pluginName: text("plugin_name").notNull(),
+    stepName: text("step_name"),
+    /** The distributor's config as the step ran it (placeholders unfilled), for the retraction's credentials. */
+    config: jsonb("config").$type<unknown>(),
+    referenceKind: text("reference_kind").notNull(),
+    referenceId: text("reference_id"),
+    referenceUrl: text("reference_url"),
+    /** The step's whole output (the receipt): what a retraction needs besides the id (chat, channel, row). */
+    receipt: jsonb("receipt").$type<unknown>(),
+    status: text("status", { enum: PUBLICATION_STATUSES }).notNull().default("published"),
+    publishedAt: timestamp("published_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    retractedAt: timestamp("retracted_at", { withTimezone: true, mode: "date" }),
+    retractionJobId: text("retraction_job_id"),
+    retractionNote: text("retraction_note"),
+  },
+  (t) => [
+    uniqueIndex("publications_step_idx").on(t.stepId),
+    index("publications_submission_feed_idx").on(t.submissionId, t.feedId, t.publishedAt),
+    index("publications_job_idx").on(t.jobId),
+    index("publications_retraction_job_idx")
+      .on(t.retractionJobId)
+      .where(sql`${t.retractionJobId} is not null`),
+  ],
+);
+
+export const plugins = pgTable(
+  "plugins",
+  {
+    id: serial("id").primaryKey(),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["transformer", "distributor", "source", "rule", "outcome"] }).notNull(),
+    repoUrl: text("repo_url").notNull(),
+    entryPoint: text("entry_point").notNull(),
+    schemaDefinition: jsonb("schema_definition").$type<Record<string, unknown> | null>(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // Names are what feed configs write, and repositories what people recognise: neither may mean two plugins,
+  // whatever their case.
+  (t) => [
+    uniqueIndex("plugins_name_idx").on(sql`lower(${t.name})`),
+    uniqueIndex("plugins_repo_url_idx").on(sql`lower(${t.repoUrl})`),
+    index("plugins_type_idx").on(t.type, t.name),
+  ],
+);
 
 export const sourceCursors = pgTable("source_cursors", {
   sourceKey: text("source_key").primaryKey(),
@@ -426,11 +572,18 @@ export const rssItems = pgTable(
     categories: jsonb("categories").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     author: text("author"),
     pubDate: timestamp("pub_date", { withTimezone: true, mode: "date" }).notNull(),
+    /** Curation metadata: who submitted it to the feed, who approved it, the curator's note, the source post. */
+    curator: text("curator"),
+    approver: text("approver"),
+    curatorNote: text("curator_note"),
+    sourceUrl: text("source_url"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("rss_items_feed_guid_idx").on(t.feedId, t.guid),
     index("rss_items_feed_pub_date_idx").on(t.feedId, t.pubDate),
+    // The feed's newest addition is its documents' version (ETag), read on every request.
+    index("rss_items_feed_id_idx").on(t.feedId, t.id),
   ],
 );
 
@@ -456,3 +609,143 @@ export const rateLimits = pgTable("rate_limits", {
   windowStart: timestamp("window_start", { withTimezone: true, mode: "date" }).notNull(),
   count: integer("count").notNull(),
 });
+
+/**
+ * A feed's own secrets, sealed with AES-256-GCM under SECRETS_KEY (the feed id and name are bound in as associated
+ * data, so a sealed value copied to another feed or name does not open). Deleted with the feed.
+ */
+export const feedSecrets = pgTable(
+  "feed_secrets",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** base64 of iv (12 bytes) ‖ auth tag (16 bytes) ‖ ciphertext. */
+    sealed: text("sealed").notNull(),
+    /** Which key sealed it (a fingerprint, never the key), so a rotation knows what to re-seal. */
+    keyId: text("key_id").notNull(),
+    createdBy: text("created_by"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.name] }), index("feed_secrets_key_id_idx").on(t.keyId)],
+);
+
+/**
+ * The next free sending slot of one channel destination (a Telegram chat, a Discord webhook, a Notion
+ * integration): distributions reserve slots ahead of time and wait for theirs, so a burst publishes steadily.
+ */
+export const channelSlots = pgTable("channel_slots", {
+  key: text("key").primaryKey(),
+  nextAt: timestamp("next_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/**
+ * A feed's distributor branch paused because the channel refused its credentials: later jobs do not call the
+ * channel until an owner resumes it (or changes the config or a secret), then the held publications run again.
+ */
+export const channelPauses = pgTable(
+  "channel_pauses",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    /** The plugin and a fingerprint of its config (placeholders unfilled): one destination of the feed. */
+    channelKey: text("channel_key").notNull(),
+    pluginName: text("plugin_name").notNull(),
+    stepName: text("step_name"),
+    code: text("code").notNull(),
+    message: text("message").notNull(),
+    /** The job whose step was refused. */
+    jobId: text("job_id"),
+    pausedAt: timestamp("paused_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.channelKey] })],
+);
+
+/**
+ * A background bulk decision ("Select all N matching" beyond the cap of one call): the posts it took at its start
+ * are its items, decided by a worker in transactions of a hundred; the counters move in the same transactions.
+ */
+export const bulkRuns = pgTable(
+  "bulk_runs",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    action: text("action", { enum: ["approve", "reject"] }).notNull(),
+    note: text("note"),
+    /** The curation tab's search it was started from (null: every pending post). */
+    query: text("query"),
+    requestedBy: text("requested_by").notNull(),
+    /** The moderation source its decisions record ("ui", or "super_admin_direct"). */
+    source: text("source", { enum: ["ui", "super_admin_direct"] }).notNull(),
+    state: text("state", { enum: ["queued", "running", "completed", "failed"] })
+      .notNull()
+      .default("queued"),
+    total: integer("total").notNull().default(0),
+    decided: integer("decided").notNull().default(0),
+    alreadyDecided: integer("already_decided").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    undone: integer("undone").notNull().default(0),
+    /** The earliest and latest end of its approvals' undo windows (null: the feed publishes at once). */
+    firstUndoUntil: timestamp("first_undo_until", { withTimezone: true, mode: "date" }),
+    lastUndoUntil: timestamp("last_undo_until", { withTimezone: true, mode: "date" }),
+    error: text("error"),
+    /** When a worker handed it to the queue (null: still in the outbox). */
+    queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("bulk_runs_feed_idx").on(t.feedId, t.createdAt),
+    // One run at a time per feed.
+    uniqueIndex("bulk_runs_one_active_per_feed_idx")
+      .on(t.feedId)
+      .where(sql`${t.state} in ('queued', 'running')`),
+  ],
+);
+
+/** The posts of a bulk run, in the order it decides them; the outcome is written in the deciding transaction. */
+export const bulkRunItems = pgTable(
+  "bulk_run_items",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => bulkRuns.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    submissionId: text("submission_id").notNull(),
+    outcome: text("outcome", {
+      enum: ["decided", "already_approved", "already_rejected", "not_found", "undone"],
+    }),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.position] })],
+);
+
+/**
+ * Every saved version of a feed's config (the edit page's history): who saved it, when, how (created, saved,
+ * restored from an earlier version) and what changed against the version before.
+ */
+export const feedConfigVersions = pgTable(
+  "feed_config_versions",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    config: jsonb("config").$type<Record<string, unknown>>().notNull(),
+    kind: text("kind", { enum: ["created", "saved", "restored"] }).notNull(),
+    restoredFrom: integer("restored_from"),
+    savedBy: text("saved_by"),
+    channelsChanged: boolean("channels_changed").notNull().default(false),
+    /** The first 200 changes against the version before; changeCount counts them all. */
+    changes: jsonb("changes").$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
+    changeCount: integer("change_count").notNull().default(0),
+    savedAt: timestamp("saved_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.version] })],
+);

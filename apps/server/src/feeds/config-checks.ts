@@ -2,6 +2,7 @@ import { BUILTIN_CONFIG_SCHEMAS, type FeedConfig, findBuiltinPlugin, type Plugin
 import { inArray } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { plugins } from "../db/schema.ts";
+import { configProblems } from "../plugins/json-schema.ts";
 import { scheduleError } from "./schedules.ts";
 import { findRawSecrets } from "./secrets.ts";
 
@@ -41,6 +42,23 @@ function pluginUses(config: FeedConfig): PluginUse[] {
     });
     steps(distributor.transform, `outputs.stream.distribute.${i}.transform`, "transformer");
   });
+  // Recaps (one or a list): their per-item and batch transforms, and their distributors.
+  const recap = config.outputs?.recap;
+  const recaps = Array.isArray(recap) ? recap : recap ? [recap] : [];
+  recaps.forEach((item, k) => {
+    const at = Array.isArray(recap) ? `outputs.recap.${k}` : "outputs.recap";
+    steps(item.transform, `${at}.transform`, "transformer");
+    steps(item.batchTransform, `${at}.batchTransform`, "transformer");
+    (item.distribute ?? []).forEach((distributor, i) => {
+      uses.push({
+        path: `${at}.distribute.${i}`,
+        plugin: distributor.plugin,
+        config: distributor.config,
+        type: "distributor",
+      });
+      steps(distributor.transform, `${at}.distribute.${i}.transform`, "transformer");
+    });
+  });
   return uses;
 }
 
@@ -68,16 +86,17 @@ export async function configIssues(db: Database, config: FeedConfig): Promise<Co
     ? new Map(
         (
           await db
-            .select({ name: plugins.name, type: plugins.type })
+            .select({ name: plugins.name, type: plugins.type, schema: plugins.schemaDefinition })
             .from(plugins)
             .where(inArray(plugins.name, external))
-        ).map((row) => [row.name, row.type as PluginType]),
+        ).map((row) => [row.name, { type: row.type as PluginType, schema: row.schema }]),
       )
-    : new Map<string, PluginType>();
+    : new Map<string, { type: PluginType; schema: Record<string, unknown> | null }>();
 
   for (const use of uses) {
     const builtin = findBuiltinPlugin(use.plugin);
-    const type = builtin?.type ?? registered.get(use.plugin.trim());
+    const entry = registered.get(use.plugin.trim());
+    const type = builtin?.type ?? entry?.type;
     if (!type) {
       issues.push({
         path: `${use.path}.plugin`,
@@ -92,7 +111,17 @@ export async function configIssues(db: Database, config: FeedConfig): Promise<Co
       });
       continue;
     }
-    const schema = builtin ? BUILTIN_CONFIG_SCHEMAS[builtin.name] : undefined;
+    if (!builtin) {
+      // A registered plugin describes its config with a JSON Schema: saved configs are checked against it too.
+      for (const problem of entry?.schema ? configProblems(entry.schema, use.config ?? {}) : []) {
+        issues.push({
+          path: [`${use.path}.config`, ...(problem.path ? [problem.path] : [])].join("."),
+          message: problem.message,
+        });
+      }
+      continue;
+    }
+    const schema = BUILTIN_CONFIG_SCHEMAS[builtin.name];
     if (!schema) continue;
     const parsed = schema.safeParse(use.config ?? {});
     if (!parsed.success) {

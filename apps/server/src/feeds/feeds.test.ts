@@ -7,7 +7,11 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
   await insertFeed(server.db, { id: "all", name: "All" });
-  await insertFeed(server.db, { id: "zeta", name: "Zeta News" });
+  await insertFeed(server.db, {
+    id: "zeta",
+    name: "Zeta News",
+    config: { outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/rss", config: {} }] } } },
+  });
   await insertFeed(server.db, {
     id: "alpha",
     name: "Alpha",
@@ -56,6 +60,10 @@ describe("GET /api/feeds", () => {
       destinations: [{ kind: "rss", label: "RSS", href: "https://curate.example/rss/alpha/rss.xml" }],
     });
     expect(body.data[1]).toMatchObject({ id: "zeta", complete: false, approverCount: 0 });
+    // An RSS output without a serviceUrl publishes to this deployment's own RSS service.
+    expect(body.data[1].destinations).toEqual([
+      { kind: "rss", label: "RSS", href: `${server.env.PUBLIC_URL}/rss/zeta/rss.xml` },
+    ]);
     expect(JSON.stringify(body)).not.toMatch(/apiSecret|\{\{S\}\}|config/);
   });
 });

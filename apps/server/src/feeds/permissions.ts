@@ -1,6 +1,7 @@
 import {
   type CanModerate,
   canModerateFor,
+  FEED_MANAGER_REASONS,
   type FeedModerators,
   handleKey,
   type ModerationActor,
@@ -14,6 +15,7 @@ import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { feeds, linkedAccounts } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
+import { AppError } from "../errors.ts";
 
 export function isSuperAdmin(env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">, user: User | null) {
   return (
@@ -72,12 +74,58 @@ export async function moderationRight(
  * handle, that user's account, so creators and admins can decide by reply too.
  */
 export async function actorForHandle(db: Database, identity: SocialIdentity): Promise<ModerationActor> {
-  const [linked] = await queryRows<{ nearAccountId: string }>(
-    db,
-    sql`select u.near_account_id as "nearAccountId" from linked_accounts la join users u on u.id = la.user_id
-      where (case lower(la.platform_name) when 'x' then 'twitter' else lower(la.platform_name) end) = ${platformKey(identity.platform)}
-        and lower(la.username) = ${handleKey(identity.handle)}
-      limit 1`,
+  const actors = await actorsForHandles(db, identity.platform, [identity.handle]);
+  return actors.get(handleKey(identity.handle)) ?? { nearAccountId: null, handles: [identity] };
+}
+
+/** `actorForHandle` for many handles of one platform in one query (intake applies a page of mentions at once). */
+export async function actorsForHandles(
+  db: Database,
+  platform: string,
+  handles: readonly string[],
+): Promise<Map<string, ModerationActor>> {
+  const keys = [...new Set(handles.map(handleKey))];
+  const linked = keys.length
+    ? await queryRows<{ handle: string; nearAccountId: string; linked: SocialIdentity[] }>(
+        db,
+        // Every handle the account has linked comes along: one person approves from any of their networks.
+        sql`select distinct on (lower(la.username)) lower(la.username) as handle, u.near_account_id as "nearAccountId",
+            (select json_agg(json_build_object('platform', other.platform_name, 'handle', other.username))
+              from linked_accounts other where other.user_id = la.user_id) as linked
+          from linked_accounts la join users u on u.id = la.user_id
+          where (case lower(la.platform_name) when 'x' then 'twitter' else lower(la.platform_name) end) = ${platformKey(platform)}
+            and lower(la.username) in (${sql.join(
+              keys.map((key) => sql`${key}`),
+              sql`, `,
+            )})
+          order by lower(la.username)`,
+      )
+    : [];
+  const byHandle = new Map(linked.map((row) => [row.handle, row]));
+  return new Map(
+    handles.map((handle) => {
+      const account = byHandle.get(handleKey(handle));
+      return [
+        handleKey(handle),
+        {
+          nearAccountId: account?.nearAccountId ?? null,
+          handles: [{ platform, handle }, ...(account?.linked ?? [])],
+        },
+      ];
+    }),
   );
-  return { nearAccountId: linked?.nearAccountId ?? null, handles: [identity] };
+}
+
+/** May `user` edit or delete the feed (its creator, its admins and super admins)? 404 or 403 otherwise. */
+export async function assertCanManageFeed(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  feedId: string,
+  user: User,
+) {
+  const right = await moderationRight(db, env, feedId, user);
+  if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
+  if (!FEED_MANAGER_REASONS.includes(right.reason)) {
+    throw AppError.forbidden(`Only the feed's owner or admins can change "${feedId}".`);
+  }
 }

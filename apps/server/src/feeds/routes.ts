@@ -3,6 +3,11 @@ import {
   feedConfigSchema,
   feedSchema,
   feedSummarySchema,
+  feedUpdateHeadersSchema,
+  feedVersionDetailSchema,
+  feedVersionListQuerySchema,
+  feedVersionPageSchema,
+  feedVersionParamsSchema,
   successEnvelopeSchema,
 } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
@@ -13,7 +18,16 @@ import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
 import { moderationRight } from "./permissions.ts";
-import { createFeed, deleteFeed, getFeed, listFeeds, updateFeed } from "./service.ts";
+import {
+  createFeed,
+  deleteFeed,
+  destinationLinks,
+  getFeed,
+  listFeeds,
+  restoreFeedVersion,
+  updateFeed,
+} from "./service.ts";
+import { getFeedVersion, listFeedVersions } from "./versions.ts";
 
 const listRoute = createRoute({
   method: "get",
@@ -80,8 +94,12 @@ const updateFeedRoute = createRoute({
   path: "/feeds/{id}",
   tags: ["feeds"],
   summary: "Replace a feed's configuration (owner, admins, super admins)",
-  request: { params: idParam("id", "Feed id"), ...feedBody },
-  responses: { 200: jsonResponse(successEnvelopeSchema(feedSchema), "Updated"), ...writeErrors },
+  request: { params: idParam("id", "Feed id"), headers: feedUpdateHeadersSchema, ...feedBody },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(feedSchema), "Updated"),
+    ...writeErrors,
+    409: errorResponse("Changed since the If-Match updatedAt was read (CONFLICT)"),
+  },
 });
 
 const deleteFeedRoute = createRoute({
@@ -99,6 +117,51 @@ const deleteFeedRoute = createRoute({
   },
 });
 
+const readErrors = {
+  401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+  403: errorResponse("Not the feed's owner or admin (FORBIDDEN)"),
+  404: errorResponse("No such feed or version (NOT_FOUND)"),
+};
+
+const listVersionsRoute = createRoute({
+  method: "get",
+  path: "/feeds/{id}/versions",
+  tags: ["feeds"],
+  summary: "A feed's saved config versions, newest first, each with its diff (owner, admins, super admins)",
+  request: { params: idParam("id", "Feed id"), query: feedVersionListQuerySchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(feedVersionPageSchema), "A page of versions"),
+    400: commonErrors[400],
+    ...readErrors,
+  },
+});
+
+const getVersionRoute = createRoute({
+  method: "get",
+  path: "/feeds/{id}/versions/{n}",
+  tags: ["feeds"],
+  summary: "One saved version of a feed's config (owner, admins, super admins)",
+  request: { params: feedVersionParamsSchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(feedVersionDetailSchema), "The version"),
+    400: commonErrors[400],
+    ...readErrors,
+  },
+});
+
+const restoreVersionRoute = createRoute({
+  method: "post",
+  path: "/feeds/{id}/versions/{n}/restore",
+  tags: ["feeds"],
+  summary: "Save an earlier version's config again, as a new version (the checks and permission of a save)",
+  request: { params: feedVersionParamsSchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(feedSchema), "Restored"),
+    400: commonErrors[400],
+    ...readErrors,
+  },
+});
+
 export function feedRoutes({ database: { db }, env }: AppDeps) {
   const router = createRouter();
   router.openapi(createFeedRoute, async (c) =>
@@ -111,7 +174,9 @@ export function feedRoutes({ database: { db }, env }: AppDeps) {
   router.openapi(updateFeedRoute, async (c) =>
     ok(
       c,
-      await updateFeed(db, env, requireUser(c), c.req.valid("param").id, c.req.valid("json")),
+      await updateFeed(db, env, requireUser(c), c.req.valid("param").id, c.req.valid("json"), {
+        expectedUpdatedAt: c.req.valid("header")["if-match"],
+      }),
       "Feed updated.",
     ),
   );
@@ -120,7 +185,18 @@ export function feedRoutes({ database: { db }, env }: AppDeps) {
     await deleteFeed(db, env, requireUser(c), id);
     return ok(c, { id: id.toLowerCase(), deleted: true as const }, "Feed deleted.");
   });
-  router.openapi(listRoute, async (c) => ok(c, await listFeeds(db)));
+  router.openapi(listVersionsRoute, async (c) =>
+    ok(c, await listFeedVersions(db, env, requireUser(c), c.req.valid("param").id, c.req.valid("query"))),
+  );
+  router.openapi(getVersionRoute, async (c) => {
+    const { id, n } = c.req.valid("param");
+    return ok(c, await getFeedVersion(db, env, requireUser(c), id, n));
+  });
+  router.openapi(restoreVersionRoute, async (c) => {
+    const { id, n } = c.req.valid("param");
+    return ok(c, await restoreFeedVersion(db, env, requireUser(c), id, n), `Version ${n} restored.`);
+  });
+  router.openapi(listRoute, async (c) => ok(c, await listFeeds(db, destinationLinks(env))));
   router.openapi(getRoute, async (c) => ok(c, await getFeed(db, c.req.valid("param").id)));
   router.openapi(canModerateRoute, async (c) => {
     const feedId = c.req.valid("param").id.toLowerCase();

@@ -1,10 +1,12 @@
 import {
   ALL_FEED_ID,
   canModerateFor,
-  FEED_MANAGER_REASONS,
+  type DestinationOptions,
+  FEED_CHANGED_MESSAGE,
   type Feed,
   type FeedConfig,
   type FeedSummary,
+  feedConfigSchema,
   feedDestinations,
   handleKey,
   moderatorReason,
@@ -16,8 +18,10 @@ import type { Database } from "../db/index.ts";
 import { feeds, submissions } from "../db/schema.ts";
 import { containsPattern, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { ownRssBase } from "../rss/items.ts";
 import { configIssues } from "./config-checks.ts";
-import { linkedHandles, moderationRight } from "./permissions.ts";
+import { assertCanManageFeed, linkedHandles } from "./permissions.ts";
+import { recordCreation, recordSave, type SaveProvenance, versionConfig } from "./versions.ts";
 
 type FeedRow = typeof feeds.$inferSelect;
 
@@ -82,7 +86,7 @@ interface SummaryRow {
   distributors: Array<{ plugin: string; config?: Record<string, unknown> }> | null;
 }
 
-function toSummary(row: SummaryRow): FeedSummary {
+function toSummary(row: SummaryRow, links: DestinationOptions): FeedSummary {
   const distributors = (row.distributors ?? []).map((d) => ({
     plugin: d.plugin,
     config: Object.fromEntries(Object.entries(d.config ?? {}).filter(([, v]) => v !== null)),
@@ -98,19 +102,24 @@ function toSummary(row: SummaryRow): FeedSummary {
     complete: Boolean(row.complete),
     streamEnabled: Boolean(row.streamEnabled),
     approverCount: Number(row.approverCount ?? 0),
-    destinations: feedDestinations(distributors, row.id),
+    destinations: feedDestinations(distributors, row.id, links),
   };
 }
 
+/** How summaries link to this deployment's own RSS service (an RSS output without its own `serviceUrl`). */
+export function destinationLinks(env: Pick<AppEnv, "PUBLIC_URL">): DestinationOptions {
+  return { ownRssServiceUrl: ownRssBase(env.PUBLIC_URL) };
+}
+
 /** Every feed a visitor can browse, as summaries: all but the hidden catch-all feed. */
-export async function listFeeds(db: Database): Promise<FeedSummary[]> {
+export async function listFeeds(db: Database, links: DestinationOptions = {}): Promise<FeedSummary[]> {
   const rows = await db
     .select(summaryColumns)
     .from(feeds)
     .where(ne(feeds.id, ALL_FEED_ID))
     .orderBy(asc(feeds.name), asc(feeds.id))
     .limit(MAX_LISTED_FEEDS);
-  return rows.map(toSummary);
+  return rows.map((row) => toSummary(row, links));
 }
 
 export async function findFeed(db: Database, id: string): Promise<Feed | null> {
@@ -125,7 +134,11 @@ export async function getFeed(db: Database, id: string): Promise<Feed> {
 }
 
 /** Feeds an account created or administers, newest first. */
-export async function listFeedsOwnedBy(db: Database, accountId: string): Promise<FeedSummary[]> {
+export async function listFeedsOwnedBy(
+  db: Database,
+  accountId: string,
+  links: DestinationOptions = {},
+): Promise<FeedSummary[]> {
   const account = accountId.toLowerCase();
   const rows = await db
     .select(summaryColumns)
@@ -141,7 +154,7 @@ export async function listFeedsOwnedBy(db: Database, accountId: string): Promise
     )
     .orderBy(desc(feeds.createdAt), asc(feeds.id))
     .limit(MAX_LISTED_FEEDS);
-  return rows.map(toSummary);
+  return rows.map((row) => toSummary(row, links));
 }
 
 /**
@@ -149,7 +162,11 @@ export async function listFeedsOwnedBy(db: Database, accountId: string): Promise
  * the feeds to those whose owner, admins or approver lists mention one of the user's names; the moderator rule
  * itself decides.
  */
-export async function listFeedsModeratedBy(db: Database, user: User): Promise<FeedSummary[]> {
+export async function listFeedsModeratedBy(
+  db: Database,
+  user: User,
+  links: DestinationOptions = {},
+): Promise<FeedSummary[]> {
   const handles = await linkedHandles(db, user.id);
   const names = [user.nearAccountId, ...handles.map((h) => h.handle)].map(handleKey);
   const mentions = names.map(
@@ -177,11 +194,15 @@ export async function listFeedsModeratedBy(db: Database, user: User): Promise<Fe
         ),
       ),
     )
-    .map((row) => toSummary(row));
+    .map((row) => toSummary(row, links));
 }
 
 /** Feeds the user submitted content to, as their NEAR account or any linked social handle. */
-export async function listFeedsCuratedBy(db: Database, user: User): Promise<FeedSummary[]> {
+export async function listFeedsCuratedBy(
+  db: Database,
+  user: User,
+  links: DestinationOptions = {},
+): Promise<FeedSummary[]> {
   const rows = await queryRows<{ id: string }>(
     db,
     sql`select distinct sf.feed_id as id from submission_feeds sf
@@ -193,17 +214,18 @@ export async function listFeedsCuratedBy(db: Database, user: User): Promise<Feed
   return feedsByIds(
     db,
     rows.map((r) => r.id),
+    links,
   );
 }
 
-async function feedsByIds(db: Database, ids: string[]): Promise<FeedSummary[]> {
+async function feedsByIds(db: Database, ids: string[], links: DestinationOptions): Promise<FeedSummary[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select(summaryColumns)
     .from(feeds)
     .where(inArray(feeds.id, ids.slice(0, MAX_LISTED_FEEDS)))
     .orderBy(asc(feeds.name), asc(feeds.id));
-  return rows.map(toSummary);
+  return rows.map((row) => toSummary(row, links));
 }
 
 export interface FeedWrite {
@@ -249,40 +271,69 @@ export async function createFeed(
   }
   const id = config.id.toLowerCase();
   if (id === ALL_FEED_ID) throw AppError.conflict(`Feed "${id}" already exists.`);
-  const [row] = await db
-    .insert(feeds)
-    .values({ id, ...columnsOf({ ...config, id }), createdBy: creator.nearAccountId })
-    .onConflictDoNothing({ target: feeds.id })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(feeds)
+      .values({ id, ...columnsOf({ ...config, id }), createdBy: creator.nearAccountId })
+      .onConflictDoNothing({ target: feeds.id })
+      .returning();
+    if (inserted) await recordCreation(tx, inserted, creator.nearAccountId);
+    return inserted;
+  });
   if (!row) throw AppError.conflict(`Feed "${id}" already exists.`);
   return toFeed(row);
 }
 
-/** May `user` edit or delete the feed: its creator, its admins and super admins. */
-async function assertCanManage(db: Database, env: AppEnv, feedId: string, user: User) {
-  const right = await moderationRight(db, env, feedId, user);
-  if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
-  if (!FEED_MANAGER_REASONS.includes(right.reason)) {
-    throw AppError.forbidden(`Only the feed's owner or admins can change "${feedId}".`);
-  }
-}
-
-/** Replaces the stored config with the one sent (entries left out are removed). */
-export async function updateFeed(db: Database, env: AppEnv, user: User, feedId: string, config: FeedConfig) {
+/**
+ * Replaces the stored config with the one sent (entries left out are removed), and keeps the save in the feed's
+ * history (a new version with its diff) in the same transaction.
+ */
+export async function updateFeed(
+  db: Database,
+  env: AppEnv,
+  user: User,
+  feedId: string,
+  config: FeedConfig,
+  {
+    expectedUpdatedAt,
+    provenance = { kind: "saved" },
+  }: { expectedUpdatedAt?: string; provenance?: SaveProvenance } = {},
+) {
   const id = feedId.toLowerCase();
+  const expected = expectedUpdatedAt?.replace(/^(W\/)?"|"$/g, "");
+  if (expected !== undefined && Number.isNaN(Date.parse(expected))) {
+    throw AppError.validation("If-Match must be the feed's updatedAt", [
+      { path: "if-match", message: "Must be the feed's updatedAt (an ISO date)" },
+    ]);
+  }
   if (config.id.toLowerCase() !== id) {
     throw AppError.validation("Invalid feed config: id: the id cannot be changed", [
       { path: "id", message: "The id cannot be changed" },
     ]);
   }
   await assertStorable(db, config);
-  await assertCanManage(db, env, id, user);
-  const [row] = await db
-    .update(feeds)
-    .set({ ...columnsOf({ ...config, id }), updatedAt: sql`now()` })
-    .where(eq(feeds.id, id))
-    .returning();
-  if (!row) throw AppError.notFound(`Feed "${id}" not found.`);
+  await assertCanManageFeed(db, env, id, user);
+  // The API shows updatedAt to the millisecond; the column keeps microseconds.
+  const unchanged =
+    expected === undefined
+      ? undefined
+      : sql`date_trunc('milliseconds', ${feeds.updatedAt}) = ${new Date(expected).toISOString()}::timestamptz`;
+  const row = await db.transaction(async (tx) => {
+    // The row is locked first, so concurrent saves of one feed take their turns (and their version numbers).
+    const [previous] = await tx.select().from(feeds).where(eq(feeds.id, id)).for("update");
+    if (!previous) return undefined;
+    const [updated] = await tx
+      .update(feeds)
+      .set({ ...columnsOf({ ...config, id }), updatedAt: sql`now()` })
+      .where(and(eq(feeds.id, id), unchanged))
+      .returning();
+    if (updated) await recordSave(tx, previous, updated, user.nearAccountId, provenance);
+    return updated;
+  });
+  if (!row) {
+    if (unchanged && (await findFeed(db, id))) throw AppError.conflict(FEED_CHANGED_MESSAGE);
+    throw AppError.notFound(`Feed "${id}" not found.`);
+  }
   return toFeed(row);
 }
 
@@ -292,7 +343,7 @@ export async function updateFeed(db: Database, env: AppEnv, user: User, feedId: 
  */
 export async function deleteFeed(db: Database, env: AppEnv, user: User, feedId: string) {
   const id = feedId.toLowerCase();
-  await assertCanManage(db, env, id, user);
+  await assertCanManageFeed(db, env, id, user);
   await db.transaction(async (tx) => {
     const orphans = await queryRows<{ submissionId: string }>(
       tx,
@@ -308,5 +359,33 @@ export async function deleteFeed(db: Database, env: AppEnv, user: User, feedId: 
         ),
       );
     }
+  });
+}
+
+/**
+ * Brings an earlier version back as a new save: the same checks and permission as a save (the config is validated
+ * as it would be today), recorded as "restored from version n".
+ */
+export async function restoreFeedVersion(
+  db: Database,
+  env: AppEnv,
+  user: User,
+  feedId: string,
+  version: number,
+) {
+  const stored = await versionConfig(db, env, user, feedId, version);
+  const parsed = feedConfigSchema.safeParse(stored);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => ({
+      path: issue.path.join("."),
+      message: issue.message,
+    }));
+    throw AppError.validation(
+      `Version ${version} is not valid today: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      issues,
+    );
+  }
+  return updateFeed(db, env, user, feedId, parsed.data, {
+    provenance: { kind: "restored", restoredFrom: version },
   });
 }

@@ -48,9 +48,12 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       environment: env.NODE_ENV,
       devTools: env.ENABLE_TEST_ROUTES,
       version,
+      publicUrl: env.PUBLIC_URL,
       imageUpload: env.PINATA_JWT ? "pinata" : "local",
       placeholders: Object.keys(env.PLUGIN_SECRET_VALUES).sort(),
       rssHosts: [new URL(env.PUBLIC_URL).host, ...env.RSS_ALLOWED_HOSTS.map((h) => h.toLowerCase())],
+      pluginHosts: env.PLUGIN_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
+      crosspostUrl: env.CROSSPOST_API_URL,
       ...(env.PINATA_JWT
         ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
         : {}),

@@ -56,16 +56,19 @@ describe("system routes", () => {
     }
   });
 
-  it("GET /api/config exposes the bot handle, environment and the placeholder names it can fill, never values", async () => {
+  it("GET /api/config exposes the bot handle, environment, this deployment's address and the placeholder names it can fill, never values", async () => {
     const { body } = await server.json("/api/config");
     expect(body.data).toEqual({
       botHandle: "curatebot",
       environment: "test",
       devTools: true,
       version: "test",
+      publicUrl: server.env.PUBLIC_URL,
       imageUpload: "local",
       placeholders: ["TELEGRAM_BOT_TOKEN"],
       rssHosts: [new URL(server.env.PUBLIC_URL).host],
+      pluginHosts: [],
+      crosspostUrl: server.env.CROSSPOST_API_URL,
     });
     expect(JSON.stringify(body)).not.toMatch(/very-secret-value|db-password/);
   });
@@ -113,6 +116,11 @@ describe("system routes", () => {
     expect(policy).toContain(`script-src 'self' 'nonce-${nonce}'`);
     expect(policy).toMatch(/object-src 'none'.*frame-ancestors 'none'/);
     expect(policy).not.toMatch(/unsafe-inline'[^;]*script|script-src[^;]*unsafe/);
+    // The deployment's own RSS and uploads live at PUBLIC_URL, which may be plain http in development: a page
+    // opened under another host name still reads them.
+    const publicOrigin = new URL(server.env.PUBLIC_URL).origin;
+    expect(policy).toMatch(new RegExp(`connect-src [^;]*${publicOrigin.replace(/[.:/]/g, "\\$&")}`));
+    expect(policy).toMatch(new RegExp(`img-src [^;]*${publicOrigin.replace(/[.:/]/g, "\\$&")}`));
     const again = await (await server.request("/")).text();
     expect(again).not.toContain(nonce);
     const asset = await server.request("/assets/index-abc123.js");

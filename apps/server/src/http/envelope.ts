@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { AppError } from "../errors.ts";
 
-function envelope<T, S extends 200 | 201>(status: S, data: T, message?: string): SuccessEnvelope<T> {
+function envelope<T, S extends 200 | 201 | 202>(status: S, data: T, message?: string): SuccessEnvelope<T> {
   return {
     success: true,
     statusCode: status,
@@ -19,6 +19,11 @@ export function ok<T>(c: Context, data: T, message?: string) {
 
 export function created<T>(c: Context, data: T, message?: string) {
   return c.json(envelope(201, data, message), 201);
+}
+
+/** 202: the work was accepted and goes on in the background (its progress is another resource). */
+export function accepted<T>(c: Context, data: T, message?: string) {
+  return c.json(envelope(202, data, message), 202);
 }
 
 export function errorBody(error: AppError): ErrorEnvelope {

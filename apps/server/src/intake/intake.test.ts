@@ -1,6 +1,6 @@
-import { asc, count, eq, sql } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertFeed } from "../../test/factories.ts";
+import { insertFeed, intakeTableCounts } from "../../test/factories.ts";
 import { startFakeX } from "../../test/fake-x.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { XApiClient } from "../clients/x-api.ts";
@@ -13,7 +13,6 @@ import {
   submissionFeeds,
   submissions,
 } from "../db/schema.ts";
-import { queryRows } from "../db/sql.ts";
 import { XMentionSource } from "../sources/x.ts";
 import { runMentionIntake } from "./service.ts";
 
@@ -24,7 +23,7 @@ let source: XMentionSource;
 const waits: number[] = [];
 const ids: Record<string, string> = {};
 
-const run = () => runMentionIntake(server.db, BOT, source);
+const run = () => runMentionIntake(server.db, source);
 
 beforeAll(async () => {
   x = await startFakeX({ bearerToken: "secret-token", botUsername: BOT });
@@ -70,17 +69,7 @@ const links = () =>
     .from(submissionFeeds)
     .orderBy(asc(submissionFeeds.submissionId), asc(submissionFeeds.feedId));
 
-async function tableCounts() {
-  const [row] = await queryRows<Record<string, number>>(
-    server.db,
-    sql`select (select count(*) from submissions)::int as submissions,
-      (select count(*) from submission_feeds)::int as links,
-      (select count(*) from moderation_history)::int as history,
-      (select count(*) from activities)::int as activities,
-      (select count(*) from processing_jobs)::int as jobs`,
-  );
-  return row;
-}
+const tableCounts = () => intakeTableCounts(server.db);
 
 describe("mention intake from X API v2", () => {
   it("follows every page, applies the commands and saves the cursor", async () => {

@@ -1,10 +1,18 @@
-import { successEnvelopeSchema, testPostRequestSchema, testPostSchema } from "@curate/core";
-import { createRoute } from "@hono/zod-openapi";
+import {
+  successEnvelopeSchema,
+  telegramUpdateSchema,
+  telegramWebhookResultSchema,
+  testPostRequestSchema,
+  testPostSchema,
+} from "@curate/core";
+import { createRoute, z } from "@hono/zod-openapi";
 import { requireUser } from "../auth/middleware.ts";
 import { type AppDeps, createRouter } from "../context.ts";
+import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
-import { created } from "../http/envelope.ts";
+import { created, ok } from "../http/envelope.ts";
 import { createTestTweet, type Intake } from "./runtime.ts";
+import { isTelegramWebhookSecret } from "./telegram.ts";
 
 const testTweetRoute = createRoute({
   method: "post",
@@ -27,5 +35,48 @@ export function testTweetRoutes(deps: AppDeps, intake: Intake) {
     const tweet = await createTestTweet(deps.database.db, intake, c.req.valid("json"));
     return created(c, tweet);
   });
+  return router;
+}
+
+/** Far above any real update (a 4096-character message and the one it replies to), far below the JSON limit. */
+const TELEGRAM_UPDATE_MAX_BYTES = 256 * 1024;
+
+const telegramWebhookRoute = createRoute({
+  method: "post",
+  path: "/telegram/webhook",
+  tags: ["intake"],
+  summary: "An update Telegram pushes to the intake bot (only when PUBLIC_URL is a public https address)",
+  request: {
+    headers: z.object({ "x-telegram-bot-api-secret-token": z.string().max(256).optional() }),
+    body: { content: { "application/json": { schema: telegramUpdateSchema } } },
+  },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(telegramWebhookResultSchema), "What intake made of the update"),
+    400: commonErrors[400],
+    401: errorResponse("The X-Telegram-Bot-Api-Secret-Token header is missing or wrong (UNAUTHENTICATED)"),
+    413: errorResponse("The update is larger than an update can be (PAYLOAD_TOO_LARGE)"),
+  },
+});
+
+/** Mounted only while Telegram intake runs by webhook; otherwise the path does not exist (404). */
+export function telegramWebhookRoutes(intake: Intake) {
+  const router = createRouter();
+  const secret = intake.telegram?.webhook?.secret ?? "";
+  // Before the body is validated: a caller without the secret learns nothing about what the route accepts.
+  router.use("/telegram/webhook", async (c, next) => {
+    if (!isTelegramWebhookSecret(c.req.header("x-telegram-bot-api-secret-token"), secret)) {
+      throw new AppError("UNAUTHENTICATED", "The Telegram webhook secret is missing or wrong.");
+    }
+    if (Buffer.byteLength(await c.req.text()) > TELEGRAM_UPDATE_MAX_BYTES) {
+      throw new AppError(
+        "PAYLOAD_TOO_LARGE",
+        `A Telegram update is at most ${TELEGRAM_UPDATE_MAX_BYTES / 1024} KB.`,
+      );
+    }
+    return next();
+  });
+  router.openapi(telegramWebhookRoute, async (c) =>
+    ok(c, await intake.acceptTelegramUpdate(c.req.valid("json"))),
+  );
   return router;
 }

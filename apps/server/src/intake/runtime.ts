@@ -1,25 +1,44 @@
 import { builtinPluginName } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
+import { BlueskyClient } from "../clients/bluesky.ts";
+import { MastodonClient } from "../clients/mastodon.ts";
 import { XApiClient } from "../clients/x-api.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { testTweets } from "../db/schema.ts";
-import { queryRows } from "../db/sql.ts";
+import { queryRows, tryExclusive } from "../db/sql.ts";
 import { consumeLimit } from "../limits/service.ts";
+import { BlueskyMentionSource, BlueskySearchSource } from "../sources/bluesky.ts";
+import { MastodonMentionSource, MastodonSearchSource } from "../sources/mastodon.ts";
+import { RssSearchSource } from "../sources/rss.ts";
 import { TestMentionSource, TestSearchSource, testTweetId } from "../sources/test-source.ts";
 import type { MentionSource, SearchSource } from "../sources/types.ts";
 import { XMentionSource, XSearchSource } from "../sources/x.ts";
 import { type IntakeRun, runMentionIntake } from "./service.ts";
+import { createTelegramIntake, type TelegramIntake, webhookDelivery } from "./telegram.ts";
 
-/** The adapters this deployment uses: X API v2 when it has a bearer token, test posts when test routes are on. */
+/** A pass, or word that another worker holds an exclusive source's pass and this one skipped it. */
+export type PassRun = IntakeRun & { skipped?: true };
+
+/**
+ * The adapters this deployment uses: X API v2 with a bearer token, Bluesky, Mastodon and Telegram bots with their
+ * credentials, feed documents (RSS, Atom, JSON Feed) always, test posts when test routes are on.
+ */
 export interface Intake {
   botHandle: string;
   mentionSources: MentionSource[];
   testMentions: TestMentionSource | null;
+  /** The Telegram bot's intake, when TELEGRAM_INTAKE_BOT_TOKEN is set. */
+  telegram: TelegramIntake | null;
   searchSourceFor(plugin: string): SearchSource | null;
-  /** Runs one pass over a source; passes over the same source never overlap. */
-  runPass(source: MentionSource): Promise<IntakeRun>;
+  /**
+   * Runs one pass over a source; passes over the same source never overlap in this process, and an exclusive
+   * source's pass is skipped while another worker runs one.
+   */
+  runPass(source: MentionSource): Promise<PassRun>;
+  /** Applies one update Telegram pushed to the webhook, through the same pass as polling. */
+  acceptTelegramUpdate(update: unknown): Promise<IntakeRun>;
   /** Says that intake stored or decided something (read caches clear on it). */
   notifyChanged(): void;
 }
@@ -38,16 +57,43 @@ export function createIntake(
         budget: () => consumeLimit(db, "x-api:calls", env.X_API_CALLS_PER_HOUR, 60 * 60_000),
       })
     : null;
+  const blueskyLogin = Boolean(env.BLUESKY_IDENTIFIER && env.BLUESKY_APP_PASSWORD);
+  const bluesky =
+    blueskyLogin || env.BLUESKY_APPVIEW_URL
+      ? new BlueskyClient({
+          serviceUrl: env.BLUESKY_SERVICE_URL,
+          appViewUrl: env.BLUESKY_APPVIEW_URL,
+          identifier: env.BLUESKY_IDENTIFIER,
+          appPassword: env.BLUESKY_APP_PASSWORD,
+          logger,
+        })
+      : null;
+  const mastodon =
+    env.MASTODON_BASE_URL && env.MASTODON_ACCESS_TOKEN
+      ? new MastodonClient({
+          baseUrl: env.MASTODON_BASE_URL,
+          accessToken: env.MASTODON_ACCESS_TOKEN,
+          localDomain: env.MASTODON_BOT_ACCT?.split("@").filter(Boolean)[1],
+          logger,
+        })
+      : null;
   const testMentions = env.ENABLE_TEST_ROUTES ? new TestMentionSource(db, env.BOT_HANDLE) : null;
   const testSearch = env.ENABLE_TEST_ROUTES ? new TestSearchSource(db) : null;
-  const running = new Map<string, Promise<IntakeRun>>();
+  const telegram = createTelegramIntake(env, logger);
+  // Needs no credentials: every deployment reads feeds, through the outbound guard feed-chosen URLs go through.
+  const rss = new RssSearchSource({ allowedHosts: env.PRIVATE_HOSTS_ALLOWED, logger });
+  const running = new Map<string, Promise<PassRun>>();
 
-  const runPass = async (source: MentionSource): Promise<IntakeRun> => {
+  const pass = async (source: MentionSource): Promise<PassRun> => {
+    if (!source.exclusive) return runMentionIntake(db, source, logger);
+    const locked = await tryExclusive(db, `intake:${source.key}`, () => runMentionIntake(db, source, logger));
+    return locked.ran ? locked.value : { read: 0, submitted: 0, moderated: 0, skipped: true };
+  };
+
+  const runPass = async (source: MentionSource): Promise<PassRun> => {
     // Chained so a pass asked for while one runs starts after it and sees everything stored by then.
     const previous = running.get(source.key) ?? Promise.resolve({ read: 0, submitted: 0, moderated: 0 });
-    const next = previous
-      .catch(() => undefined)
-      .then(() => runMentionIntake(db, env.BOT_HANDLE, source, logger));
+    const next = previous.catch(() => undefined).then(() => pass(source));
     running.set(source.key, next);
     try {
       const run = await next;
@@ -62,13 +108,28 @@ export function createIntake(
     botHandle: env.BOT_HANDLE,
     mentionSources: [
       ...(x ? [new XMentionSource(x, env.BOT_HANDLE)] : []),
+      ...(bluesky && blueskyLogin && env.BLUESKY_IDENTIFIER
+        ? [new BlueskyMentionSource(bluesky, env.BLUESKY_IDENTIFIER, { logger })]
+        : []),
+      ...(telegram ? [telegram.source] : []),
+      ...(mastodon ? [new MastodonMentionSource(mastodon, { botAcct: env.MASTODON_BOT_ACCT, logger })] : []),
       ...(testMentions ? [testMentions] : []),
     ],
     testMentions,
+    telegram,
+    async acceptTelegramUpdate(update) {
+      if (!telegram) throw new Error("Telegram intake is off on this server");
+      const run = await runMentionIntake(db, await webhookDelivery(telegram, update, logger), logger);
+      if (run.submitted || run.moderated) notifyChanged();
+      return run;
+    },
     searchSourceFor(plugin) {
       const name = builtinPluginName(plugin);
       if (name === "x-source") return x ? new XSearchSource(x) : null;
+      if (name === "bluesky-source") return bluesky ? new BlueskySearchSource(bluesky, { logger }) : null;
+      if (name === "mastodon-source") return mastodon ? new MastodonSearchSource(mastodon, { logger }) : null;
       if (name === "test-source") return testSearch;
+      if (name === "rss-source") return rss;
       return null;
     },
     runPass,

@@ -2,29 +2,71 @@ import {
   ALL_FEED_ID,
   canModerateFor,
   handleKey,
+  handleOnPlatform,
   listedHandles,
+  type ModerationActor,
   moderatorReason,
+  type Platform,
   parseCommand,
+  submissionKey,
 } from "@curate/core";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { recordActivity } from "../activity/service.ts";
 import type { Database } from "../db/index.ts";
-import { feeds, sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
+import { activities, feeds, sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
-import { actorForHandle } from "../feeds/permissions.ts";
+import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
 import { moderateLink } from "../moderation/service.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
 import { oldestFirst } from "../sources/types.ts";
+import { redeemLinkCode } from "../users/link-codes.ts";
 
-const X = "twitter";
+/** How a source's posts are read for commands: the bot's handle there, and whether a command must name it. */
+export interface CommandGrammar {
+  botHandle: string;
+  mentionOptional?: boolean;
+}
 
+/**
+ * A post with its ids as rows store them (`submissionKey`: X's bare ids, `<platform>:<id>` elsewhere), so a reply
+ * on one network never answers a post of another that happens to share its id.
+ */
+function keyed(post: SocialPost): SocialPost {
+  return {
+    ...post,
+    id: submissionKey(post.platform, post.id),
+    inReplyToId: post.inReplyToId ? submissionKey(post.platform, post.inReplyToId) : null,
+    repliedTo: post.repliedTo ? keyed(post.repliedTo) : null,
+  };
+}
+
+/** The key a curator or approver is counted under: two people with one name on two networks stay two. */
+function authorKey(post: SocialPost): string {
+  return handleOnPlatform(post.platform, post.authorUsername);
+}
+
+type Curator = { id: string | null; username: string | null; tweetId: string | null; notes: string | null };
 type FeedRow = Pick<typeof feeds.$inferSelect, "id" | "config" | "createdBy" | "admins">;
 
 export interface IngestOutcome {
   submitted: Array<{ submissionId: string; feedId: string; status: "pending" | "approved" }>;
   moderated: Array<{ submissionId: string; feedId: string; status: "approved" | "rejected" }>;
+  /** The user a `!link <code>` post linked its author's handle to. */
+  linkedTo?: number;
   ignored?: string;
+}
+
+/** `!link <code>`: the post's author proves the handle is theirs by posting the code a signed-in user got. */
+async function handleLink(tx: Database, post: SocialPost, code: string, outcome: IngestOutcome) {
+  const userId = await redeemLinkCode(tx, code, {
+    platform: post.platform,
+    platformUserId: post.authorId,
+    username: post.authorUsername,
+    profileImage: post.authorProfileImage,
+  });
+  if (userId === null) outcome.ignored = "unknown or expired link code";
+  else outcome.linkedTo = userId;
 }
 
 /** A post submitted by a source (feed search) rather than a curator's command. */
@@ -45,28 +87,62 @@ async function ensureAllFeed(tx: Database) {
     .onConflictDoNothing();
 }
 
-async function storePost(
-  tx: Database,
+function postRow(post: SocialPost, curator: Curator, at: Date): typeof submissions.$inferInsert {
+  return {
+    tweetId: post.id,
+    platform: post.platform,
+    userId: post.authorId,
+    username: post.authorUsername,
+    authorDisplayName: post.authorDisplayName ?? null,
+    authorProfileImage: post.authorProfileImage ?? null,
+    content: post.text,
+    url: post.url,
+    media: post.media?.length ? post.media : null,
+    curatorId: curator.id,
+    curatorUsername: curator.username,
+    curatorNotes: curator.notes,
+    curatorTweetId: curator.tweetId,
+    createdAt: post.createdAt,
+    submittedAt: at,
+  };
+}
+
+function linkRow(
   post: SocialPost,
-  curator: { id: string | null; username: string | null; tweetId: string | null; notes: string | null },
+  feedId: string,
+  curator: Curator,
   at: Date,
-) {
+): typeof submissionFeeds.$inferInsert {
+  return {
+    submissionId: post.id,
+    feedId,
+    status: "pending",
+    curatorId: curator.id,
+    curatorUsername: curator.username,
+    curatorNotes: curator.notes,
+    curatorTweetId: curator.tweetId,
+    submittedAt: at,
+  };
+}
+
+function submissionActivity(
+  post: SocialPost,
+  feedId: string,
+  curator: Curator,
+): Parameters<typeof recordActivity>[1] {
+  return {
+    userId: curator.username ?? curator.id ?? "unknown",
+    type: "CONTENT_SUBMISSION",
+    feedId,
+    submissionId: post.id,
+    data: { curatorTweetId: curator.tweetId, notes: curator.notes },
+  };
+}
+
+async function storePost(tx: Database, post: SocialPost, curator: Curator, at: Date) {
   await tx
     .insert(submissions)
-    .values({
-      tweetId: post.id,
-      userId: post.authorId,
-      username: post.authorUsername,
-      authorProfileImage: post.authorProfileImage ?? null,
-      content: post.text,
-      url: post.url,
-      curatorId: curator.id,
-      curatorUsername: curator.username,
-      curatorNotes: curator.notes,
-      curatorTweetId: curator.tweetId,
-      createdAt: post.createdAt,
-      submittedAt: at,
-    })
+    .values(postRow(post, curator, at))
     .onConflictDoNothing({ target: submissions.tweetId });
 }
 
@@ -75,32 +151,21 @@ async function linkToFeed(
   tx: Database,
   post: SocialPost,
   feedId: string,
-  curator: { id: string | null; username: string | null; tweetId: string | null; notes: string | null },
+  curator: Curator,
   at: Date,
 ): Promise<boolean> {
   const inserted = await tx
     .insert(submissionFeeds)
-    .values({
-      submissionId: post.id,
-      feedId,
-      status: "pending",
-      curatorId: curator.id,
-      curatorUsername: curator.username,
-      curatorNotes: curator.notes,
-      curatorTweetId: curator.tweetId,
-      submittedAt: at,
-    })
+    .values(linkRow(post, feedId, curator, at))
     .onConflictDoNothing()
     .returning({ feedId: submissionFeeds.feedId });
   if (inserted.length === 0) return false;
-  await recordActivity(tx, {
-    userId: curator.username ?? curator.id ?? "unknown",
-    type: "CONTENT_SUBMISSION",
-    feedId,
-    submissionId: post.id,
-    data: { curatorTweetId: curator.tweetId, notes: curator.notes },
-  });
+  await recordActivity(tx, submissionActivity(post, feedId, curator));
   return true;
+}
+
+function feedIsEnabled(config: unknown): boolean {
+  return !(config && typeof config === "object" && (config as { enabled?: unknown }).enabled === false);
 }
 
 async function handleSubmit(
@@ -118,25 +183,36 @@ async function handleSubmit(
     .from(feeds)
     .where(feedIds.length === 0 ? eq(feeds.id, ALL_FEED_ID) : inArray(feeds.id, feedIds));
   const curatorHandle = handleKey(mention.authorUsername);
-  const allowed = candidates.filter((feed) => !listedHandles(feed.config, "blacklist", X).has(curatorHandle));
+  // A disabled feed ("Enable Feed" unchecked) takes no new submissions; its page says so.
+  const open = candidates.filter((feed) => feedIsEnabled(feed.config));
+  const allowed = open.filter(
+    (feed) => !listedHandles(feed.config, "blacklist", mention.platform).has(curatorHandle),
+  );
   if (allowed.length === 0) {
     return {
       submitted: [],
       moderated: [],
-      ignored: candidates.length ? "curator is blacklisted" : "no such feed",
+      ignored: open.length
+        ? "curator is blacklisted"
+        : candidates.length
+          ? "feed is disabled"
+          : "no such feed",
     };
   }
 
   const curator = {
     id: mention.authorId,
-    username: mention.authorUsername,
+    username: authorKey(mention),
     tweetId: mention.id,
     notes: note,
   };
   const at = mention.createdAt;
   await storePost(tx, target, curator, at);
   const outcome: IngestOutcome = { submitted: [], moderated: [] };
-  const curatorActor = await actorForHandle(tx, { platform: X, handle: mention.authorUsername });
+  const curatorActor = await actorForHandle(tx, {
+    platform: mention.platform,
+    handle: mention.authorUsername,
+  });
   for (const feed of allowed) {
     if (!(await linkToFeed(tx, target, feed.id, curator, at))) continue;
     if (canModerateFor(moderatorReason(feed, curatorActor))) {
@@ -144,7 +220,7 @@ async function handleSubmit(
         submissionId: target.id,
         feedId: feed.id,
         action: "approve",
-        moderatorAccountId: mention.authorUsername,
+        moderatorAccountId: authorKey(mention),
         moderatorAccountIdType: "platform_username",
         source: "auto_approval",
       });
@@ -156,7 +232,59 @@ async function handleSubmit(
   return outcome;
 }
 
-/** `!approve` / `!reject` replying to a curator's submit post, by an approver of the feed. */
+/** Links of the post's own address, at most a few per command (a decision names what it decides). */
+const MAX_NAMED_POSTS = 5;
+function namedPosts(text: string): string[] {
+  return [...new Set(text.match(/https?:\/\/[^\s<>"]+/g) ?? [])].slice(0, MAX_NAMED_POSTS);
+}
+
+/**
+ * The pending links `!approve` / `!reject` posts may decide: those whose curator's submit post they reply to, and
+ * those whose post they name by its address — which lets an approver decide from any network, say on Mastodon
+ * about a post submitted on Bluesky.
+ */
+async function pendingLinksAnswered(tx: Database, replies: readonly SocialPost[]) {
+  const answered = [...new Set(replies.flatMap((reply) => reply.inReplyToId ?? []))];
+  const named = [...new Set(replies.flatMap((reply) => namedPosts(reply.text)))];
+  if (answered.length === 0 && named.length === 0) return [];
+  const select = (answer: SQL) =>
+    tx
+      .select({
+        submissionId: submissionFeeds.submissionId,
+        feedId: submissionFeeds.feedId,
+        curatorTweetId: submissionFeeds.curatorTweetId,
+        url: submissions.url,
+        status: submissionFeeds.status,
+        config: feeds.config,
+        createdBy: feeds.createdBy,
+        admins: feeds.admins,
+      })
+      .from(submissionFeeds)
+      .innerJoin(feeds, eq(feeds.id, submissionFeeds.feedId))
+      .innerJoin(submissions, eq(submissions.tweetId, submissionFeeds.submissionId))
+      .where(and(answer, eq(submissionFeeds.status, "pending")));
+  // Two lookups, each through its own index, rather than one OR across the join that neither index can answer.
+  const byReply = answered.length ? await select(inArray(submissionFeeds.curatorTweetId, answered)) : [];
+  const byAddress = named.length ? await select(inArray(submissions.url, named)) : [];
+  const seen = new Set(byReply.map((link) => `${link.submissionId}\u0000${link.feedId}`));
+  return [...byReply, ...byAddress.filter((link) => !seen.has(`${link.submissionId}\u0000${link.feedId}`))];
+}
+
+/** The decision's note without the address that named the post (it says which post, not why). */
+function withoutAddress(note: string | null, url: string): string | null {
+  const rest = note?.split(url).join(" ").replace(/\s+/g, " ").trim();
+  return rest || null;
+}
+
+type AnsweredLink = Awaited<ReturnType<typeof pendingLinksAnswered>>[number];
+
+/** Whether a decision post is about this link: it replies to the curator's post or names the post's address. */
+function answers(reply: SocialPost, link: AnsweredLink): boolean {
+  if (reply.inReplyToId && link.curatorTweetId === reply.inReplyToId) return true;
+  return link.url !== null && namedPosts(reply.text).includes(link.url);
+}
+
+/** `!approve` / `!reject` about a pending post, by an approver of its feed. */
 async function handleModerationReply(
   tx: Database,
   reply: SocialPost,
@@ -164,42 +292,55 @@ async function handleModerationReply(
   feedIds: string[],
   note: string | null,
 ): Promise<IngestOutcome> {
-  if (!reply.inReplyToId) return { submitted: [], moderated: [], ignored: "not a reply" };
-  const conditions = [
-    eq(submissionFeeds.curatorTweetId, reply.inReplyToId),
-    eq(submissionFeeds.status, "pending"),
-  ];
-  if (feedIds.length) conditions.push(inArray(submissionFeeds.feedId, feedIds));
-  const links = await tx
-    .select({
-      submissionId: submissionFeeds.submissionId,
-      feedId: submissionFeeds.feedId,
-      config: feeds.config,
-      createdBy: feeds.createdBy,
-      admins: feeds.admins,
-    })
-    .from(submissionFeeds)
-    .innerJoin(feeds, eq(feeds.id, submissionFeeds.feedId))
-    .where(and(...conditions));
   const outcome: IngestOutcome = { submitted: [], moderated: [] };
-  const moderator = links.length
-    ? await actorForHandle(tx, { platform: X, handle: reply.authorUsername })
-    : {};
-  for (const link of links) {
-    if (!canModerateFor(moderatorReason(link, moderator))) continue;
-    const result = await moderateLink(tx, {
-      submissionId: link.submissionId,
-      feedId: link.feedId,
-      action,
-      note,
-      moderatorAccountId: reply.authorUsername,
-      moderatorAccountIdType: "platform_username",
-      source: "platform_comment",
-    });
-    outcome.moderated.push({ submissionId: link.submissionId, feedId: link.feedId, status: result.status });
-  }
-  if (outcome.moderated.length === 0) outcome.ignored = "nothing this author may moderate";
+  await decideAnswered(tx, [{ reply, action, feedIds, note, outcome }]);
   return outcome;
+}
+
+interface DecisionPost {
+  reply: SocialPost;
+  action: "approve" | "reject";
+  feedIds: string[];
+  note: string | null;
+  outcome: IngestOutcome;
+}
+
+/** Applies decision posts in order: a decision earlier in the list takes its link out of pending for the rest. */
+async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) {
+  const pending = await pendingLinksAnswered(
+    tx,
+    decisions.map(({ reply }) => reply),
+  );
+  const moderators = pending.length
+    ? await actorsForPosts(
+        tx,
+        decisions.map(({ reply }) => reply),
+      )
+    : new Map<string, ModerationActor>();
+  for (const { reply, action, feedIds, note, outcome } of decisions) {
+    if (!reply.inReplyToId && namedPosts(reply.text).length === 0) {
+      outcome.ignored = "not a reply";
+      continue;
+    }
+    const moderator = moderators.get(actorKey(reply)) ?? {};
+    for (const link of pending) {
+      if (link.status !== "pending" || !answers(reply, link)) continue;
+      if (feedIds.length && !feedIds.includes(link.feedId)) continue;
+      if (!canModerateFor(moderatorReason(link, moderator))) continue;
+      const result = await moderateLink(tx, {
+        submissionId: link.submissionId,
+        feedId: link.feedId,
+        action,
+        note: link.url ? withoutAddress(note, link.url) : note,
+        moderatorAccountId: authorKey(reply),
+        moderatorAccountIdType: "platform_username",
+        source: "platform_comment",
+      });
+      link.status = result.status;
+      outcome.moderated.push({ submissionId: link.submissionId, feedId: link.feedId, status: result.status });
+    }
+    if (outcome.moderated.length === 0) outcome.ignored = "nothing this author may moderate";
+  }
 }
 
 /**
@@ -208,23 +349,199 @@ async function handleModerationReply(
  */
 export async function ingestMention(
   db: Database,
-  botHandle: string,
-  mention: SocialPost,
+  grammar: CommandGrammar,
+  post: SocialPost,
 ): Promise<IngestOutcome> {
-  const command = parseCommand(mention.text, botHandle);
+  const command = parseCommand(post.text, grammar.botHandle, grammar);
   if (!command) return { submitted: [], moderated: [], ignored: "no command" };
+  const mention = keyed(post);
   return db.transaction(async (tx) => {
+    if (command.kind === "link") {
+      const outcome: IngestOutcome = { submitted: [], moderated: [] };
+      await handleLink(tx, mention, command.code, outcome);
+      return outcome;
+    }
     if (command.kind === "submit") return handleSubmit(tx, mention, command.feedIds, command.note);
     return handleModerationReply(tx, mention, command.kind, command.feedIds, command.note);
   });
 }
 
 /** Stores a post a feed source found, as a pending submission attributed to that source. */
-export async function ingestSourcePost(db: Database, post: SocialPost, attribution: SourceAttribution) {
+export async function ingestSourcePost(db: Database, found: SocialPost, attribution: SourceAttribution) {
+  const post = keyed(found);
   return db.transaction(async (tx) => {
     const curator = { id: `source:${attribution.sourceId}`, username: null, tweetId: null, notes: null };
     await storePost(tx, post, curator, new Date());
     return linkToFeed(tx, post, attribution.feedId, curator, new Date());
+  });
+}
+
+function actorKey(post: SocialPost): string {
+  return `${post.platform}\u0000${handleKey(post.authorUsername)}`;
+}
+
+/** The moderation actors of posts' authors, looked up per network (a page may mix them). */
+async function actorsForPosts(tx: Database, posts: readonly SocialPost[]) {
+  const byPlatform = new Map<Platform, string[]>();
+  for (const post of posts)
+    byPlatform.set(post.platform, [...(byPlatform.get(post.platform) ?? []), post.authorUsername]);
+  const actors = new Map<string, ModerationActor>();
+  for (const [platform, handles] of byPlatform) {
+    for (const [handle, actor] of await actorsForHandles(tx, platform, handles)) {
+      actors.set(`${platform}\u0000${handle}`, actor);
+    }
+  }
+  return actors;
+}
+
+/** Mentions applied in one transaction: a page costs a handful of statements instead of several per mention. */
+const BATCH_SIZE = 200;
+
+/**
+ * Applies a batch of mentions, oldest first, in one transaction with set-based writes: the same outcome as
+ * `ingestMention` on each in turn. Submissions and feed links go in as one multi-row insert each (a post or link
+ * already stored is left alone, the first of a batch wins, as one by one); the links' activities in one more;
+ * curators' linked accounts in one query. Decisions (approvers' own submissions, `!approve`/`!reject` replies) run
+ * after the batch's submissions, in order: a reply always comes after the submission it answers.
+ */
+export async function ingestMentionBatch(
+  db: Database,
+  grammar: CommandGrammar,
+  posts: readonly SocialPost[],
+): Promise<IngestOutcome[]> {
+  const commands = posts.map((post) => parseCommand(post.text, grammar.botHandle, grammar));
+  const mentions = posts.map(keyed);
+  return db.transaction(async (tx) => {
+    const outcomes: IngestOutcome[] = mentions.map((_, index) =>
+      commands[index]
+        ? { submitted: [], moderated: [] }
+        : { submitted: [], moderated: [], ignored: "no command" },
+    );
+
+    const submits = mentions.flatMap((mention, index) => {
+      const command = commands[index];
+      if (command?.kind !== "submit") return [];
+      const target = mention.inReplyToId ? mention.repliedTo : mention;
+      if (!target) {
+        outcomes[index].ignored = "the replied-to post is unavailable";
+        return [];
+      }
+      const curator: Curator = {
+        id: mention.authorId,
+        username: authorKey(mention),
+        tweetId: mention.id,
+        notes: command.note,
+      };
+      return [{ index, mention, target, feedIds: command.feedIds, curator }];
+    });
+
+    if (submits.length) {
+      if (submits.some((submit) => submit.feedIds.length === 0)) await ensureAllFeed(tx);
+      const wanted = [
+        ...new Set(submits.flatMap((submit) => (submit.feedIds.length ? submit.feedIds : [ALL_FEED_ID]))),
+      ];
+      const feedRows: FeedRow[] = await tx
+        .select({ id: feeds.id, config: feeds.config, createdBy: feeds.createdBy, admins: feeds.admins })
+        .from(feeds)
+        .where(inArray(feeds.id, wanted));
+      const feedById = new Map(feedRows.map((feed) => [feed.id, feed]));
+
+      const planned = submits.flatMap((submit) => {
+        const ids = submit.feedIds.length ? submit.feedIds : [ALL_FEED_ID];
+        const candidates = ids.flatMap((id) => feedById.get(id) ?? []);
+        const curatorHandle = handleKey(submit.mention.authorUsername);
+        const open = candidates.filter((feed) => feedIsEnabled(feed.config));
+        const allowed = open.filter(
+          (feed) => !listedHandles(feed.config, "blacklist", submit.mention.platform).has(curatorHandle),
+        );
+        if (allowed.length === 0) {
+          outcomes[submit.index].ignored = open.length
+            ? "curator is blacklisted"
+            : candidates.length
+              ? "feed is disabled"
+              : "no such feed";
+          return [];
+        }
+        return [{ ...submit, allowed }];
+      });
+
+      if (planned.length) {
+        await tx
+          .insert(submissions)
+          .values(planned.map(({ target, curator, mention }) => postRow(target, curator, mention.createdAt)))
+          .onConflictDoNothing({ target: submissions.tweetId });
+        const linkRows = planned.flatMap(({ target, curator, mention, allowed }) =>
+          allowed.map((feed) => linkRow(target, feed.id, curator, mention.createdAt)),
+        );
+        const inserted = await tx
+          .insert(submissionFeeds)
+          .values(linkRows)
+          .onConflictDoNothing()
+          .returning({ submissionId: submissionFeeds.submissionId, feedId: submissionFeeds.feedId });
+        const fresh = new Set(inserted.map((link) => `${link.submissionId}\u0000${link.feedId}`));
+        const actors = await actorsForPosts(
+          tx,
+          planned.map(({ mention }) => mention),
+        );
+
+        const newLinks = planned.flatMap((submit) =>
+          submit.allowed.flatMap((feed) => {
+            const key = `${submit.target.id}\u0000${feed.id}`;
+            // The first mention of a batch to make a link owns it, as it would one mention at a time.
+            if (!fresh.delete(key)) return [];
+            return [{ submit, feed }];
+          }),
+        );
+        if (newLinks.length) {
+          await tx
+            .insert(activities)
+            .values(
+              newLinks.map(({ submit: { target, curator }, feed }) =>
+                submissionActivity(target, feed.id, curator),
+              ),
+            );
+        }
+        for (const { submit, feed } of newLinks) {
+          const actor = actors.get(actorKey(submit.mention)) ?? {};
+          const outcome = outcomes[submit.index];
+          if (canModerateFor(moderatorReason(feed, actor))) {
+            await moderateLink(tx, {
+              submissionId: submit.target.id,
+              feedId: feed.id,
+              action: "approve",
+              moderatorAccountId: authorKey(submit.mention),
+              moderatorAccountIdType: "platform_username",
+              source: "auto_approval",
+            });
+            outcome.submitted.push({ submissionId: submit.target.id, feedId: feed.id, status: "approved" });
+          } else {
+            outcome.submitted.push({ submissionId: submit.target.id, feedId: feed.id, status: "pending" });
+          }
+        }
+      }
+    }
+
+    // Links before decisions: a handle proven anywhere in the page may decide in it (it is proven either way).
+    for (const [index, command] of commands.entries()) {
+      if (command?.kind === "link") await handleLink(tx, mentions[index], command.code, outcomes[index]);
+    }
+    await decideAnswered(
+      tx,
+      mentions.flatMap((reply, index) => {
+        const command = commands[index];
+        if (!command || command.kind === "submit" || command.kind === "link") return [];
+        return [
+          {
+            reply,
+            action: command.kind,
+            feedIds: command.feedIds,
+            note: command.note,
+            outcome: outcomes[index],
+          },
+        ];
+      }),
+    );
+    return outcomes;
   });
 }
 
@@ -252,20 +569,32 @@ export interface IntakeRun {
  */
 export async function runMentionIntake(
   db: Database,
-  botHandle: string,
   source: MentionSource,
   logger?: Logger,
 ): Promise<IntakeRun> {
   const { posts, cursor } = await source.fetchMentions(await readCursor(db, source.key));
   const run: IntakeRun = { read: posts.length, submitted: 0, moderated: 0 };
-  for (const mention of oldestFirst(posts)) {
+  const count = (outcome: IngestOutcome) => {
+    run.submitted += outcome.submitted.length;
+    run.moderated += outcome.moderated.length;
+  };
+  const ordered = oldestFirst(posts);
+  for (let start = 0; start < ordered.length; start += BATCH_SIZE) {
+    const batch = ordered.slice(start, start + BATCH_SIZE);
     try {
-      const outcome = await ingestMention(db, botHandle, mention);
-      run.submitted += outcome.submitted.length;
-      run.moderated += outcome.moderated.length;
+      for (const outcome of await ingestMentionBatch(db, source, batch)) count(outcome);
+      continue;
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      logger?.debug({ mention: mention.id, reason: error.message }, "mention skipped");
+    }
+    // One mention the batch could not take costs only itself: the batch is applied again one mention at a time.
+    for (const mention of batch) {
+      try {
+        count(await ingestMention(db, source, mention));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        logger?.debug({ mention: mention.id, reason: error.message }, "mention skipped");
+      }
     }
   }
   if (cursor) await saveCursor(db, source.key, cursor);

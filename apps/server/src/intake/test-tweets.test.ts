@@ -26,6 +26,10 @@ beforeAll(async () => {
       ],
     },
   });
+  await insertFeed(server.db, {
+    id: "paused",
+    config: { id: "paused", name: "Paused", description: "d", enabled: false },
+  });
   cookie = (await signIn(server)).cookie;
 });
 
@@ -72,6 +76,17 @@ describe("POST /api/test/tweets", () => {
       username: "author",
       curatorUsername: "curator",
     });
+  });
+
+  it("accepts no submission to a disabled feed", async () => {
+    const { status, body } = await postTweet({
+      text: "!submit @curatebot #paused too late",
+      username: "late",
+    });
+    expect(status).toBe(201);
+    expect(body.data.intake).toMatchObject({ submitted: 0 });
+    const stored = await server.db.select().from(submissionFeeds).where(eq(submissionFeeds.feedId, "paused"));
+    expect(stored).toEqual([]);
   });
 
   it("validates input and needs a session", async () => {

@@ -40,6 +40,7 @@ describe("GET /api/leaderboard", () => {
     expect(status).toBe(200);
     expect(body.data).toEqual([
       {
+        rank: 1,
         curatorId: "c-alice",
         curatorUsername: "alice",
         submissionCount: 3,
@@ -74,6 +75,42 @@ describe("GET /api/leaderboard", () => {
     const { status, body } = await server.json(`/api/leaderboard${query}`);
     expect(status).toBe(400);
     expect(body.error.code).toBe("VALIDATION_ERROR");
+  });
+
+  it("caps limit at 100, with one message for every bad limit", async () => {
+    expect((await server.json("/api/leaderboard?limit=100")).status).toBe(200);
+    const messages = new Set<string>();
+    for (const limit of ["0", "101", "1000", "x", "-1", "2.5", ""]) {
+      const { status, body } = await server.json(`/api/leaderboard?limit=${limit}`);
+      expect(status, `limit=${limit}`).toBe(400);
+      messages.add(JSON.stringify(body.error.details));
+    }
+    expect(messages.size).toBe(1);
+    expect([...messages][0]).toContain("limit must be a whole number from 1 to 100");
+  });
+
+  it("matches feed ids case-insensitively and is a 404 for an unknown feed or the hidden `all`", async () => {
+    const upper = await server.json("/api/leaderboard?feedId=WEB3");
+    expect(upper.status).toBe(200);
+    expect(upper.body.data.map((e: { curatorUsername: string }) => e.curatorUsername)).toEqual([
+      "alice",
+      "bob",
+      "carol",
+    ]);
+    for (const feedId of ["bogus", "all", "ALL"]) {
+      const { status, body } = await server.json(`/api/leaderboard?feedId=${feedId}`);
+      expect(status, feedId).toBe(404);
+      expect(body.error.code).toBe("NOT_FOUND");
+    }
+  });
+
+  it("ranks each entry from 1", async () => {
+    const { body } = await server.json("/api/leaderboard");
+    expect(body.data.map((e: { rank: number }) => e.rank)).toEqual(
+      body.data.map((_: unknown, i: number) => i + 1),
+    );
+    const web3 = await server.json("/api/leaderboard?feedId=web3&limit=2");
+    expect(web3.body.data.map((e: { rank: number }) => e.rank)).toEqual([1, 2]);
   });
 });
 

@@ -2,7 +2,7 @@ import { leaderboardEntrySchema, leaderboardQuerySchema, successEnvelopeSchema }
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { type AppDeps, createRouter } from "../context.ts";
-import { commonErrors, jsonResponse } from "../http/contracts.ts";
+import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
 import { getLeaderboard } from "./service.ts";
 
@@ -16,6 +16,7 @@ const leaderboardRoute = createRoute({
   responses: {
     200: jsonResponse(successEnvelopeSchema(z.array(leaderboardEntrySchema)), "Leaderboard"),
     400: commonErrors[400],
+    404: errorResponse("No such feed (NOT_FOUND); `all` is not a feed"),
   },
 });
 

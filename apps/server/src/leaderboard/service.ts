@@ -1,7 +1,9 @@
-import type { LeaderboardEntry, TimeRange } from "@curate/core";
+import { ALL_FEED_ID, type LeaderboardEntry, type TimeRange } from "@curate/core";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
+import { AppError } from "../errors.ts";
+import { findFeed } from "../feeds/service.ts";
 
 /** Start of a time range in UTC: midnight today, Monday of this week, the first of this month. */
 export function timeRangeStart(range: TimeRange, now = new Date()): Date | null {
@@ -30,7 +32,8 @@ const ORDER = sql`submission_count desc, approval_count desc, curator_username`;
 
 /**
  * The ranked curators (the first `limit`) from the trigger-kept statistics: all-time totals, per-feed totals,
- * or the daily rows of the range — never the raw links (docs/decisions/0004).
+ * the month's roll-up, or the daily rows of a shorter range — never the raw links (docs/decisions/0004).
+ * This Month is the calendar month of `now` (UTC).
  */
 function rankedCurators(query: LeaderboardQuery, since: string | null): SQL {
   if (!since && !query.feedId) {
@@ -40,6 +43,13 @@ function rankedCurators(query: LeaderboardQuery, since: string | null): SQL {
   if (!since) {
     return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
       from feed_user_stats where feed_id = ${query.feedId}
+      order by ${ORDER} limit ${query.limit}`;
+  }
+  if (query.timeRange === "month") {
+    // The month's roll-up in rank order (all feeds under scope "*"); "*" as a curator is a feed's month total.
+    return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
+      from curator_monthly_stats where scope = ${query.feedId ?? "*"} and month = ${since}::date
+        and curator_username <> '*' and submission_count > 0
       order by ${ORDER} limit ${query.limit}`;
   }
   const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
@@ -73,6 +83,20 @@ function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; 
         where scope in (select feed_id from per_feed) group by scope`,
     };
   }
+  if (query.timeRange === "month") {
+    const scopeFilter = query.feedId ? sql` and m.scope = ${query.feedId}` : sql` and m.scope <> '*'`;
+    return {
+      counts: sql`select r.curator_username, f.feed_id, f.count from ranked r
+        cross join lateral (
+          select m.scope as feed_id, m.submission_count as count from curator_monthly_stats m
+          where m.month = ${since}::date and m.curator_username = r.curator_username
+            and m.submission_count > 0${scopeFilter}
+          order by m.submission_count desc, m.scope limit ${TOP_FEEDS_PER_CURATOR}
+        ) f`,
+      totals: sql`select scope as feed_id, submission_count as total from curator_monthly_stats
+        where month = ${since}::date and curator_username = '*' and scope in (select feed_id from per_feed)`,
+    };
+  }
   return {
     counts:
       top(sql`select curator_username, feed_id, sum(submission_count)::int as count from curator_daily_stats
@@ -90,6 +114,11 @@ export async function getLeaderboard(
   now = new Date(),
 ): Promise<LeaderboardEntry[]> {
   const normalized = { ...query, feedId: query.feedId?.toLowerCase() };
+  // A feed filter names a real feed, matched case-insensitively; the hidden catch-all feed is not one.
+  if (normalized.feedId !== undefined) {
+    const feed = normalized.feedId === ALL_FEED_ID ? null : await findFeed(db, normalized.feedId);
+    if (!feed) throw AppError.notFound(`Feed "${query.feedId}" not found.`);
+  }
   const start = timeRangeStart(query.timeRange, now);
   const since = start ? start.toISOString().slice(0, 10) : null;
   const { counts, totals } = perFeed(normalized, since);
@@ -105,7 +134,9 @@ export async function getLeaderboard(
       from per_feed p left join feed_totals t using (feed_id)
       group by p.curator_username
     )
-    select coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",
+    select (row_number() over (order by r.submission_count desc, r.approval_count desc, r.curator_username))::int
+        as "rank",
+      coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",
       r.submission_count::int as "submissionCount", r.approval_count::int as "approvalCount",
       r.rejection_count::int as "rejectionCount", coalesce(f.feeds, '[]'::json) as "feedSubmissions"
     from ranked r left join feed_rows f using (curator_username)

@@ -1,13 +1,25 @@
-import { type ModerateRequest, type ModerationOutcome, normaliseFeedId } from "@curate/core";
-import { and, eq, sql } from "drizzle-orm";
+import {
+  BULK_DECISION_LIMIT,
+  type BulkDecisionOutcome,
+  type BulkModerateRequest,
+  type BulkModerationAnswer,
+  type ModerateRequest,
+  type ModerationOutcome,
+  normaliseFeedId,
+  type UndoAnswer,
+  type UndoRequest,
+} from "@curate/core";
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/service.ts";
 import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { moderationHistory, submissionFeeds } from "../db/schema.ts";
+import { moderationHistory, processingJobs, submissionFeeds } from "../db/schema.ts";
+import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
-import { requestProcessing } from "../processing/requests.ts";
+import { approvalJobKey, requestProcessing } from "../processing/requests.ts";
+import { submissionSearch } from "../submissions/service.ts";
 
 type ModerationRow = typeof moderationHistory.$inferInsert;
 
@@ -85,7 +97,7 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
     },
   });
 
-  const processingJobId =
+  const request =
     input.action === "approve"
       ? await requestProcessing(tx, {
           submissionId: input.submissionId,
@@ -98,7 +110,8 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
     submissionId: input.submissionId,
     feedId: input.feedId,
     status,
-    processingJobId,
+    processingJobId: request?.jobId ?? null,
+    undoUntil: request?.notBefore ? request.notBefore.toISOString() : null,
     moderation: {
       id: history.id,
       submissionId: history.submissionId,
@@ -109,8 +122,44 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
       action: history.action,
       note: history.note,
       createdAt: history.createdAt.toISOString(),
+      updatedAt: history.updatedAt.toISOString(),
     },
   };
+}
+
+/** The session's user must moderate the feed: 404 for an unknown feed, 403 for anyone else. */
+export async function assertModerator(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  feedId: string,
+  user: User,
+) {
+  const right = await moderationRight(db, env, feedId, user);
+  if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
+  if (!right.canModerate) throw AppError.forbidden(`You are not a moderator of "${feedId}".`);
+  return right;
+}
+
+/**
+ * Locks some of a feed's links for a decision or an undo, in one order, so two bulk calls over the same posts wait
+ * for each other instead of deadlocking.
+ */
+function lockLinks(tx: Database, feedId: string, submissionIds: string[]) {
+  return tx
+    .select({ id: submissionFeeds.submissionId, status: submissionFeeds.status })
+    .from(submissionFeeds)
+    .where(and(eq(submissionFeeds.feedId, feedId), inArray(submissionFeeds.submissionId, submissionIds)))
+    .orderBy(asc(submissionFeeds.submissionId))
+    .for("update");
+}
+
+/** Who decided, for a decision made in the web app by the session's user. */
+export function decidedInTheApp(user: User, reason: string) {
+  return {
+    moderatorAccountId: user.nearAccountId,
+    moderatorAccountIdType: "near",
+    source: reason === "super_admin" ? "super_admin_direct" : "ui",
+  } as const;
 }
 
 /**
@@ -124,18 +173,213 @@ export async function decideSubmission(
   request: ModerateRequest,
 ): Promise<ModerationOutcome> {
   const feedId = normaliseFeedId(request.feedId);
-  const right = await moderationRight(db, env, feedId, user);
-  if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
-  if (!right.canModerate) throw AppError.forbidden(`You are not a moderator of "${feedId}".`);
+  const right = await assertModerator(db, env, feedId, user);
   return db.transaction((tx) =>
     moderateLink(tx, {
       submissionId: request.submissionId,
       feedId,
       action: request.action,
       note: request.note,
-      moderatorAccountId: user.nearAccountId,
-      moderatorAccountIdType: "near",
-      source: right.reason === "super_admin" ? "super_admin_direct" : "ui",
+      ...decidedInTheApp(user, right.reason),
     }),
   );
+}
+
+/** Posts decided per transaction: a long queue never holds one transaction (and its locks) for long. */
+export const BULK_CHUNK = 100;
+
+/** Every pending post of the feed the curation tab's search matches ("Select all N matching"), newest first. */
+async function pendingMatches(db: Database, feedId: string, q: string | undefined): Promise<string[]> {
+  const rows = await queryRows<{ id: string }>(
+    db,
+    sql`select sf.submission_id as id from submission_feeds sf
+      ${q ? sql`join submissions s on s.tweet_id = sf.submission_id` : sql``}
+      where sf.feed_id = ${feedId} and sf.status = 'pending' ${q ? sql`and ${submissionSearch(q)}` : sql``}
+      order by sf.submitted_at desc, sf.submission_id limit ${BULK_DECISION_LIMIT + 1}`,
+  );
+  if (rows.length > BULK_DECISION_LIMIT) {
+    throw AppError.validation(
+      `More than ${BULK_DECISION_LIMIT} pending posts match: decide at most ${BULK_DECISION_LIMIT} at once (narrow the search).`,
+    );
+  }
+  return rows.map((row) => row.id);
+}
+
+/** Who decides a bulk chunk, how, and in which feed. */
+export interface ChunkDecision {
+  feedId: string;
+  action: "approve" | "reject";
+  note?: string | null;
+  moderatorAccountId: string;
+  moderatorAccountIdType: ModerationRow["moderatorAccountIdType"];
+  source: ModerationRow["source"];
+}
+
+/**
+ * Decides up to a chunk of a feed's posts in the caller's transaction: their links are locked first (in one order),
+ * each still pending is decided as a single decision would be, the others are reported (never decided twice).
+ */
+export async function decideChunk(tx: Database, decision: ChunkDecision, ids: string[]) {
+  const results = new Map<string, { outcome: BulkDecisionOutcome; processingJobId: string | null }>();
+  let firstUndoUntil: string | null = null;
+  let lastUndoUntil: string | null = null;
+  const links = await lockLinks(tx, decision.feedId, ids);
+  const statusOf = new Map(links.map((link) => [link.id, link.status]));
+  for (const id of ids) {
+    const status = statusOf.get(id);
+    if (status === undefined) {
+      results.set(id, { outcome: "not_found", processingJobId: null });
+    } else if (status !== "pending") {
+      results.set(id, {
+        outcome: status === "approved" ? "already_approved" : "already_rejected",
+        processingJobId: null,
+      });
+    } else {
+      const outcome = await moderateLink(tx, { ...decision, submissionId: id });
+      // A post decided earlier in this chunk (a repeated id) is not pending any more.
+      statusOf.set(id, outcome.status);
+      results.set(id, { outcome: "decided", processingJobId: outcome.processingJobId });
+      if (outcome.undoUntil) {
+        if (!firstUndoUntil || outcome.undoUntil < firstUndoUntil) firstUndoUntil = outcome.undoUntil;
+        if (!lastUndoUntil || outcome.undoUntil > lastUndoUntil) lastUndoUntil = outcome.undoUntil;
+      }
+    }
+  }
+  return { results, firstUndoUntil, lastUndoUntil };
+}
+
+/**
+ * A moderator's decision on many posts of one feed (the curation tab's selection). Each pending post is decided
+ * once, as a single decision would be (its own history row, activity and processing request), in transactions of
+ * a hundred that lock the posts' links first; a post decided meanwhile by someone else is reported, never decided
+ * twice.
+ */
+export async function decideInBulk(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  user: User,
+  request: BulkModerateRequest,
+): Promise<BulkModerationAnswer> {
+  const feedId = normaliseFeedId(request.feedId);
+  const right = await assertModerator(db, env, feedId, user);
+  const ids = request.submissionIds
+    ? [...new Set(request.submissionIds)]
+    : await pendingMatches(db, feedId, request.filter?.q);
+
+  const results = new Map<string, { outcome: BulkDecisionOutcome; processingJobId: string | null }>();
+  let undoUntil: string | null = null;
+  const actor = {
+    feedId,
+    action: request.action,
+    note: request.note,
+    ...decidedInTheApp(user, right.reason),
+  };
+  for (let start = 0; start < ids.length; start += BULK_CHUNK) {
+    const chunk = ids.slice(start, start + BULK_CHUNK);
+    const decided = await db.transaction((tx) => decideChunk(tx, actor, chunk));
+    for (const [id, result] of decided.results) results.set(id, result);
+    if (decided.lastUndoUntil && (!undoUntil || decided.lastUndoUntil > undoUntil))
+      undoUntil = decided.lastUndoUntil;
+  }
+  const answer = ids.map((submissionId) => ({
+    submissionId,
+    ...(results.get(submissionId) ?? { outcome: "not_found" as const, processingJobId: null }),
+  }));
+  return {
+    feedId,
+    action: request.action,
+    decided: answer.filter((entry) => entry.outcome === "decided").length,
+    undoUntil,
+    results: answer,
+  };
+}
+
+/**
+ * Takes back the approvals of up to a chunk of a feed's posts in the caller's transaction, each only inside its undo
+ * window (its job still held in the outbox, then cancelled): the post is pending again and its record marked undone.
+ */
+export async function undoChunk(tx: Database, feedId: string, chunk: string[], undoneBy: string) {
+  const results: UndoAnswer["results"] = [];
+  const links = await lockLinks(tx, feedId, chunk);
+  const approved = new Set(links.filter((link) => link.status === "approved").map((link) => link.id));
+  for (const submissionId of chunk) {
+    if (!approved.has(submissionId)) {
+      results.push({ submissionId, outcome: "not_approved" });
+      continue;
+    }
+    const [decision] = await tx
+      .select({ id: moderationHistory.id })
+      .from(moderationHistory)
+      .where(
+        and(
+          eq(moderationHistory.submissionId, submissionId),
+          eq(moderationHistory.feedId, feedId),
+          eq(moderationHistory.action, "approve"),
+          isNull(moderationHistory.undoneAt),
+        ),
+      )
+      .orderBy(desc(moderationHistory.id))
+      .limit(1);
+    const cancelled = decision
+      ? await tx
+          .update(processingJobs)
+          .set({ status: "cancelled", completedAt: sql`now()`, note: `Undone by ${undoneBy}` })
+          .where(
+            and(
+              eq(
+                processingJobs.idempotencyKey,
+                approvalJobKey({ submissionId, feedId, moderationId: decision.id }),
+              ),
+              eq(processingJobs.status, "pending"),
+              isNull(processingJobs.queuedAt),
+              gt(processingJobs.notBefore, sql`now()`),
+            ),
+          )
+          .returning({ id: processingJobs.id })
+      : [];
+    if (!decision || cancelled.length === 0) {
+      results.push({ submissionId, outcome: "window_closed" });
+      continue;
+    }
+    await tx
+      .update(moderationHistory)
+      .set({ undoneAt: sql`now()`, undoneBy: undoneBy, updatedAt: sql`now()` })
+      .where(eq(moderationHistory.id, decision.id));
+    await tx
+      .update(submissionFeeds)
+      .set({ status: "pending", updatedAt: sql`now()` })
+      .where(and(eq(submissionFeeds.submissionId, submissionId), eq(submissionFeeds.feedId, feedId)));
+    results.push({ submissionId, outcome: "undone" });
+  }
+  return results;
+}
+
+/**
+ * Takes approvals back inside their undo window: each post returns to pending, its approval record is marked
+ * undone (by whom, when) and its job is cancelled before any step ran. A job already handed to the queue (the
+ * window closed) is past taking back. One post asked about and not undone is a 409; a bulk undo answers per post.
+ */
+export async function undoDecisions(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  user: User,
+  request: UndoRequest,
+): Promise<UndoAnswer> {
+  const feedId = normaliseFeedId(request.feedId);
+  await assertModerator(db, env, feedId, user);
+  const ids = [...new Set(request.submissionIds ?? [request.submissionId as string])];
+
+  const results: UndoAnswer["results"] = [];
+  for (let start = 0; start < ids.length; start += BULK_CHUNK) {
+    const chunk = ids.slice(start, start + BULK_CHUNK);
+    results.push(...(await db.transaction((tx) => undoChunk(tx, feedId, chunk, user.nearAccountId))));
+  }
+  if (request.submissionId !== undefined && results[0]?.outcome !== "undone") {
+    throw AppError.conflict(
+      results[0]?.outcome === "not_approved"
+        ? `Submission "${request.submissionId}" is not approved in "${feedId}": there is nothing to undo.`
+        : "Too late to undo: the undo window has closed and this approval is being published.",
+    );
+  }
+  return { feedId, undone: results.filter((result) => result.outcome === "undone").length, results };
 }

@@ -45,7 +45,11 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
       budget: (feedId) =>
         consumeLimit(settings.db, `ai:${feedId}`, settings.aiCallsPerFeedPerHour, 60 * 60_000),
     }),
-    createRssDistributor({ db: settings.db, publicUrl: settings.publicUrl }),
+    createRssDistributor({
+      db: settings.db,
+      publicUrl: settings.publicUrl,
+      allowedHosts: settings.privateHostsAllowed,
+    }),
     createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
     createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
     createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),

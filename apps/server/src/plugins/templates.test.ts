@@ -46,6 +46,8 @@ describe("{{path}} templates", () => {
     expect(renderText('{{empty | default:"none"}}', input)).toBe("none");
     expect(renderText("{{title | truncate:9}}", input)).toBe("Tom &…");
     expect(renderText('{{tags | join:" / "}}', input)).toBe("a / b");
+    // A quoted argument may hold a line break (a recap's Markdown list, one item per line).
+    expect(renderText('{{tags | join:"\n"}}', input)).toBe("a\nb");
     expect(renderValue("{{tags | json}}", input)).toBe('["a","b"]');
     expect(renderValue("{{today}}", {})).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });

@@ -64,7 +64,7 @@ export function valueAt(input: unknown, path: string): unknown {
 function unquote(argument: string | undefined): string | undefined {
   if (argument === undefined) return undefined;
   const trimmed = argument.trim();
-  const quoted = /^"(.*)"$|^'(.*)'$/.exec(trimmed);
+  const quoted = /^"(.*)"$|^'(.*)'$/s.exec(trimmed);
   return quoted ? (quoted[1] ?? quoted[2]) : trimmed;
 }
 

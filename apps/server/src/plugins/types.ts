@@ -41,6 +41,18 @@ export interface PluginContext {
    * resumes and retries, new only for a deliberate new publication (reprocess, tweak). Null for transforms.
    */
   idempotencyKey: string | null;
+  /**
+   * A replay (reprocess, retry, tweak): what this distributor branch published in the job being replayed, so a
+   * channel that can edit a publication edits it instead of posting a second one. Absent for first publications
+   * and transforms.
+   */
+  replay?: ReplayOf;
+}
+
+/** The earlier publication a replay may edit: the receipt its distribution step stored, and in which job. */
+export interface ReplayOf {
+  jobId: string;
+  receipt: DistributionReceipt;
 }
 
 interface PluginBase<Config> {
@@ -74,13 +86,39 @@ export interface RenderedDistribution {
   request: unknown;
 }
 
+/**
+ * One rate a channel imposes: at most one send per `intervalMs` for everything sharing `key` (a chat, a webhook,
+ * an integration token). The engine hashes the key, so it may hold a credential.
+ */
+export interface ThrottleRule {
+  key: string;
+  intervalMs: number;
+}
+
 export interface DistributorPlugin<Config = unknown> extends PluginBase<Config> {
   type: "distributor";
+  /**
+   * The channel's rate limits for this (hydrated) config. The engine spaces sends by them across all workers, so a
+   * bulk approval publishes steadily instead of in a storm of 429s.
+   */
+  throttle?(config: Config): ThrottleRule[];
   /** Pure: the request this input and config make. No I/O beyond reading this server's own state. */
   render(input: unknown, config: Config, context: PluginContext): Promise<RenderedDistribution>;
   /** Sends what `render` made; returns where it went. */
   send(rendered: RenderedDistribution, config: Config, context: PluginContext): Promise<DistributionReceipt>;
+  /**
+   * Takes a publication back (a retraction): deletes the message, archives the page, removes the item. `receipt`
+   * is what `send` returned for it. A publication already gone counts as retracted; a channel that cannot delete
+   * (a post on chain) answers `{ retracted: false, reason }`; a failure throws a `PluginError` like a send's.
+   * Absent, the channel cannot retract.
+   */
+  retract?(receipt: DistributionReceipt, config: Config, context: PluginContext): Promise<RetractionOutcome>;
 }
+
+/** What became of a publication a retraction asked its channel to remove. */
+export type RetractionOutcome =
+  | { retracted: true; alreadyGone?: boolean; [key: string]: unknown }
+  | { retracted: false; reason: string };
 
 /** Any plugin, whatever its config type (the runner validates configs with each plugin's own schema). */
 export type Plugin = TransformerPlugin<unknown> | DistributorPlugin<unknown>;

@@ -1,10 +1,10 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/index.ts";
 import { processingJobs } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
-import { type RunnerDeps, type RunResult, runProcessingJob } from "./runner.ts";
+import { type Reservations, type RunnerDeps, type RunResult, runProcessingJob } from "./runner.ts";
 
 export const PROCESSING_QUEUE = "curate-processing";
 /** The channel a trigger on processing_jobs notifies when a request is written (migration 0005). */
@@ -36,7 +36,8 @@ export interface ProcessingEngine {
 
 interface QueueJob {
   id: string;
-  data: { jobId: string };
+  /** `reservations`: the send slots a job waiting for its channel's turn holds. */
+  data: { jobId: string; reservations?: Reservations };
   retryCount: number;
   retryLimit: number;
 }
@@ -95,7 +96,14 @@ export async function startProcessingEngine(
       const rows = await tx
         .select({ id: processingJobs.id })
         .from(processingJobs)
-        .where(and(isNull(processingJobs.queuedAt), eq(processingJobs.status, "pending")))
+        .where(
+          and(
+            isNull(processingJobs.queuedAt),
+            eq(processingJobs.status, "pending"),
+            // An approval inside its undo window stays here until the window closes (the 1 s floor looks again).
+            or(isNull(processingJobs.notBefore), lte(processingJobs.notBefore, sql`now()`)),
+          ),
+        )
         .orderBy(asc(processingJobs.createdAt))
         .limit(RELAY_BATCH);
       if (rows.length === 0) return 0;
@@ -149,6 +157,7 @@ export async function startProcessingEngine(
     try {
       result = await runProcessingJob(runner, job.data.jobId, {
         lastChance: job.retryCount >= job.retryLimit,
+        reservations: job.data.reservations,
       });
     } catch (error) {
       // The database went away mid-job or similar: the queue retries it with backoff, and the resume skips
@@ -160,13 +169,21 @@ export async function startProcessingEngine(
       logger.info({ jobId: job.data.jobId, status: result.status }, "processing job finished");
     }
     if (result.kind === "retry-later") {
-      // Our attempt counter bounds retries; the wait is the longer of the service's ask and an exponential backoff.
-      const delayMs = Math.max(result.retryAfterMs, retryBackoffMs(result.attempts));
+      // Our attempt counter bounds retries; the wait is the longer of the service's ask and an exponential backoff
+      // (none for a job only waiting for its channel's turn).
+      const delayMs =
+        result.attempts > 0
+          ? Math.max(result.retryAfterMs, retryBackoffMs(result.attempts))
+          : result.retryAfterMs;
       logger.info(
         { jobId: job.data.jobId, reason: result.reason, delayMs },
         "processing job will be retried",
       );
-      await boss.send(PROCESSING_QUEUE, { jobId: job.data.jobId }, { startAfter: Math.ceil(delayMs / 1000) });
+      await boss.send(
+        PROCESSING_QUEUE,
+        { jobId: job.data.jobId, reservations: result.reservations },
+        { startAfter: new Date(Date.now() + delayMs) },
+      );
       return { id: job.id, status: "completed", output: { retryInMs: delayMs } };
     }
     if (result.kind === "skipped" && result.reason === "held") {

@@ -24,6 +24,26 @@ export interface Plan {
   transforms: PlanStep[];
   branches: PlanBranch[];
   entries: PlanEntry[];
+  /**
+   * A recap's plan (decision 0013): the first `perItem` global transforms run on each of the digest's `items`;
+   * the rest are its batch stage, run once on the whole digest.
+   */
+  perItem?: number;
+}
+
+/** A step's stage (document 2 §4): global, distributor, or batch (a recap's transforms over its whole list). */
+export function stageOf(
+  plan: Plan,
+  chain: "global" | number,
+  position: number,
+): "global" | "distributor" | "batch" {
+  if (chain !== "global") return "distributor";
+  return plan.perItem !== undefined && position >= plan.perItem ? "batch" : "global";
+}
+
+/** Whether a step runs once per item of a recap's digest. */
+export function runsPerItem(plan: Plan, chain: "global" | number, position: number): boolean {
+  return chain === "global" && plan.perItem !== undefined && position < plan.perItem;
 }
 
 /** Why a plan has nothing to run, or null when it has work. */
@@ -67,7 +87,11 @@ export function chainSteps(plan: Plan, chain: "global" | number): PlanStep[] {
 /** A readable name for a step: "AI transform", "RSS · Object transform", "RSS". */
 export function stepName(plan: Plan, chain: "global" | number, position: number): string {
   const label = (plugin: string) => findBuiltinPlugin(plugin)?.label ?? plugin;
-  if (chain === "global") return label(plan.transforms[position]?.plugin ?? "");
+  if (chain === "global") {
+    const name = label(plan.transforms[position]?.plugin ?? "");
+    if (plan.perItem === undefined) return name;
+    return runsPerItem(plan, chain, position) ? `${name} (each item)` : `${name} (batch)`;
+  }
   const branch = plan.branches[chain];
   if (!branch) return "";
   const distributor = label(branch.distributor.plugin);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
-import { processingJobs } from "../db/schema.ts";
+import { feeds, processingJobs } from "../db/schema.ts";
 
 /**
  * Asks for a submission's processing after an approval, in the approval's own transaction (decision 0005): a
@@ -11,8 +12,11 @@ import { processingJobs } from "../db/schema.ts";
 export async function requestProcessing(
   tx: Database,
   request: { submissionId: string; feedId: string; moderationId: number },
-): Promise<string | null> {
-  const key = `approval:${request.submissionId}:${request.feedId}:${request.moderationId}`;
+): Promise<{ jobId: string; notBefore: Date | null } | null> {
+  const key = approvalJobKey(request);
+  // The feed's undo window (moderation.undoWindowSeconds) holds the job in the outbox; the clock is the database's.
+  const window = sql`coalesce((select (${feeds.config} -> 'moderation' ->> 'undoWindowSeconds')::int
+    from ${feeds} where ${feeds.id} = ${request.feedId}), 0)`;
   const [job] = await tx
     .insert(processingJobs)
     .values({
@@ -23,8 +27,14 @@ export async function requestProcessing(
       status: "pending",
       idempotencyKey: key,
       publicationKey: key,
+      notBefore: sql`case when ${window} > 0 then now() + make_interval(secs => ${window}) end`,
     })
     .onConflictDoNothing({ target: processingJobs.idempotencyKey })
-    .returning({ id: processingJobs.id });
-  return job?.id ?? null;
+    .returning({ id: processingJobs.id, notBefore: processingJobs.notBefore });
+  return job ? { jobId: job.id, notBefore: job.notBefore } : null;
+}
+
+/** The approval job of one decision (its moderation record). */
+export function approvalJobKey(request: { submissionId: string; feedId: string; moderationId: number }) {
+  return `approval:${request.submissionId}:${request.feedId}:${request.moderationId}`;
 }

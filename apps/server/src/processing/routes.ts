@@ -1,10 +1,17 @@
 import {
+  channelPauseListSchema,
   jobAnswerSchema,
   jobListSchema,
   jobsQuerySchema,
   processedSubmissionPageSchema,
   processedSubmissionsQuerySchema,
   processingSummarySchema,
+  recapRunPageSchema,
+  recapRunParamsSchema,
+  recapRunsQuerySchema,
+  recapStatusListSchema,
+  resumeChannelsAnswerSchema,
+  resumeChannelsRequestSchema,
   stepListSchema,
   successEnvelopeSchema,
   tweakRequestSchema,
@@ -15,13 +22,18 @@ import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
 import {
+  feedChannelPauses,
   listJobSteps,
   listProcessedSubmissions,
   listSubmissionJobs,
   processingSummary,
+  recapRuns,
+  recapStatuses,
   reprocessJob,
+  resumeChannels,
   retryFailedSteps,
   retryFromStep,
+  runRecapNow,
   tweakStep,
 } from "./service.ts";
 
@@ -118,6 +130,73 @@ const summaryRoute = createRoute({
   },
 });
 
+const pausesRoute = createRoute({
+  method: "get",
+  path: "/processing/feeds/{feedId}/pauses",
+  tags: ["processing"],
+  summary: "The feed's channels paused because they refused its credentials, with the publications they hold",
+  request: { params: idParam("feedId", "Feed id") },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(channelPauseListSchema), "Paused channels"),
+    ...moderatorErrors,
+  },
+});
+
+const resumeRoute = createRoute({
+  method: "post",
+  path: "/processing/feeds/{feedId}/pauses/resume",
+  tags: ["processing"],
+  summary: "Resume publishing to a paused channel (or all): its held publications run again (owner, admins)",
+  request: {
+    params: idParam("feedId", "Feed id"),
+    body: { content: { "application/json": { schema: resumeChannelsRequestSchema } } },
+  },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(resumeChannelsAnswerSchema), "Resumed"),
+    ...moderatorErrors,
+    403: errorResponse("Not the feed's owner or admin (FORBIDDEN)"),
+    409: errorResponse("Nothing is paused (CONFLICT)"),
+  },
+});
+
+const recapsRoute = createRoute({
+  method: "get",
+  path: "/processing/feeds/{feedId}/recaps",
+  tags: ["processing"],
+  summary: "The feed's recaps: schedule in words, next run and what earlier runs covered (moderators)",
+  request: { params: idParam("feedId", "Feed id") },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(recapStatusListSchema), "The recaps"),
+    ...moderatorErrors,
+  },
+});
+
+const recapRunsRoute = createRoute({
+  method: "get",
+  path: "/processing/feeds/{feedId}/recap-runs",
+  tags: ["processing"],
+  summary: "The feed's recap runs (jobs of kind recap and their retries), newest first, paged (moderators)",
+  request: { params: idParam("feedId", "Feed id"), query: recapRunsQuerySchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(recapRunPageSchema), "A page"),
+    ...moderatorErrors,
+  },
+});
+
+const runRecapRoute = createRoute({
+  method: "post",
+  path: "/processing/feeds/{feedId}/recaps/{recapId}/run",
+  tags: ["processing"],
+  summary: "Run now: a recap over the approvals since its last run, as a new job (moderators)",
+  request: { params: recapRunParamsSchema },
+  responses: {
+    201: jobCreated("The recap run"),
+    ...moderatorErrors,
+    404: errorResponse("Unknown feed or recap (NOT_FOUND)"),
+    409: errorResponse("A run of this recap is still waiting or running (CONFLICT)"),
+  },
+});
+
 export function processingRoutes({ database: { db }, env }: AppDeps) {
   const router = createRouter();
   router.openapi(jobsRoute, async (c) => {
@@ -181,6 +260,33 @@ export function processingRoutes({ database: { db }, env }: AppDeps) {
       ),
     ),
   );
+  router.openapi(pausesRoute, async (c) =>
+    ok(c, { pauses: await feedChannelPauses(db, env, c.get("user"), c.req.valid("param").feedId) }),
+  );
+  router.openapi(resumeRoute, async (c) => {
+    const answer = await resumeChannels(
+      db,
+      env,
+      requireUser(c),
+      c.req.valid("param").feedId,
+      c.req.valid("json")?.channelKey,
+    );
+    return ok(c, answer, "Publishing resumed.");
+  });
+  router.openapi(recapsRoute, async (c) =>
+    ok(c, { recaps: await recapStatuses(db, env, c.get("user"), c.req.valid("param").feedId) }),
+  );
+  router.openapi(recapRunsRoute, async (c) =>
+    ok(c, await recapRuns(db, env, c.get("user"), c.req.valid("param").feedId, c.req.valid("query"))),
+  );
+  router.openapi(runRecapRoute, async (c) => {
+    const { feedId, recapId } = c.req.valid("param");
+    return created(
+      c,
+      { job: await runRecapNow(db, env, requireUser(c), feedId, recapId) },
+      "Recap run started.",
+    );
+  });
   router.openapi(summaryRoute, async (c) =>
     ok(c, await processingSummary(db, env, c.get("user"), c.req.valid("param").feedId)),
   );

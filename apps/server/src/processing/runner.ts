@@ -3,12 +3,34 @@ import type { FeedConfig, ProcessingJobStatus } from "@curate/core";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
-import { feeds, processingJobs, processingSteps } from "../db/schema.ts";
+import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/schema.ts";
+import type { ExternalPlugins } from "../plugins/external/loader.ts";
 import { hydrateSecrets, type SecretSource } from "../plugins/placeholders.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
-import { type Plugin, PluginError } from "../plugins/types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type Plugin,
+  PluginError,
+  type RenderedDistribution,
+  type ReplayOf,
+} from "../plugins/types.ts";
+import { recordPublication } from "../publications/ledger.ts";
 import { submissionInput } from "./input.ts";
-import { chainSteps, emptyPlanReason, type Plan, type PlanEntry, planFromConfig, stepName } from "./plan.ts";
+import { channelKeyOf, findChannelPause, pauseChannel, pausedStepError } from "./pauses.ts";
+import {
+  chainSteps,
+  emptyPlanReason,
+  type Plan,
+  type PlanEntry,
+  planFromConfig,
+  runsPerItem,
+  stageOf,
+  stepName,
+} from "./plan.ts";
+import { recapPlan } from "./recaps.ts";
+import { earlierPublication } from "./replay.ts";
+import { executeRetraction } from "./retraction.ts";
+import { holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
 type StepRow = typeof processingSteps.$inferSelect;
@@ -21,11 +43,15 @@ export interface StepError {
   retryable: boolean;
   /** How long the service asked to wait (rate limits, spent budgets). */
   retryAfterMs?: number;
+  /** The feed's channel this step is held for (refused credentials, or held while that channel is paused). */
+  channelKey?: string;
 }
 
 export interface RunnerDeps {
   db: Database;
   registry: PluginRegistry;
+  /** Registered (third-party) plugins, run isolated; absent, only built-ins run. */
+  externalPlugins?: ExternalPlugins;
   /** Fills `{{NAME}}` placeholders for a feed: its own secrets first, then the server's. */
   secretsFor(feedId: string): Promise<SecretSource>;
   logger: Logger;
@@ -39,10 +65,23 @@ export interface RunnerDeps {
   leaseMs: number;
 }
 
+/** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
+export type Reservations = Record<string, Reservation>;
+
 export type RunResult =
   | { kind: "skipped"; reason: "finished" | "held" | "missing" }
   | { kind: "finished"; status: ProcessingJobStatus }
-  | { kind: "retry-later"; reason: string; attempts: number; retryAfterMs: number };
+  | {
+      kind: "retry-later";
+      reason: string;
+      attempts: number;
+      retryAfterMs: number;
+      /** Distributions waiting for their channel's turn; such a wait does not use up an attempt. */
+      reservations: Reservations;
+    };
+
+/** A send slot this close is waited for in the step; a later one sends the job back to the queue until then. */
+const MAX_INLINE_WAIT_MS = 1500;
 
 /**
  * How outputs flow (docs/plugins.md): a transform's output that is an object merges into the running object
@@ -61,8 +100,14 @@ export function distributionKey(publicationKey: string, branch: number, plugin: 
 }
 
 function toStepError(error: unknown): StepError {
-  if (error instanceof PluginError)
-    return { message: error.message, code: error.code, retryable: error.retryable };
+  if (error instanceof PluginError) {
+    return {
+      message: error.message,
+      code: error.code,
+      retryable: error.retryable,
+      ...(error.retryAfterMs ? { retryAfterMs: error.retryAfterMs } : {}),
+    };
+  }
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
     return {
       message: "The step took longer than allowed and was stopped.",
@@ -117,6 +162,7 @@ async function finish(db: Database, jobId: string, status: ProcessingJobStatus, 
 
 /** The plan of a job that has none yet (approvals, reprocesses): the feed's latest config and the submission. */
 async function snapshotPlan(db: Database, job: JobRow): Promise<{ plan: Plan | null; note: string | null }> {
+  if (job.recapId) return recapPlan(db, job);
   const [feed] = await db.select({ config: feeds.config }).from(feeds).where(eq(feeds.id, job.feedId));
   if (!feed) return { plan: null, note: "The feed no longer exists." };
   const config = feed.config as FeedConfig;
@@ -144,6 +190,19 @@ function reachedSteps(plan: Plan): Array<{ chain: "global" | number; position: n
   return [...reached.values()].sort((a, b) => rank(a.chain) - rank(b.chain) || a.position - b.position);
 }
 
+/** Job kinds that publish a submission: they run only while it is approved in the feed. */
+const PUBLISHING_KINDS: ReadonlySet<string> = new Set(["approval", "retry", "reprocess", "tweak"]);
+
+async function stillApproved(tx: Database, job: JobRow): Promise<boolean> {
+  const [link] = await tx
+    .select({ status: submissionFeeds.status })
+    .from(submissionFeeds)
+    .where(
+      and(eq(submissionFeeds.submissionId, job.submissionId ?? ""), eq(submissionFeeds.feedId, job.feedId)),
+    );
+  return link?.status === "approved";
+}
+
 /** Writes the plan and its step rows once, the first time a job runs (in the caller's transaction). */
 async function prepareSteps(tx: Database, job: JobRow, plan: Plan): Promise<StepRow[]> {
   const reached = reachedSteps(plan);
@@ -162,7 +221,7 @@ async function prepareSteps(tx: Database, job: JobRow, plan: Plan): Promise<Step
           jobId: job.id,
           stepOrder: order + 1,
           type: isDistribution ? ("distribution" as const) : ("transformation" as const),
-          stage: chain === "global" ? ("global" as const) : ("distributor" as const),
+          stage: stageOf(plan, chain, position),
           branch: chain === "global" ? null : chain,
           position,
           pluginName: step.plugin,
@@ -176,6 +235,16 @@ async function prepareSteps(tx: Database, job: JobRow, plan: Plan): Promise<Step
       }),
     )
     .returning();
+}
+
+/** A dry run's distribution output: the request the channel would get, and the publication it would edit. */
+function dryRunOutput(rendered: RenderedDistribution, replay: ReplayOf | null) {
+  return {
+    dryRun: true,
+    action: rendered.action,
+    request: rendered.request,
+    ...(replay ? { replaces: { jobId: replay.jobId, reference: replay.receipt.reference ?? null } } : {}),
+  };
 }
 
 /** Runs `task` for each item with at most `limit` at once. */
@@ -219,6 +288,16 @@ async function startJob(db: Database, jobId: string, leaseMs: number): Promise<S
         result: { kind: "skipped", reason: current.status === "processing" ? "held" : "finished" },
       };
     }
+    if (PUBLISHING_KINDS.has(job.kind) && job.submissionId && !(await stillApproved(tx, job))) {
+      // Retracted (or otherwise no longer approved) since this job was asked for: nothing may be published.
+      await finish(
+        tx,
+        jobId,
+        "cancelled",
+        "The post is no longer approved in this feed: nothing was published.",
+      );
+      return { kind: "done", result: { kind: "finished", status: "cancelled" } };
+    }
     let plan = job.plan as Plan | null;
     if (!plan) {
       const snapshot = await snapshotPlan(tx, job);
@@ -241,7 +320,7 @@ async function startJob(db: Database, jobId: string, leaseMs: number): Promise<S
 export async function runProcessingJob(
   deps: RunnerDeps,
   jobId: string,
-  options: { lastChance?: boolean } = {},
+  options: { lastChance?: boolean; reservations?: Reservations } = {},
 ): Promise<RunResult> {
   const { db, logger } = deps;
   const started = await startJob(db, jobId, deps.leaseMs);
@@ -260,17 +339,32 @@ export async function runProcessingJob(
   try {
     const secrets = await deps.secretsFor(job.feedId);
     const finalAttempt = job.attempts >= deps.maxAttempts || options.lastChance === true;
-    const outcome = await executePlan(deps, job, plan, steps, secrets);
-    if (outcome.retryable.length > 0 && !finalAttempt) {
+    const outcome =
+      job.kind === "retraction"
+        ? await retractionOutcome(deps, job, steps, secrets)
+        : await executePlan(deps, job, plan, steps, secrets, options.reservations ?? {});
+    const waiting = Object.values(outcome.deferred);
+    const failedRetryably = outcome.retryable.length > 0 && !finalAttempt;
+    if (failedRetryably || waiting.length > 0) {
       await db
         .update(processingJobs)
-        .set({ status: "pending", leaseUntil: null, updatedAt: sql`now()` })
+        .set({
+          status: "pending",
+          leaseUntil: null,
+          updatedAt: sql`now()`,
+          // Waiting for a channel's turn is not a failed attempt.
+          ...(failedRetryably ? {} : { attempts: sql`greatest(0, ${processingJobs.attempts} - 1)` }),
+        })
         .where(eq(processingJobs.id, jobId));
+      const untilTurn = waiting.length ? Math.min(...waiting.map((r) => r.at)) - Date.now() : 0;
       return {
         kind: "retry-later",
-        reason: outcome.retryable.map((e) => e.message).join("; "),
-        attempts: job.attempts,
-        retryAfterMs: Math.max(0, ...outcome.retryable.map((e) => e.retryAfterMs ?? 0)),
+        reason: failedRetryably
+          ? outcome.retryable.map((e) => e.message).join("; ")
+          : "waiting for the channel's turn",
+        attempts: failedRetryably ? job.attempts : 0,
+        retryAfterMs: Math.max(0, untilTurn, ...outcome.retryable.map((e) => e.retryAfterMs ?? 0)),
+        reservations: outcome.deferred,
       };
     }
     const status: ProcessingJobStatus = outcome.globalFailed
@@ -289,6 +383,22 @@ interface PlanOutcome {
   globalFailed: boolean;
   branchFailed: boolean;
   retryable: StepError[];
+  /** Distributions waiting for their channel's turn, by step id. */
+  deferred: Reservations;
+}
+
+/** A retraction job's steps (processing/retraction.ts), its outcome told as a plan's: each step is a branch. */
+async function retractionOutcome(
+  deps: RunnerDeps,
+  job: JobRow,
+  steps: StepRow[],
+  secrets: SecretSource,
+): Promise<PlanOutcome> {
+  const outcome = await executeRetraction(deps, job, steps, secrets, {
+    resolve: (name) => resolvePlugin(deps, name, "distribution"),
+    stepError: toStepError,
+  });
+  return { globalFailed: false, branchFailed: outcome.failed, retryable: outcome.retryable, deferred: {} };
 }
 
 async function executePlan(
@@ -297,8 +407,9 @@ async function executePlan(
   plan: Plan,
   steps: StepRow[],
   secrets: SecretSource,
+  reservations: Reservations,
 ): Promise<PlanOutcome> {
-  const outcome: PlanOutcome = { globalFailed: false, branchFailed: false, retryable: [] };
+  const outcome: PlanOutcome = { globalFailed: false, branchFailed: false, retryable: [], deferred: {} };
   const stepAt = (chain: "global" | number, position: number) =>
     steps.find(
       (s) => (chain === "global" ? s.branch === null : s.branch === chain) && s.position === position,
@@ -313,6 +424,7 @@ async function executePlan(
   const runChain = async (chain: "global" | number, entry: PlanEntry): Promise<ChainOutcome> => {
     const chainPlan = chainSteps(plan, chain);
     let value = entry.input;
+    let pauseChecked = chain === "global";
     for (let position = entry.from; position < chainPlan.length; position++) {
       const row = stepAt(chain, position);
       if (!row) continue;
@@ -323,7 +435,25 @@ async function executePlan(
       // A failure that waiting cannot fix stays as it is when the job is retried for another branch's sake.
       const earlier = row.error as StepError | null;
       if (row.status === "failed" && earlier && !earlier.retryable) return { value, failed: earlier };
-      const result = await runStep(deps, job, row, value, secrets);
+      if (!pauseChecked && job.kind !== "dry_run") {
+        // A branch whose channel refused the feed's credentials is held before it spends anything (AI calls).
+        pauseChecked = true;
+        const held = await holdIfPaused(deps, job, plan.branches[chain as number].distributor, row, value);
+        if (held) return { value, failed: held };
+      }
+      const result = await runStep(
+        deps,
+        job,
+        row,
+        value,
+        secrets,
+        reservations[row.id],
+        runsPerItem(plan, chain, position),
+      );
+      if (result.deferred) {
+        outcome.deferred[row.id] = result.deferred;
+        return { value, failed: null };
+      }
       if (result.error) return { value, failed: result.error };
       value = mergeOutput(value, result.output);
     }
@@ -350,8 +480,12 @@ async function executePlan(
   return outcome;
 }
 
-function resolvePlugin(deps: RunnerDeps, name: string, type: "transformation" | "distribution"): Plugin {
-  const plugin = deps.registry.resolve(name);
+async function resolvePlugin(
+  deps: RunnerDeps,
+  name: string,
+  type: StepRow["type"],
+): Promise<Plugin & { version?: string }> {
+  const plugin = deps.registry.resolve(name) ?? (await deps.externalPlugins?.resolve(name)) ?? null;
   if (!plugin) {
     throw new PluginError(
       `No plugin named "${name}" is known to this server. Check the name in the feed's config.`,
@@ -369,13 +503,51 @@ function resolvePlugin(deps: RunnerDeps, name: string, type: "transformation" | 
   return plugin;
 }
 
+/** Writes a held step (its input kept for the resume) when the branch's channel is paused; null otherwise. */
+async function holdIfPaused(
+  deps: RunnerDeps,
+  job: JobRow,
+  distributor: { plugin: string; config: unknown },
+  row: StepRow,
+  input: unknown,
+): Promise<StepError | null> {
+  const channelKey = channelKeyOf(distributor.plugin, distributor.config);
+  const pause = await findChannelPause(deps.db, job.feedId, channelKey);
+  if (!pause) return null;
+  const error: StepError = { ...pausedStepError(pause), channelKey };
+  await deps.db
+    .update(processingSteps)
+    .set({
+      status: "failed",
+      input: boundedJson(input),
+      output: null,
+      error,
+      startedAt: sql`now()`,
+      completedAt: sql`now()`,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(processingSteps.id, row.id));
+  return error;
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
 async function runStep(
   deps: RunnerDeps,
   job: JobRow,
   row: StepRow,
   input: unknown,
   secrets: SecretSource,
-): Promise<{ output?: unknown; error?: StepError }> {
+  reservation: Reservation | undefined,
+  perItem = false,
+): Promise<{ output?: unknown; error?: StepError; deferred?: Reservation }> {
   const { db } = deps;
   const storedInput = boundedJson(input);
   const startedAt = new Date();
@@ -400,8 +572,12 @@ async function runStep(
   const written = known?.local
     ? { input: storedInput, attempts: sql`${processingSteps.attempts} + 1`, startedAt }
     : {};
+  let heldKeys: string[] = [];
+  let pluginVersion: string | null = null;
+  let sent = false;
   try {
-    const plugin = resolvePlugin(deps, row.pluginName, row.type);
+    const plugin = await resolvePlugin(deps, row.pluginName, row.type);
+    pluginVersion = plugin.version ?? null;
     const parsed = plugin.configSchema.safeParse(row.config ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues
@@ -413,6 +589,7 @@ async function runStep(
     }
     const config = hydrateSecrets(parsed.data, plugin.configSchema, secrets);
     const signal = AbortSignal.timeout(deps.stepTimeoutMs);
+    const replay = plugin.type === "distributor" ? await earlierPublication(db, job, row) : null;
     const context = {
       signal,
       logger: deps.logger.child({ jobId: job.id, step: row.id, plugin: row.pluginName }),
@@ -420,31 +597,95 @@ async function runStep(
       submissionId: job.submissionId,
       jobId: job.id,
       idempotencyKey: row.idempotencyKey,
+      ...(replay ? { replay } : {}),
     };
-    const output =
-      plugin.type === "transformer"
-        ? await plugin.transform(input, config, context)
-        : await plugin.send(await plugin.render(input, config, context), config, context);
-    await db
-      .update(processingSteps)
-      .set({
-        ...written,
-        status: "success",
-        output: boundedJson(output ?? null),
-        completedAt: sql`now()`,
-        updatedAt: sql`now()`,
-      })
-      .where(eq(processingSteps.id, row.id));
+    let output: unknown;
+    if (plugin.type === "transformer" && perItem) {
+      // A recap's per-item transform: each item of the digest through the plugin; outputs merge into their item.
+      const items = (input as { items?: unknown } | null)?.items;
+      const mapped: unknown[] = [];
+      for (const item of Array.isArray(items) ? items : []) {
+        mapped.push(mergeOutput(item, await plugin.transform(item, config, context)));
+      }
+      output = { items: mapped };
+    } else if (plugin.type === "transformer") {
+      output = await plugin.transform(input, config, context);
+    } else if (job.kind === "dry_run") {
+      // A dry run renders what the channel would receive and sends nothing (decision 0015).
+      const rendered = await plugin.render(input, config, context);
+      output = dryRunOutput(rendered, replay);
+    } else {
+      const rendered = await plugin.render(input, config, context);
+      const rules = plugin.throttle?.(config) ?? [];
+      if (rules.length > 0) {
+        heldKeys = slotKeys(plugin.name, rules);
+        const turn = reservation ?? (await reserveSlot(db, plugin.name, rules));
+        const waitMs = turn.at - Date.now();
+        if (waitMs > MAX_INLINE_WAIT_MS) {
+          await db
+            .update(processingSteps)
+            .set({
+              status: "pending",
+              attempts: sql`greatest(0, ${processingSteps.attempts} - 1)`,
+              updatedAt: sql`now()`,
+            })
+            .where(eq(processingSteps.id, row.id));
+          return { deferred: turn };
+        }
+        if (waitMs > 0) await sleep(waitMs, signal);
+      }
+      output = await plugin.send(rendered, config, context);
+      sent = true;
+    }
+    const storedOutput = boundedJson(output ?? null);
+    // A send is recorded in the publish ledger in the same transaction that marks its step done.
+    await db.transaction(async (tx) => {
+      await tx
+        .update(processingSteps)
+        .set({
+          ...written,
+          pluginVersion,
+          status: "success",
+          output: storedOutput,
+          completedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(processingSteps.id, row.id));
+      if (sent) await recordPublication(tx, { job, step: row, receipt: storedOutput });
+    });
     return { output };
   } catch (thrown) {
     const error = toStepError(thrown);
+    if (thrown instanceof PluginError && thrown.retryAfterMs && heldKeys.length) {
+      // The channel asked everyone to wait: other jobs sharing its keys wait too instead of collecting 429s.
+      await holdSlots(db, heldKeys, thrown.retryAfterMs);
+    }
+    // A dry run sends nothing, so it never pauses a channel (nor is it held by one: resuming would publish it).
+    if (error.code === CREDENTIALS_REJECTED && row.type === "distribution" && job.kind !== "dry_run") {
+      error.channelKey = channelKeyOf(row.pluginName, row.config);
+      await pauseChannel(db, {
+        feedId: job.feedId,
+        channelKey: error.channelKey,
+        pluginName: row.pluginName,
+        stepName: row.stepName,
+        error,
+        jobId: job.id,
+      });
+    }
     deps.logger.info(
       { jobId: job.id, step: row.id, plugin: row.pluginName, code: error.code },
       "step failed",
     );
     await db
       .update(processingSteps)
-      .set({ ...written, status: "failed", error, completedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({
+        ...written,
+        pluginVersion,
+        status: "failed",
+        error,
+        completedAt: sql`now()`,
+        updatedAt: sql`now()`,
+      })
       .where(eq(processingSteps.id, row.id));
     return { error };
   }

@@ -9,14 +9,18 @@ import {
   type ProcessingStep,
   type ProcessingSummary,
 } from "@curate/core";
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { processingJobs, processingSteps, type User } from "../db/schema.ts";
+import { processingJobs, processingSteps, submissionFeeds, type User } from "../db/schema.ts";
 import { isoUtc, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
-import { moderationRight } from "../feeds/permissions.ts";
+import { assertCanManageFeed, moderationRight } from "../feeds/permissions.ts";
+import { publicationsByIds } from "../publications/ledger.ts";
+import { countChannelPauses, listChannelPauses, resumeFeedChannels } from "./pauses.ts";
 import type { Plan, PlanEntry } from "./plan.ts";
+import { createRecapRun, listRecapRuns, listRecapStatuses } from "./recaps.ts";
+import { CANNOT_RETRACT, requestRetraction } from "./retraction.ts";
 import type { StepError } from "./runner.ts";
 
 type JobRow = typeof processingJobs.$inferSelect;
@@ -37,6 +41,9 @@ export function toProcessingJob(row: JobRow): ProcessingJob {
     note: row.note,
     attempts: row.attempts,
     requestedBy: row.requestedBy,
+    recapId: row.recapId,
+    periodStart: iso(row.periodStart),
+    periodEnd: iso(row.periodEnd),
     startedAt: iso(row.startedAt),
     completedAt: iso(row.completedAt),
     createdAt: row.createdAt.toISOString(),
@@ -53,6 +60,7 @@ export function toProcessingStep(row: StepRow): ProcessingStep {
     stage: row.stage,
     branch: row.branch,
     pluginName: row.pluginName,
+    pluginVersion: row.pluginVersion,
     stepName: row.stepName,
     config: row.config ?? null,
     status: row.status,
@@ -122,21 +130,43 @@ export async function listJobSteps(db: Database, env: Env, user: User | null, jo
 
 /** One unfinished job per submission and feed at a time, so a double click cannot publish twice at once. */
 async function assertNoneRunning(db: Database, job: JobRow) {
-  if (!job.submissionId) return;
+  const same = job.recapId
+    ? eq(processingJobs.recapId, job.recapId)
+    : job.submissionId
+      ? eq(processingJobs.submissionId, job.submissionId)
+      : null;
+  if (!same) return;
   const [running] = await db
     .select({ id: processingJobs.id })
     .from(processingJobs)
     .where(
       and(
-        eq(processingJobs.submissionId, job.submissionId),
+        same,
         eq(processingJobs.feedId, job.feedId),
         inArray(processingJobs.status, ["pending", "processing"]),
+        ne(processingJobs.kind, "dry_run"),
       ),
     )
     .limit(1);
   if (running) {
     throw AppError.conflict(
-      "A job for this submission is still waiting or running; try again when it has finished.",
+      job.recapId
+        ? "A run of this recap is still waiting or running; try again when it has finished."
+        : "A job for this submission is still waiting or running; try again when it has finished.",
+    );
+  }
+}
+
+/** A post retracted or rejected since is never published again by a retry, reprocess or tweak. */
+async function assertStillApproved(db: Database, job: JobRow) {
+  if (!job.submissionId) return;
+  const [link] = await db
+    .select({ status: submissionFeeds.status })
+    .from(submissionFeeds)
+    .where(and(eq(submissionFeeds.submissionId, job.submissionId), eq(submissionFeeds.feedId, job.feedId)));
+  if (link && link.status !== "approved") {
+    throw AppError.conflict(
+      `This post is ${link.status} in this feed now (retracted or rejected), so it is not published again.`,
     );
   }
 }
@@ -149,7 +179,12 @@ async function createFollowUp(
   plan: Plan | null,
   samePublication: boolean,
 ): Promise<ProcessingJob> {
+  if (original.kind === "dry_run") {
+    // Its plan may be a config that was never saved: only the job it previewed can be run for real.
+    throw AppError.conflict("A dry run cannot be published; replay the job it previewed instead.");
+  }
   await assertNoneRunning(db, original);
+  await assertStillApproved(db, original);
   const id = randomUUID();
   const [row] = await db
     .insert(processingJobs)
@@ -158,6 +193,10 @@ async function createFollowUp(
       kind,
       submissionId: original.submissionId,
       feedId: original.feedId,
+      // A recap's retry or reprocess covers the same period of the same recap.
+      recapId: original.recapId,
+      periodStart: original.periodStart,
+      periodEnd: original.periodEnd,
       status: "pending",
       idempotencyKey: `${kind}:${original.id}:${id}`,
       retryOfJobId: original.id,
@@ -181,6 +220,36 @@ function planOf(job: JobRow): Plan {
 
 const chainOf = (step: StepRow): "global" | number => (step.branch === null ? "global" : step.branch);
 
+/**
+ * A retraction's failed steps again, in a new retraction job: the publications they were removing that are still
+ * out there. Steps whose channel cannot retract are not retried (nothing would change).
+ */
+async function retryRetraction(db: Database, job: JobRow, user: User, steps: StepRow[]) {
+  if (!job.submissionId) throw AppError.conflict("This retraction has no submission.");
+  const retryable = steps.filter(
+    (step) => step.status === "failed" && (step.error as StepError | null)?.code !== CANNOT_RETRACT,
+  );
+  const ids = retryable.map((step) => (step.input as { publicationId?: string } | null)?.publicationId ?? "");
+  const entries = (await publicationsByIds(db, ids)).filter((entry) => entry.status === "published");
+  if (entries.length === 0) {
+    throw AppError.conflict(
+      "Nothing to retry: every publication of these steps is retracted, or its channel cannot retract.",
+    );
+  }
+  await assertNoneRunning(db, job);
+  const submissionId = job.submissionId;
+  const id = await db.transaction((tx) =>
+    requestRetraction(tx, {
+      submissionId,
+      feedId: job.feedId,
+      entries,
+      requestedBy: user.nearAccountId,
+      retryOfJobId: job.id,
+    }),
+  );
+  return toProcessingJob(await findJob(db, id));
+}
+
 /** Retry Failed: every failed step of a finished job, in one new job, each from its stored input. */
 export async function retryFailedSteps(db: Database, env: Env, user: User, jobId: string) {
   const job = await findJob(db, jobId);
@@ -194,6 +263,7 @@ export async function retryFailedSteps(db: Database, env: Env, user: User, jobId
     .where(and(eq(processingSteps.jobId, jobId), eq(processingSteps.status, "failed")))
     .orderBy(asc(processingSteps.stepOrder));
   if (failed.length === 0) throw AppError.conflict("This job has no failed steps to retry.");
+  if (job.kind === "retraction") return retryRetraction(db, job, user, failed);
   const plan = planOf(job);
   const globalFailure = failed.find((step) => step.branch === null);
   const entries: PlanEntry[] = globalFailure
@@ -202,29 +272,88 @@ export async function retryFailedSteps(db: Database, env: Env, user: User, jobId
   return createFollowUp(db, job, user, "retry", { ...plan, entries }, true);
 }
 
+/** A follow-up job to create (or first to run dry): the job it replays, its kind and its plan. */
+export interface FollowUp {
+  job: JobRow;
+  kind: ProcessingJobKind;
+  plan: Plan | null;
+  samePublication: boolean;
+}
+
 /** Retry Step: the job again from that step, with that step's stored input. */
 export async function retryFromStep(db: Database, env: Env, user: User, stepId: string) {
+  const { step, job: found } = await findStep(db, stepId);
+  if (found.kind === "retraction") {
+    await assertModerates(db, env, found.feedId, user);
+    if (!FINISHED_JOB_STATUSES.includes(found.status)) {
+      throw AppError.conflict("This retraction is still running; retry the step when it has finished.");
+    }
+    if (step.status !== "failed")
+      throw AppError.conflict("This step did not fail: there is nothing to retry.");
+    return retryRetraction(db, found, user, [step]);
+  }
+  const { job, kind, plan, samePublication } = await retryStepFollowUp(db, env, user, stepId);
+  return createFollowUp(db, job, user, kind, plan, samePublication);
+}
+
+export async function retryStepFollowUp(
+  db: Database,
+  env: Env,
+  user: User,
+  stepId: string,
+): Promise<FollowUp> {
   const { step, job } = await findStep(db, stepId);
   await assertModerates(db, env, job.feedId, user);
   if (step.status === "pending" || step.input === null) {
     throw AppError.conflict("This step has not run yet, so there is no input to retry it with.");
   }
+  // A retraction is retried for real from its failed steps (retryFromStep); there is nothing to preview.
+  if (job.kind === "retraction") throw AppError.conflict("A retraction's steps cannot run as a dry run.");
   const entries: PlanEntry[] = [{ chain: chainOf(step), from: step.position, input: step.input }];
-  return createFollowUp(db, job, user, "retry", { ...planOf(job), entries }, true);
+  return { job, kind: "retry", plan: { ...planOf(job), entries }, samePublication: true };
 }
 
 /** Reprocess: a new job from the feed's latest config (job level only). */
 export async function reprocessJob(db: Database, env: Env, user: User, jobId: string) {
+  const { job, kind, plan, samePublication } = await reprocessFollowUp(db, env, user, jobId);
+  return createFollowUp(db, job, user, kind, plan, samePublication);
+}
+
+export async function reprocessFollowUp(
+  db: Database,
+  env: Env,
+  user: User,
+  jobId: string,
+): Promise<FollowUp> {
   const job = await findJob(db, jobId);
   await assertModerates(db, env, job.feedId, user);
-  if (!job.submissionId) throw AppError.conflict("Only a submission's jobs can be reprocessed.");
-  return createFollowUp(db, job, user, "reprocess", null, false);
+  if (!job.submissionId && !job.recapId) {
+    throw AppError.conflict("Only a submission's or a recap's jobs can be reprocessed.");
+  }
+  if (job.kind === "retraction") {
+    throw AppError.conflict("A retraction cannot be reprocessed: retry its failed steps instead.");
+  }
+  return { job, kind: "reprocess", plan: null, samePublication: false };
 }
 
 /** Tweak and Reprocess: the step again with an edited input, then the rest of its branch. */
 export async function tweakStep(db: Database, env: Env, user: User, stepId: string, newInput: string) {
+  const { job, kind, plan, samePublication } = await tweakFollowUp(db, env, user, stepId, newInput);
+  return createFollowUp(db, job, user, kind, plan, samePublication);
+}
+
+export async function tweakFollowUp(
+  db: Database,
+  env: Env,
+  user: User,
+  stepId: string,
+  newInput: string,
+): Promise<FollowUp> {
   const { step, job } = await findStep(db, stepId);
   await assertModerates(db, env, job.feedId, user);
+  if (job.kind === "retraction") {
+    throw AppError.conflict("A retraction step cannot be tweaked: retry it instead.");
+  }
   let input: unknown;
   try {
     input = JSON.parse(newInput);
@@ -234,10 +363,13 @@ export async function tweakStep(db: Database, env: Env, user: User, stepId: stri
     ]);
   }
   const entries: PlanEntry[] = [{ chain: chainOf(step), from: step.position, input }];
-  return createFollowUp(db, job, user, "tweak", { ...planOf(job), entries }, false);
+  return { job, kind: "tweak", plan: { ...planOf(job), entries }, samePublication: false };
 }
 
-/** The processing tab's rows: the feed's approved submissions, newest first, with their latest job. */
+/**
+ * The processing tab's rows: the feed's approved submissions, and those retracted (rejected with a retraction job,
+ * so the retraction's steps can be inspected and retried there), newest first, with their latest job.
+ */
 export async function listProcessedSubmissions(
   db: Database,
   env: Env,
@@ -250,27 +382,35 @@ export async function listProcessedSubmissions(
   const { page, limit } = query;
   const recentFailure = sql`exists (select 1 from processing_jobs fj where fj.submission_id = sf.submission_id
     and fj.feed_id = sf.feed_id and fj.status in ('failed', 'completed_with_errors')
-    and fj.completed_at > now() - interval '24 hours')`;
+    and fj.kind <> 'dry_run' and fj.completed_at > now() - interval '24 hours')`;
   const filtered = query.failures === "recent";
   const filter = filtered ? sql`and ${recentFailure}` : sql``;
-  // The trigger-kept counters give the unfiltered total; only the failure filter needs counting.
+  // Retracted posts are few: found from the retraction jobs' partial index, then kept only while still rejected.
+  const retracted = sql`(select distinct rj.submission_id from processing_jobs rj
+    where rj.feed_id = ${feedId} and rj.kind = 'retraction')`;
+  const shown = sql`(sf.status = 'approved' or (sf.status = 'rejected' and sf.submission_id in ${retracted}))`;
+  // The trigger-kept counters give the approved total; retracted posts and the failure filter are counted.
   const [{ total }] = await queryRows<{ total: number }>(
     db,
     filtered
       ? sql`select count(*)::int as total from submission_feeds sf
-          where sf.feed_id = ${feedId} and sf.status = 'approved' ${filter}`
-      : sql`select coalesce(sum(count), 0)::int as total from submission_counts
-          where scope = ${feedId} and status = 'approved'`,
+          where sf.feed_id = ${feedId} and ${shown} ${filter}`
+      : sql`select (select coalesce(sum(count), 0) from submission_counts
+            where scope = ${feedId} and status = 'approved')::int
+          + (select count(*) from submission_feeds sf where sf.feed_id = ${feedId} and sf.status = 'rejected'
+            and sf.submission_id in ${retracted})::int as total`,
   );
   const rows = await queryRows<ProcessedSubmission>(
     db,
     sql`select sf.submission_id as "submissionId", s.content, s.username,
         ${isoUtc("sf.submitted_at")} as "submittedAt", ${isoUtc("sf.updated_at")} as "approvedAt",
+        (sf.status = 'rejected') as "retracted",
         (select json_build_object('id', j.id, 'status', j.status, 'startedAt', ${isoUtc("j.started_at")})
           from processing_jobs j where j.submission_id = sf.submission_id and j.feed_id = sf.feed_id
+            and j.kind <> 'dry_run'
           order by j.started_at desc nulls first, j.created_at desc limit 1) as "latestJob"
       from submission_feeds sf join submissions s on s.tweet_id = sf.submission_id
-      where sf.feed_id = ${feedId} and sf.status = 'approved' ${filter}
+      where sf.feed_id = ${feedId} and ${shown} ${filter}
       order by sf.submitted_at desc, sf.submission_id desc
       limit ${limit + 1} offset ${page * limit}`,
   );
@@ -290,8 +430,62 @@ export async function processingSummary(
   const [row] = await queryRows<{ failed: number }>(
     db,
     sql`select count(*)::int as failed from processing_jobs
-      where feed_id = ${feedId} and status in ('failed', 'completed_with_errors')
+      where feed_id = ${feedId} and status in ('failed', 'completed_with_errors') and kind <> 'dry_run'
         and completed_at > now() - interval '24 hours'`,
   );
-  return { failedLast24h: row?.failed ?? 0 };
+  return { failedLast24h: row?.failed ?? 0, pausedChannels: await countChannelPauses(db, feedId) };
+}
+
+/** The feed's channels paused for refused credentials (moderators see why the processing tab holds posts). */
+export async function feedChannelPauses(db: Database, env: Env, user: User | null, feedIdParam: string) {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertModerates(db, env, feedId, user);
+  return listChannelPauses(db, feedId);
+}
+
+/** Resume publishing: the owner fixed what the channel refused; its held publications run again. */
+export async function resumeChannels(
+  db: Database,
+  env: Env,
+  user: User,
+  feedIdParam: string,
+  channelKey: string | undefined,
+) {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertCanManageFeed(db, env, feedId, user);
+  const answer = await resumeFeedChannels(db, feedId, user.nearAccountId, channelKey);
+  if (answer.resumed === 0) {
+    throw AppError.conflict(
+      channelKey ? "That channel is not paused (any more)." : "None of this feed's channels is paused.",
+    );
+  }
+  return answer;
+}
+
+/** The feed's recaps and where their schedules stand (moderators of the feed). */
+export async function recapStatuses(db: Database, env: Env, user: User | null, feedIdParam: string) {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertModerates(db, env, feedId, user);
+  return listRecapStatuses(db, feedId);
+}
+
+/** The feed's recap runs, newest first (moderators of the feed). */
+export async function recapRuns(
+  db: Database,
+  env: Env,
+  user: User | null,
+  feedIdParam: string,
+  query: { page: number; limit: number; recapId?: string },
+): Promise<Paged<ProcessingJob>> {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertModerates(db, env, feedId, user);
+  const page = await listRecapRuns(db, feedId, query);
+  return { ...page, items: page.items.map(toProcessingJob) };
+}
+
+/** Run now: a recap over the approvals since its last run (moderators of the feed). */
+export async function runRecapNow(db: Database, env: Env, user: User, feedIdParam: string, recapId: string) {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertModerates(db, env, feedId, user);
+  return toProcessingJob(await createRecapRun(db, feedId, recapId, user));
 }

@@ -1,9 +1,29 @@
 import { createHash } from "node:crypto";
+import { rssPlatformOf } from "@curate/core";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { rssItems } from "../db/schema.ts";
+import { cleanText } from "../sources/safe-text.ts";
 
 export const DEFAULT_MAX_ITEMS = 500;
+
+/** This deployment's own RSS base: `{PUBLIC_URL}/rss`. */
+export function ownRssBase(publicUrl: string): string {
+  return `${publicUrl.replace(/\/+$/, "")}/rss`;
+}
+
+/** Whether an RSS distributor's `serviceUrl` is this deployment's own service (the default when it names none). */
+export function isOwnRssService(serviceUrl: unknown, publicUrl: string): boolean {
+  if (typeof serviceUrl !== "string" || !serviceUrl.trim()) return true;
+  const normal = (url: string) => {
+    try {
+      return new URL(url.trim()).href.replace(/\/+$/, "");
+    } catch {
+      return url.trim().replace(/\/+$/, "");
+    }
+  };
+  return normal(serviceUrl) === normal(ownRssBase(publicUrl));
+}
 
 /** An item of a feed's built-in RSS service, as the RSS distributor stores it. */
 export interface RssItemInput {
@@ -17,10 +37,19 @@ export interface RssItemInput {
   categories: string[];
   author: string | null;
   pubDate: Date;
+  /** Who submitted it to the feed, who approved it, the curator's note, and the source post's address. */
+  curator: string | null;
+  approver: string | null;
+  curatorNote: string | null;
+  sourceUrl: string | null;
 }
 
-const asText = (value: unknown, max: number): string | null =>
-  typeof value === "string" && value.trim() ? value.trim().slice(0, max) : null;
+function asText(value: unknown, max: number): string | null {
+  if (typeof value !== "string") return null;
+  const text = cleanText(value).trim();
+  // Cleaned again: a cut may fall inside a surrogate pair.
+  return text ? cleanText(text.slice(0, max)) : null;
+}
 
 function httpUrl(value: unknown): string | null {
   const text = asText(value, 2000);
@@ -42,26 +71,12 @@ function dateOf(...values: unknown[]): Date {
   return new Date();
 }
 
-/** Where an item comes from, judged by the host of its link (document 1 §3). */
-export function platformOf(link: string | null): string {
-  if (!link) return "other";
-  let host: string;
-  try {
-    host = new URL(link).hostname.replace(/^www\./, "");
-  } catch {
-    return "other";
-  }
-  if (host === "x.com" || host === "twitter.com" || host.endsWith(".twitter.com")) return "twitter";
-  if (host === "youtube.com" || host === "youtu.be" || host.endsWith(".youtube.com")) return "youtube";
-  if (host === "github.com" || host.endsWith(".github.com") || host.endsWith(".github.io")) return "github";
-  if (host === "reddit.com" || host.endsWith(".reddit.com") || host === "redd.it") return "reddit";
-  return "other";
-}
-
 /**
  * An RSS item from a distribution's input (docs/plugins.md): `title`, `description` (or `summary`), `content`,
  * `link` (or `url`/`source`), `publishedAt` (or `pubDate`, `submittedAt`), `author` (text or `{ name }`),
- * `image`, `categories`, `guid`. Anything missing falls back to the submission's own fields.
+ * `image`, `categories`, `guid`. Anything missing falls back to the submission's own fields. The curation
+ * metadata comes from the submission's fields, which transforms' object outputs keep: `curatorUsername`,
+ * `approver`, `curatorNotes`, and the source post's `url`.
  */
 export function rssItemFrom(input: unknown, fallbackGuid: string): RssItemInput {
   const value = (
@@ -74,9 +89,10 @@ export function rssItemFrom(input: unknown, fallbackGuid: string): RssItemInput 
     asText((value.author as { name?: unknown } | null)?.name, 300) ??
     asText(value.username, 300);
   const categories = Array.isArray(value.categories)
-    ? [...new Set(value.categories.filter((c): c is string => typeof c === "string" && c.trim() !== ""))]
-        .map((c) => c.trim().slice(0, 100))
-        .slice(0, 20)
+    ? [...new Set(value.categories.map((c) => asText(c, 100)).filter((c): c is string => c !== null))].slice(
+        0,
+        20,
+      )
     : [];
   return {
     guid: asText(value.guid, 500) ?? link ?? fallbackGuid,
@@ -85,15 +101,37 @@ export function rssItemFrom(input: unknown, fallbackGuid: string): RssItemInput 
     description: asText(value.description, 20_000) ?? asText(value.summary, 20_000) ?? content,
     content,
     image: httpUrl(value.image),
-    platform: platformOf(link),
+    platform: rssPlatformOf(link),
     categories,
     author,
     pubDate: dateOf(value.publishedAt, value.pubDate, value.submittedAt),
+    curator: asText(value.curatorUsername, 100) ?? asText(value.curator, 100),
+    approver: asText(value.approver, 100),
+    curatorNote: asText(value.curatorNotes, 2000) ?? asText(value.curatorNote, 2000),
+    sourceUrl: httpUrl(value.url) ?? httpUrl(value.sourceUrl),
   };
 }
 
 export function guidHash(parts: string[]): string {
   return createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 32);
+}
+
+/** The row an item is stored as: every text cleaned of what no feed format may carry. */
+function storedRssItem(feedId: string, item: RssItemInput) {
+  const clean = (value: string | null) => (value === null ? null : cleanText(value));
+  return {
+    ...item,
+    feedId,
+    guid: cleanText(item.guid),
+    title: clean(item.title),
+    description: clean(item.description),
+    content: clean(item.content),
+    author: clean(item.author),
+    categories: item.categories.map(cleanText),
+    curator: clean(item.curator),
+    approver: clean(item.approver),
+    curatorNote: clean(item.curatorNote),
+  };
 }
 
 /**
@@ -106,10 +144,11 @@ export async function addRssItem(
   item: RssItemInput,
   maxItems = DEFAULT_MAX_ITEMS,
 ): Promise<{ added: boolean }> {
+  const values = storedRssItem(feedId, item);
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(rssItems)
-      .values({ feedId, ...item })
+      .values(values)
       .onConflictDoNothing({ target: [rssItems.feedId, rssItems.guid] })
       .returning({ id: rssItems.id });
     if (inserted.length) {
@@ -127,4 +166,44 @@ export async function hasRssItem(db: Database, feedId: string, guid: string): Pr
     .where(and(eq(rssItems.feedId, feedId), eq(rssItems.guid, guid)))
     .limit(1);
   return rows.length > 0;
+}
+
+/**
+ * A replay's item (decision 0015): the item with this guid is replaced by the new one in every format (RSS, Atom,
+ * JSON Feed read the same row); added when it is no longer there.
+ */
+export async function replaceRssItem(
+  db: Database,
+  feedId: string,
+  item: RssItemInput,
+  maxItems = DEFAULT_MAX_ITEMS,
+): Promise<{ replaced: boolean }> {
+  const values = storedRssItem(feedId, item);
+  const { feedId: _feed, guid: _guid, ...changes } = values;
+  return db.transaction(async (tx) => {
+    const existed = await hasRssItem(tx, feedId, values.guid);
+    await tx
+      .insert(rssItems)
+      .values(values)
+      .onConflictDoUpdate({ target: [rssItems.feedId, rssItems.guid], set: changes });
+    await tx.execute(sql`delete from rss_items where feed_id = ${feedId} and id in (
+      select id from rss_items where feed_id = ${feedId} order by pub_date desc, id desc offset ${maxItems})`);
+    return { replaced: existed };
+  });
+}
+
+/**
+ * Removes an item from a feed's RSS service (a retraction): it leaves every format at once, since RSS, Atom and
+ * JSON Feed are all built from these rows. Returns whether it was there.
+ */
+export async function removeRssItem(
+  db: Database,
+  feedId: string,
+  guid: string,
+): Promise<{ removed: boolean }> {
+  const removed = await db
+    .delete(rssItems)
+    .where(and(eq(rssItems.feedId, feedId), eq(rssItems.guid, cleanText(guid))))
+    .returning({ id: rssItems.id });
+  return { removed: removed.length > 0 };
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
+import { startFakeCrosspost } from "../../test/fakes/crosspost.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { signIn } from "../../test/session.ts";
 
@@ -11,6 +12,8 @@ import { signIn } from "../../test/session.ts";
 
 let server: TestServer;
 let cookie: string;
+// Linking accounts asks Crosspost; a local one keeps the fuzzing off the internet.
+let crosspost: Awaited<ReturnType<typeof startFakeCrosspost>>;
 
 interface Operation {
   method: string;
@@ -22,7 +25,9 @@ interface Operation {
 let operations: Operation[] = [];
 
 beforeAll(async () => {
+  crosspost = await startFakeCrosspost({ accounts: {} });
   server = await startTestServer({
+    CROSSPOST_API_URL: crosspost.url,
     AUTH_RATE_LIMIT_PER_MINUTE: "100000",
     WRITE_RATE_LIMIT_PER_MINUTE: "100000",
     FEEDS_PER_ACCOUNT: "100000",
@@ -46,7 +51,10 @@ beforeAll(async () => {
   );
 });
 
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await crosspost.close();
+});
 
 /** Text a careless or hostile client sends: NUL, lone surrogates, huge runs, markup, SQL, percent signs. */
 const hostileText = fc.oneof(

@@ -215,6 +215,13 @@ describe("6. bad input is a 4xx in the envelope", () => {
     expect(raw).toMatch(/^HTTP\/1\.1 400/);
     expect(raw).toContain('"success":false');
   });
+
+  it("keeps an idle connection longer than the proxies in front of it, so a reused socket is not cut mid-request", async () => {
+    const response = await server.request("/api/health");
+    await response.arrayBuffer();
+    const keepAlive = Number(/timeout=(\d+)/.exec(response.headers.get("keep-alive") ?? "")?.[1]);
+    expect(keepAlive).toBeGreaterThan(60);
+  });
 });
 
 describe("bodiless mutations", () => {

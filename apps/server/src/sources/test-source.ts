@@ -15,6 +15,7 @@ export function testTweetId(seq: number): string {
 function toPost(tweet: TestTweet, parents: Map<string, TestTweet>): SocialPost {
   const parent = tweet.inReplyToStatusId ? parents.get(tweet.inReplyToStatusId) : undefined;
   return {
+    platform: "twitter",
     id: tweet.id,
     text: tweet.text,
     authorId: `test:${tweet.username.toLowerCase()}`,
@@ -56,9 +57,10 @@ function cursorOf(tweets: TestTweet[], previous: string | null) {
 /** Test posts stored by POST /api/test/tweets, read as the bot's mentions (development and test only). */
 export class TestMentionSource implements MentionSource {
   readonly key = "test:mentions";
+  readonly platform = "twitter";
   constructor(
     private readonly db: Database,
-    private readonly botHandle: string,
+    readonly botHandle: string,
   ) {}
 
   async fetchMentions(cursor: string | null): Promise<FetchResult> {

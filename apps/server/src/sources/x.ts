@@ -1,17 +1,54 @@
-import type { XApiClient, XPage, XTweet } from "../clients/x-api.ts";
-import type { FetchResult, MentionSource, SearchSource, SearchSpec, SocialPost } from "./types.ts";
+import type { XApiClient, XMedia, XPage, XTweet } from "../clients/x-api.ts";
+import type { FetchResult, MentionSource, PostMedia, SearchSource, SearchSpec, SocialPost } from "./types.ts";
+
+const X_ESCAPES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">" };
+
+/**
+ * A post's text as its author wrote it: the whole of a long post, t.co links replaced by the addresses they stand
+ * for, the link X appends for the post's own photo or video dropped (it is media), and the three characters X
+ * escapes (&, <, >) unescaped in one pass, so a literal "&amp;lt;" stays as typed.
+ */
+export function xPostText(tweet: XTweet): string {
+  const text = tweet.note_tweet?.text ?? tweet.text;
+  const urls = (tweet.note_tweet ? tweet.note_tweet.entities?.urls : tweet.entities?.urls) ?? [];
+  const byShortLink = new Map(urls.map((entity) => [entity.url, entity]));
+  return text
+    .replace(/https:\/\/t\.co\/\w+/g, (short) => {
+      const entity = byShortLink.get(short);
+      if (!entity) return short;
+      if (entity.media_key) return "";
+      return entity.unwound_url ?? entity.expanded_url ?? short;
+    })
+    .replace(/&(?:amp|lt|gt);/g, (escaped) => X_ESCAPES[escaped])
+    .replace(/[ \t]+$/gm, "")
+    .trim();
+}
+
+function mediaOf(tweet: XTweet, media: Map<string, XMedia>): PostMedia[] {
+  return (tweet.attachments?.media_keys ?? []).flatMap((key) => {
+    const item = media.get(key);
+    const url = item?.url ?? item?.preview_image_url;
+    if (!item || !url) return [];
+    const type = item.type === "photo" ? "image" : item.type === "animated_gif" ? "gif" : "video";
+    return [{ url, type, alt: item.alt_text ?? null }];
+  });
+}
 
 function expandPage(page: XPage): SocialPost[] {
   const users = new Map((page.includes?.users ?? []).map((u) => [u.id, u]));
   const tweets = new Map((page.includes?.tweets ?? []).map((t) => [t.id, t]));
+  const media = new Map((page.includes?.media ?? []).map((m) => [m.media_key, m]));
   const toPost = (tweet: XTweet, depth: number): SocialPost => {
     const author = tweet.author_id ? users.get(tweet.author_id) : undefined;
     const repliedToId = tweet.referenced_tweets?.find((r) => r.type === "replied_to")?.id ?? null;
     const parent = repliedToId ? tweets.get(repliedToId) : undefined;
     const authorUsername = author?.username ?? tweet.author_id ?? "unknown";
     return {
+      platform: "twitter",
       id: tweet.id,
-      text: tweet.text,
+      text: xPostText(tweet),
+      authorDisplayName: author?.name ?? null,
+      media: mediaOf(tweet, media),
       authorId: tweet.author_id ?? "unknown",
       authorUsername,
       url: `https://x.com/${authorUsername}/status/${tweet.id}`,
@@ -36,10 +73,11 @@ async function collect(
 
 export class XMentionSource implements MentionSource {
   readonly key: string;
+  readonly platform = "twitter";
   private botUserId: string | null = null;
   constructor(
     private readonly client: XApiClient,
-    private readonly botHandle: string,
+    readonly botHandle: string,
     private readonly pageSize = 100,
   ) {
     this.key = `x:mentions:${botHandle.toLowerCase()}`;

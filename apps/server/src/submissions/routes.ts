@@ -45,6 +45,18 @@ const singleRoute = createRoute({
   },
 });
 
+const byIdRoute = createRoute({
+  method: "get",
+  path: "/submissions/{submissionId}",
+  tags: ["submissions"],
+  summary: "One submission with its feeds, their statuses and its moderation history (the submission page)",
+  request: { params: idParam("submissionId", "Id of the submitted post") },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(submissionSchema), "The submission"),
+    404: errorResponse("No such submission (NOT_FOUND)"),
+  },
+});
+
 export function submissionRoutes({ database: { db } }: AppDeps) {
   const router = createRouter();
   router.openapi(listRoute, async (c) => ok(c, await listSubmissions(db, c.req.valid("query"))));
@@ -52,5 +64,6 @@ export function submissionRoutes({ database: { db } }: AppDeps) {
     ok(c, await listFeedSubmissions(db, c.req.valid("param").feedId, c.req.valid("query"))),
   );
   router.openapi(singleRoute, async (c) => ok(c, await getSubmission(db, c.req.valid("param").tweetId)));
+  router.openapi(byIdRoute, async (c) => ok(c, await getSubmission(db, c.req.valid("param").submissionId)));
   return router;
 }

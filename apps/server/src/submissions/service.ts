@@ -1,16 +1,23 @@
-import type { Paged, Submission, SubmissionListQuery } from "@curate/core";
+import {
+  isTextSearch,
+  type Paged,
+  SEARCH_TOTAL_CAP,
+  type Submission,
+  type SubmissionListQuery,
+} from "@curate/core";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
-import { containsPattern, isoUtc, queryRows } from "../db/sql.ts";
+import { containsPattern, isoUtc, queryRows, queryRowsPrepared } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { findFeed } from "../feeds/service.ts";
 
 /** The feeds a submission went to and its moderation history, built in SQL for a page of rows at once. */
 const feedsJson = sql`coalesce((
   select json_agg(json_build_object(
-    'feedId', sf2.feed_id, 'feedName', (select f2.name from feeds f2 where f2.id = sf2.feed_id), 'status', sf2.status,
+    'submissionId', sf2.submission_id, 'feedId', sf2.feed_id, 'feedName', (select f2.name from feeds f2 where f2.id = sf2.feed_id), 'status', sf2.status,
     'curatorId', sf2.curator_id, 'curatorUsername', sf2.curator_username, 'curatorNotes', sf2.curator_notes,
-    'submittedAt', ${isoUtc("sf2.submitted_at")}
+    'submittedAt', ${isoUtc("sf2.submitted_at")}, 'createdAt', ${isoUtc("sf2.created_at")},
+    'updatedAt', ${isoUtc("sf2.updated_at")}
   ) order by sf2.submitted_at, sf2.feed_id)
   from submission_feeds sf2
   where sf2.submission_id = s.tweet_id
@@ -20,7 +27,9 @@ const historyJson = sql`coalesce((
   select json_agg(json_build_object(
     'id', mh.id, 'submissionId', mh.submission_id, 'feedId', mh.feed_id,
     'moderatorAccountId', mh.moderator_account_id, 'moderatorAccountIdType', mh.moderator_account_id_type,
-    'source', mh.source, 'action', mh.action, 'note', mh.note, 'createdAt', ${isoUtc("mh.created_at")}
+    'source', mh.source, 'action', mh.action, 'note', mh.note, 'retraction', mh.retraction,
+    'createdAt', ${isoUtc("mh.created_at")},
+    'updatedAt', ${isoUtc("mh.updated_at")}
   ) order by mh.created_at, mh.id)
   from moderation_history mh where mh.submission_id = s.tweet_id
 ), '[]'::json)`;
@@ -38,8 +47,9 @@ function itemColumns(scoped: boolean): SQL {
     : sql`s.curator_tweet_id`;
   const submittedAt = scoped ? sql`sf.submitted_at` : sql`s.submitted_at`;
   return sql`json_build_object(
-    'tweetId', s.tweet_id, 'userId', s.user_id, 'username', s.username,
-    'authorProfileImage', s.author_profile_image, 'content', s.content,
+    'tweetId', s.tweet_id, 'platform', s.platform, 'userId', s.user_id, 'username', s.username,
+    'authorDisplayName', s.author_display_name, 'authorProfileImage', s.author_profile_image,
+    'content', s.content, 'url', s.url, 'media', s.media,
     'createdAt', ${isoUtc("s.created_at")}, 'updatedAt', ${isoUtc("s.updated_at")},
     'curatorId', ${curatorId}, 'curatorUsername', ${curatorUsername}, 'curatorNotes', ${curatorNotes},
     'curatorTweetId', ${curatorTweetId}, 'submittedAt', ${isoUtc(submittedAt)}, 'status', ${status},
@@ -49,7 +59,51 @@ function itemColumns(scoped: boolean): SQL {
 
 interface PageRow {
   total: number;
+  capped: boolean;
   items: Submission[] | null;
+}
+
+/** `text` for a LIKE pattern, with %, _ and \\ taken literally (use with ESCAPE '\\'). */
+function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
+}
+
+/**
+ * The list search over submissions aliased `s`: the text, the author or the curator. Handles are stored without
+ * their "@", but people type them as the app shows them ("@quietalpha"). A search shorter than three characters
+ * matches handles that start with it (a prefix index answers it; docs/decisions/0014). Bulk decisions' "Select all
+ * N matching" uses the same condition, so it decides exactly what the list counted.
+ *
+ * `indexed: false` gives the same condition in a form no index answers and the planner takes for a common one
+ * (function calls, not LIKE), for walking the date order when matches are many.
+ */
+export function submissionSearch(q: string, { indexed = true } = {}): SQL {
+  const handle = q.replace(/^@+/, "") || q;
+  if (!isTextSearch(q)) {
+    if (!indexed) {
+      return sql`(starts_with(lower(coalesce(s.username, '')), lower(${handle}))
+        or starts_with(lower(coalesce(s.curator_username, '')), lower(${handle})))`;
+    }
+    return sql`(${handlePrefix(handle, "username")} or ${handlePrefix(handle, "curator_username")})`;
+  }
+  if (!indexed) {
+    return sql`(strpos(lower(s.content), lower(${q})) > 0 or strpos(lower(coalesce(s.username, '')), lower(${handle})) > 0
+      or strpos(lower(coalesce(s.curator_username, '')), lower(${handle})) > 0)`;
+  }
+  const pattern = containsPattern(q);
+  const handlePattern = containsPattern(handle);
+  return sql`(s.content ilike ${pattern} escape '\\' or s.username ilike ${handlePattern} escape '\\'
+      or s.curator_username ilike ${handlePattern} escape '\\')`;
+}
+
+/** A handle lower-cased in byte order: the prefix indexes' key, so LIKE 'ab%' is a range scan in their order. */
+function handleKey(column: "username" | "curator_username"): SQL {
+  return sql.raw(`lower(s.${column}) collate "C"`);
+}
+
+/** A handle column of `s` starting with `handle`, case-insensitively, from the prefix index. */
+function handlePrefix(handle: string, column: "username" | "curator_username"): SQL {
+  return sql`${handleKey(column)} like ${`${likeLiteral(handle.toLowerCase())}%`} escape '\\'`;
 }
 
 /**
@@ -58,68 +112,95 @@ interface PageRow {
  * the paged select would also build it for every row OFFSET skips, which made deep pages cost O(offset).
  * limit + 1 rows tell whether a next page exists; the total comes from the trigger-kept counters unless a
  * search narrows the set.
+ *
+ * A search reads at most SEARCH_TOTAL_CAP + 1 matches from the search indexes. Up to the cap, those are all of
+ * them: they are counted and ordered, and a rare or absent term never walks the date index. Beyond it, matches are
+ * dense enough that walking the date index and testing each row finds a page within a few thousand rows, and the
+ * total is reported as "at least the cap" (docs/decisions/0014).
  */
 async function pageOfSubmissions(
   db: Database,
   query: SubmissionListQuery,
   feedId: string | null,
 ): Promise<Paged<Submission>> {
-  const { page, limit, status, sortOrder, q } = query;
+  const { page, limit, status, sortOrder, q, platform } = query;
   const scoped = feedId !== null;
   const direction = sortOrder === "oldest" ? sql`asc` : sql`desc`;
-
-  // Candidate rows as (tweet_id, submitted_at, status): the status and date are the feed link's when scoped.
-  let matched = sql``;
-  let candidates: SQL;
-  if (q) {
-    // Matching rows come first from the trigram indexes, carrying their sort key and status, so ordering and
-    // counting touch only those rows and never walk the date index for a rare or absent term.
-    const pattern = containsPattern(q);
-    const matches = sql`(s.content ilike ${pattern} escape '\\' or s.username ilike ${pattern} escape '\\'
-      or s.curator_username ilike ${pattern} escape '\\')`;
-    matched = scoped
-      ? sql`matched as materialized (
-          select sf.submission_id as tweet_id, sf.submitted_at, sf.status
-          from submissions s join submission_feeds sf on sf.submission_id = s.tweet_id and sf.feed_id = ${feedId}
-          where ${matches}
-        ),`
-      : sql`matched as materialized (select s.tweet_id, s.submitted_at, s.status from submissions s where ${matches}),`;
-    candidates = sql`matched`;
-  } else {
-    candidates = scoped
-      ? sql`(select submission_id as tweet_id, submitted_at, status from submission_feeds where feed_id = ${feedId})`
-      : sql`(select tweet_id, submitted_at, status from submissions)`;
-  }
-  const where = status === "all" ? sql`` : sql`where c.status = ${status}`;
-
-  let total: SQL;
-  if (q) {
-    total = sql`(select count(*) from ${candidates} c ${where})::int`;
-  } else {
-    const scope = scoped ? feedId : "*";
-    const statusFilter = status === "all" ? sql`` : sql` and status = ${status}`;
-    total = sql`(select coalesce(sum(count), 0) from submission_counts where scope = ${scope}${statusFilter})::int`;
-  }
+  const order = sql`order by c.submitted_at ${direction}, c.tweet_id ${direction}`;
+  const window = sql`limit ${limit + 1} offset ${page * limit}`;
   const link = scoped
     ? sql`join submission_feeds sf on sf.submission_id = p.tweet_id and sf.feed_id = ${feedId}`
     : sql``;
+  const items = sql`(select json_agg(${itemColumns(scoped)} order by p.submitted_at ${direction}, p.tweet_id ${direction})
+    from page_ids p join submissions s on s.tweet_id = p.tweet_id ${link})`;
 
-  const [row] = await queryRows<PageRow>(
-    db,
-    sql`with ${matched} page_ids as materialized (
-      select c.tweet_id, c.submitted_at from ${candidates} c ${where}
-      order by c.submitted_at ${direction}, c.tweet_id ${direction}
-      limit ${limit + 1} offset ${page * limit}
-    )
-    select ${total} as total,
-      (select json_agg(${itemColumns(scoped)} order by p.submitted_at ${direction}, p.tweet_id ${direction})
-        from page_ids p join submissions s on s.tweet_id = p.tweet_id ${link}) as items`,
-  );
-  const items = row?.items ?? [];
-  const hasNextPage = items.length > limit;
+  let statement: SQL;
+  if (q || platform) {
+    const statusFilter = status === "all" ? sql`` : sql` and c.status = ${status}`;
+    const onPlatform = platform ? sql` and s.platform = ${platform}` : sql``;
+    // Candidate rows as (tweet_id, submitted_at, status): the status and date are the feed link's when scoped.
+    const candidates = (search: SQL, orderedBy?: SQL) => {
+      const matches = sql`${search}${onPlatform}`;
+      const source = scoped
+        ? sql`(select sf.submission_id as tweet_id, sf.submitted_at, sf.status${orderedBy ? sql`, ${orderedBy} as key` : sql``}
+            from submission_feeds sf join submissions s on s.tweet_id = sf.submission_id
+            where sf.feed_id = ${feedId} and ${matches}) c`
+        : sql`(select s.tweet_id, s.submitted_at, s.status${orderedBy ? sql`, ${orderedBy} as key` : sql``}
+            from submissions s where ${matches}) c`;
+      return sql`${source} where true${statusFilter}`;
+    };
+    const cap = SEARCH_TOTAL_CAP + 1;
+    const handle = q ? q.replace(/^@+/, "") || q : "";
+    // Up to cap + 1 matches from the indexes. A handle prefix walks each handle's index in its order (so the
+    // planner never trades it for a scan it expects to stop early); text goes through the trigram indexes; a
+    // network alone, through the platform's date index.
+    const hits = !q
+      ? sql`select c.tweet_id, c.submitted_at from ${candidates(sql`true`)} limit ${cap}`
+      : isTextSearch(q)
+        ? sql`select c.tweet_id, c.submitted_at from ${candidates(submissionSearch(q))} limit ${cap}`
+        : sql`(select c.tweet_id, c.submitted_at from ${candidates(handlePrefix(handle, "username"), handleKey("username"))}
+            order by c.key limit ${cap})
+          union
+          (select c.tweet_id, c.submitted_at from ${candidates(handlePrefix(handle, "curator_username"), handleKey("curator_username"))}
+            order by c.key limit ${cap})
+          limit ${cap}`;
+    statement = sql`with hits as materialized (${hits}),
+      dense as materialized (select count(*) > ${SEARCH_TOTAL_CAP} as capped, least(count(*), ${SEARCH_TOTAL_CAP})::int as n
+        from hits),
+      page_ids as materialized (
+        (select c.tweet_id, c.submitted_at from hits c where not (select capped from dense) ${order} ${window})
+        union all
+        (select c.tweet_id, c.submitted_at from ${candidates(q ? submissionSearch(q, { indexed: false }) : sql`true`)}
+          and (select capped from dense) ${order} ${window})
+      )
+      select (select n from dense) as total, (select capped from dense) as capped, ${items} as items`;
+  } else {
+    const candidates = scoped
+      ? sql`(select submission_id as tweet_id, submitted_at, status from submission_feeds where feed_id = ${feedId})`
+      : sql`(select tweet_id, submitted_at, status from submissions)`;
+    const where = status === "all" ? sql`` : sql`where c.status = ${status}`;
+    const scope = scoped ? feedId : "*";
+    const statusFilter = status === "all" ? sql`` : sql` and status = ${status}`;
+    statement = sql`with page_ids as materialized (
+        select c.tweet_id, c.submitted_at from ${candidates} c ${where} ${order} ${window}
+      )
+      select (select coalesce(sum(count), 0) from submission_counts where scope = ${scope}${statusFilter})::int as total,
+        false as capped, ${items} as items`;
+  }
+
+  // A search's plan depends on its pattern; an unsearched list's plan does not, so it is prepared once per connection.
+  const [row] = await (q ? queryRows<PageRow>(db, statement) : queryRowsPrepared<PageRow>(db, statement));
+  const rows = row?.items ?? [];
+  const hasNextPage = rows.length > limit;
   return {
-    items: hasNextPage ? items.slice(0, limit) : items,
-    pagination: { page, limit, hasNextPage, totalCount: Number(row?.total ?? 0) },
+    items: hasNextPage ? rows.slice(0, limit) : rows,
+    pagination: {
+      page,
+      limit,
+      hasNextPage,
+      totalCount: Number(row?.total ?? 0),
+      ...(row?.capped ? { totalCountCapped: true } : {}),
+    },
   };
 }
 
@@ -128,9 +209,13 @@ export function listSubmissions(db: Database, query: SubmissionListQuery) {
 }
 
 export async function listFeedSubmissions(db: Database, feedId: string, query: SubmissionListQuery) {
-  const feed = await findFeed(db, feedId);
-  if (!feed) throw AppError.notFound(`Feed "${feedId}" not found.`);
-  return pageOfSubmissions(db, query, feed.id);
+  // Feed ids are stored lower-case (findFeed matches the same way). Only an empty page asks whether the feed
+  // exists, so a feed's list is one round trip.
+  const page = await pageOfSubmissions(db, query, feedId.toLowerCase());
+  if (page.items.length === 0 && !(await findFeed(db, feedId))) {
+    throw AppError.notFound(`Feed "${feedId}" not found.`);
+  }
+  return page;
 }
 
 export async function getSubmission(db: Database, tweetId: string): Promise<Submission> {

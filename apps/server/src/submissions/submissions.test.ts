@@ -124,16 +124,25 @@ describe("GET /api/submissions", () => {
     });
   });
 
+  it("matches a handle typed as the app shows it, with its @", async () => {
+    const byAuthor = await list(`?q=${encodeURIComponent("@satoshi")}`);
+    expect(byAuthor.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20001"]);
+    const byCurator = await list(`?q=${encodeURIComponent("@Carol")}`);
+    expect(byCurator.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20003"]);
+    const scoped = await server.json(`/api/submissions/feed/ai?q=${encodeURIComponent("@satoshi")}`);
+    expect(scoped.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20001"]);
+  });
+
   it("takes % and _ in the search literally", async () => {
     const percent = await list(`?q=${encodeURIComponent("100%")}`);
     expect(percent.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20002"]);
     const underscore = await list(`?q=${encodeURIComponent("%_sure")}`);
     expect(underscore.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20002"]);
+    const inHandle = await list(`?q=${encodeURIComponent("l_x")}`);
+    expect(inHandle.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20003"]);
+    // Shorter than three characters, a search is the start of a handle (decision 0014): "_" starts none.
     const lone = await list(`?q=${encodeURIComponent("_")}`);
-    expect(lone.body.data.items.map((s: { tweetId: string }) => s.tweetId).sort()).toEqual([
-      "20002",
-      "20003",
-    ]);
+    expect(lone.body.data.items).toEqual([]);
   });
 
   it("returns each item's feeds and moderation history", async () => {
@@ -161,6 +170,17 @@ describe("GET /api/submissions", () => {
       ["web3", "reject"],
     ]);
     expect(item.submittedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it("carries the spec's entity fields: the link's submissionId, createdAt, updatedAt; the record's updatedAt", async () => {
+    const item = (await list("?q=satoshi")).body.data.items[0];
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    for (const link of item.feeds) {
+      expect(link.submissionId).toBe("20001");
+      expect(link.createdAt).toMatch(iso);
+      expect(link.updatedAt).toMatch(iso);
+    }
+    for (const record of item.moderationHistory) expect(record.updatedAt).toMatch(iso);
   });
 
   it.each([

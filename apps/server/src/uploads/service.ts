@@ -1,13 +1,14 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { MAX_UPLOAD_BYTES } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { uploads } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES };
 
 const SIGNATURES: Array<{ mime: string; extension: string; matches(bytes: Uint8Array): boolean }> = [
   {

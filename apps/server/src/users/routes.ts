@@ -1,12 +1,26 @@
-import { accountIdSchema, currentUserSchema, feedSummarySchema, successEnvelopeSchema } from "@curate/core";
+import {
+  accountIdSchema,
+  currentUserSchema,
+  feedSummarySchema,
+  linkCodeSchema,
+  linkedAccountSchema,
+  successEnvelopeSchema,
+} from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
 import { requireUser } from "../auth/middleware.ts";
 import { publicUser } from "../auth/user.ts";
 import { type AppDeps, createRouter } from "../context.ts";
-import { listFeedsCuratedBy, listFeedsModeratedBy, listFeedsOwnedBy } from "../feeds/service.ts";
+import {
+  destinationLinks,
+  listFeedsCuratedBy,
+  listFeedsModeratedBy,
+  listFeedsOwnedBy,
+} from "../feeds/service.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
-import { ok } from "../http/envelope.ts";
+import { created, ok } from "../http/envelope.ts";
+import { createLinkCode } from "./link-codes.ts";
+import { listLinkedAccounts, syncLinkedAccounts } from "./linked-accounts.ts";
 
 const unauthenticated = errorResponse("Not signed in (UNAUTHENTICATED)");
 const feedList = (description: string) =>
@@ -48,13 +62,58 @@ const curatedByMeRoute = createRoute({
   responses: { 200: feedList("Feeds"), 401: unauthenticated },
 });
 
-export function userRoutes({ database: { db } }: AppDeps) {
+const linkedList = jsonResponse(successEnvelopeSchema(z.array(linkedAccountSchema)), "Linked accounts");
+
+const linkedRoute = createRoute({
+  method: "get",
+  path: "/users/me/linked-accounts",
+  tags: ["users"],
+  summary: "The social handles linked to the signed-in user (the moderator rule recognises them)",
+  responses: { 200: linkedList, 401: unauthenticated },
+});
+
+const syncLinkedRoute = createRoute({
+  method: "post",
+  path: "/users/me/linked-accounts/sync",
+  tags: ["users"],
+  summary:
+    "Link the X accounts Crosspost says the user's NEAR account connected (and drop those it no longer lists)",
+  responses: {
+    200: linkedList,
+    401: unauthenticated,
+    403: errorResponse("Crosspost refused the account (FORBIDDEN)"),
+    503: errorResponse("Crosspost cannot be reached (UNAVAILABLE)"),
+  },
+});
+
+const linkCodeRoute = createRoute({
+  method: "post",
+  path: "/users/me/link-codes",
+  tags: ["users"],
+  summary:
+    "A one-time code (15 minutes): posting or sending `!link <code>` to the bot from a Bluesky, Mastodon, Telegram or X account links that handle to the signed-in user",
+  responses: {
+    201: jsonResponse(successEnvelopeSchema(linkCodeSchema), "The code, and the command to post"),
+    401: unauthenticated,
+  },
+});
+
+export function userRoutes({ database: { db }, env, logger }: AppDeps) {
   const router = createRouter();
+  router.openapi(linkedRoute, async (c) => ok(c, await listLinkedAccounts(db, requireUser(c))));
+  router.openapi(syncLinkedRoute, async (c) =>
+    ok(c, await syncLinkedAccounts(db, env.CROSSPOST_API_URL, requireUser(c), logger)),
+  );
+  router.openapi(linkCodeRoute, async (c) => created(c, await createLinkCode(db, requireUser(c))));
   router.openapi(meRoute, (c) => ok(c, publicUser(requireUser(c))));
   router.openapi(userFeedsRoute, async (c) =>
-    ok(c, await listFeedsOwnedBy(db, c.req.valid("param").accountId)),
+    ok(c, await listFeedsOwnedBy(db, c.req.valid("param").accountId, destinationLinks(env))),
   );
-  router.openapi(approvedByMeRoute, async (c) => ok(c, await listFeedsModeratedBy(db, requireUser(c))));
-  router.openapi(curatedByMeRoute, async (c) => ok(c, await listFeedsCuratedBy(db, requireUser(c))));
+  router.openapi(approvedByMeRoute, async (c) =>
+    ok(c, await listFeedsModeratedBy(db, requireUser(c), destinationLinks(env))),
+  );
+  router.openapi(curatedByMeRoute, async (c) =>
+    ok(c, await listFeedsCuratedBy(db, requireUser(c), destinationLinks(env))),
+  );
   return router;
 }

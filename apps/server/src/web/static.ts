@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import type { Context } from "hono";
+import type { Logger } from "pino";
+import { loadPageRenderer, type PageRenderer, pageDocument } from "./ssr.ts";
 
 const MIME: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -58,14 +60,21 @@ async function readIfFile(path: string): Promise<Buffer | null> {
  * sandboxed `srcdoc` frames that inherit this policy, get the nonce from the app, and talk to their own wallet
  * hosts, so connections and frames stay open to https; which RSS hosts the app reads is the app's own rule.
  */
-export function contentSecurityPolicy(nonce: string): string {
+export interface PolicyOrigins {
+  /** Services the browser calls itself (Crosspost, this deployment's RSS at PUBLIC_URL): http in development. */
+  connect?: readonly string[];
+  /** Where images come from besides https (uploads at PUBLIC_URL when the app is opened under another name). */
+  images?: readonly string[];
+}
+
+export function contentSecurityPolicy(nonce: string, origins: PolicyOrigins = {}): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' https: data: blob:",
+    ["img-src 'self' https: data: blob:", ...(origins.images ?? [])].join(" "),
     "font-src 'self'",
-    "connect-src 'self' https:",
+    ["connect-src 'self' https:", ...(origins.connect ?? [])].join(" "),
     "frame-src 'self' https:",
     "worker-src 'self' blob:",
     "object-src 'none'",
@@ -80,12 +89,74 @@ function withNonce(html: string, nonce: string): string {
   return html.replace(/<script\b(?![^>]*\bnonce=)/g, `<script nonce="${nonce}"`);
 }
 
+/** Server rendering of the public pages: where the web app's server entry is and how its data is fetched. */
+export interface ServerRendering {
+  /** The built server entry (apps/web/dist-server/entry-server.js); missing means every page is the shell. */
+  entry: string;
+  /** Answers the page's API requests in-process, without the visitor's cookie. */
+  fetch: (input: string, init: RequestInit) => Promise<Response>;
+  publicUrl: string;
+  timeoutMs: number;
+  logger: Logger;
+  /** Rendered documents kept for a moment (the same for everyone), cleared by every change; null: none kept. */
+  cache: PageCache | null;
+}
+
 /**
- * Serves the built single-page app: real files as they are (hashed assets cached for a year),
- * any other path gets index.html (with a fresh CSP nonce) so client-side routes load.
+ * Rendered pages, kept as briefly as the API's public read cache and cleared with it: a crowd opening the same
+ * page costs one render per TTL. Bounded: a byte budget (oldest out first), one entry per address.
  */
-export function spaHandler(distDir: string) {
+export function createPageCache(ttlMs: number, maxBytes: number) {
+  const entries = new Map<string, { html: string; expires: number }>();
+  let bytes = 0;
+  const clear = () => {
+    entries.clear();
+    bytes = 0;
+  };
+  return {
+    clear,
+    get(key: string): string | null {
+      const entry = entries.get(key);
+      if (!entry) return null;
+      if (entry.expires > Date.now()) return entry.html;
+      bytes -= entry.html.length;
+      entries.delete(key);
+      return null;
+    },
+    set(key: string, html: string) {
+      if (ttlMs <= 0 || html.length > maxBytes / 20) return;
+      const previous = entries.get(key);
+      if (previous) {
+        bytes -= previous.html.length;
+        entries.delete(key);
+      }
+      for (const [oldKey, old] of entries) {
+        if (bytes + html.length <= maxBytes) break;
+        bytes -= old.html.length;
+        entries.delete(oldKey);
+      }
+      entries.set(key, { html, expires: Date.now() + ttlMs });
+      bytes += html.length;
+    },
+  };
+}
+
+export type PageCache = ReturnType<typeof createPageCache>;
+
+/**
+ * Serves the built single-page app: real files as they are (hashed assets cached for a year), a public page
+ * server-rendered with its data when it can be, any other path index.html (the app shell) so client-side routes
+ * load. Every HTML answer carries a fresh CSP nonce.
+ */
+export function spaHandler(distDir: string, origins: PolicyOrigins = {}, rendering?: ServerRendering) {
   const root = resolve(distDir);
+  // Loaded at start (it brings React and the app's code), not by the first visitor.
+  const renderer: Promise<PageRenderer | null> = rendering
+    ? loadPageRenderer(rendering.entry, rendering.logger).catch((err) => {
+        rendering.logger.error({ err }, "server rendering is off: the web app's server entry failed to load");
+        return null;
+      })
+    : Promise.resolve(null);
   return async (c: Context) => {
     const path = safeJoin(root, c.req.path);
     const file = path && c.req.path !== "/" ? await readIfFile(path) : null;
@@ -104,13 +175,57 @@ export function spaHandler(distDir: string) {
       return c.text("The web app is not built yet: run `npm run build` first.", 503);
     }
     const nonce = randomBytes(16).toString("base64");
-    return c.body(withNonce(indexHtml.toString("utf8"), nonce), 200, {
+    let html = indexHtml.toString("utf8");
+    if (rendering) {
+      const page = await renderPage(await renderer, c, rendering, root, html);
+      if (page?.redirect) return c.redirect(page.redirect, 302);
+      if (page?.html) html = page.html;
+    }
+    return c.body(withNonce(html, nonce), 200, {
       "Content-Type": MIME[".html"],
       // Each page carries its own nonce: never stored and reused.
       "Cache-Control": "no-store",
-      "Content-Security-Policy": contentSecurityPolicy(nonce),
+      "Content-Security-Policy": contentSecurityPolicy(nonce, origins),
     });
   };
+}
+
+/** The page's full document, a redirect, or null for the app shell (not a public page, slow or failing data). */
+async function renderPage(
+  renderer: PageRenderer | null,
+  c: Context,
+  rendering: ServerRendering,
+  distDir: string,
+  template: string,
+): Promise<{ html?: string; redirect?: string } | null> {
+  if (!renderer) return null;
+  const url = new URL(c.req.url);
+  const pageUrl = `${url.pathname}${url.search}`;
+  const cached = rendering.cache?.get(pageUrl);
+  if (cached) return { html: cached };
+  try {
+    const result = await renderer.renderPage(pageUrl, {
+      fetch: rendering.fetch,
+      deadline: Date.now() + rendering.timeoutMs,
+    });
+    if (result.kind === "redirect") {
+      // Only ever to a path on this site, whatever the router resolved it against.
+      const target = new URL(result.location, url);
+      return target.origin === url.origin ? { redirect: `${target.pathname}${target.search}` } : null;
+    }
+    if (result.kind === "shell") return null;
+    const html = await pageDocument(template, result, {
+      distDir,
+      pageUrl,
+      publicUrl: rendering.publicUrl,
+      stateId: renderer.stateId,
+    });
+    if (html) rendering.cache?.set(pageUrl, html);
+    return html ? { html } : null;
+  } catch (err) {
+    rendering.logger.error({ err, path: url.pathname }, "server rendering failed; sending the app shell");
+    return null;
+  }
 }
 
 /** Serves content-addressed uploads: a name never changes its bytes, so they are cached for a year. */

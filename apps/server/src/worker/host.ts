@@ -2,20 +2,28 @@ import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
+import { feedSecretValues } from "../feeds/secret-store.ts";
 import { runFeedSources } from "../intake/feed-sources.ts";
 import type { Intake } from "../intake/runtime.ts";
+import { createExternalPlugins } from "../plugins/external/loader.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
 import type { Plugin } from "../plugins/types.ts";
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
+import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import { type BulkRunEngine, startBulkRunEngine } from "./bulk-runs.ts";
 import { createQueueClient } from "./queue.ts";
 
 export interface WorkerHost {
   boss: PgBoss;
   engine: ProcessingEngine;
+  /** Background bulk decisions ("Select all N matching" beyond the cap of one call). */
+  bulkRuns: BulkRunEngine;
   /** Runs one intake pass now (mentions, then feed sources), as the scheduled one does. */
   runIntakeNow(): Promise<void>;
+  /** Looks for due recaps now, as the scheduled tick does; answers how many runs it made. */
+  runRecapsNow(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -26,18 +34,21 @@ export interface WorkerOptions {
   logger: Logger;
   /** Plugins besides the built-ins (tests add local fakes). */
   extraPlugins?: Plugin[];
-  /**
-   * A feed's own secrets, which alone may fill feed-only secret fields (a webhook's signing secret, a Supabase
-   * key). This server keeps no such store yet, so without this those fields cannot be filled.
-   */
+  /** A feed's own secrets; the feed's secret store (sealed in the database) unless a test hands its own. */
   feedSecrets?: (feedId: string) => Promise<Readonly<Record<string, string>>>;
+  /** The recap scheduler's clock (tests move it). */
+  clock?: () => Date;
 }
 
 const INTAKE_QUEUE = "curate-intake";
+const RECAP_QUEUE = "curate-recaps";
 
 /** The pipeline's runner settings from the environment. */
 export function runnerDeps(options: WorkerOptions): RunnerDeps {
-  const { database, env, logger, feedSecrets } = options;
+  const { database, env, logger } = options;
+  const feedSecrets =
+    options.feedSecrets ??
+    ((feedId: string) => feedSecretValues(database.db, env.SECRETS_KEYS, feedId, logger));
   const registry = createPluginRegistry([
     ...builtinPlugins({
       db: database.db,
@@ -57,8 +68,14 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
   return {
     db: database.db,
     registry,
-    secretsFor: async (feedId) =>
-      secretSource(env.PLUGIN_SECRET_VALUES, feedSecrets ? await feedSecrets(feedId) : {}),
+    externalPlugins: createExternalPlugins({
+      db: database.db,
+      allowedHosts: env.PLUGIN_ALLOWED_HOSTS,
+      privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
+      limits: { memoryLimitMb: env.PLUGIN_MEMORY_LIMIT_MB, timeoutMs: env.PLUGIN_TIMEOUT_MS },
+      codeTtlMs: env.PLUGIN_CODE_TTL_MS,
+    }),
+    secretsFor: async (feedId) => secretSource(env.PLUGIN_SECRET_VALUES, await feedSecrets(feedId)),
     logger,
     maxAttempts: env.PROCESSING_MAX_ATTEMPTS,
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
@@ -83,6 +100,13 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     database,
     runnerDeps(options),
     { concurrency: env.PROCESSING_CONCURRENCY, heartbeatSeconds: env.PROCESSING_HEARTBEAT_SECONDS },
+    logger,
+  );
+
+  const bulkRuns = await startBulkRunEngine(
+    boss,
+    database,
+    { heartbeatSeconds: env.PROCESSING_HEARTBEAT_SECONDS, chunkPauseMs: env.BULK_RUN_CHUNK_PAUSE_MS },
     logger,
   );
 
@@ -123,12 +147,47 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   const timer = setInterval(askForIntake, env.INTAKE_INTERVAL_MS);
   timer.unref();
 
+  // Recaps: every worker asks for a look each RECAP_TICK_MS; the queue keeps one per interval, and the look
+  // itself makes each scheduled run once however many workers look (decision 0013).
+  const clock = options.clock ?? (() => new Date());
+  const recapPass = async () => {
+    const created = await scheduleDueRecaps(database.db, clock(), logger);
+    if (created) engine.relayNow();
+    return created;
+  };
+  await boss.createQueue(RECAP_QUEUE, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 5 * 60,
+    deleteAfterSeconds: 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+  await boss.work(RECAP_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    try {
+      await recapPass();
+    } catch (error) {
+      logger.warn({ err: error }, "recap scheduling failed");
+    }
+  });
+  const recapSeconds = Math.max(1, Math.round(env.RECAP_TICK_MS / 1000));
+  const recapTimer = setInterval(
+    () =>
+      boss
+        .sendThrottled(RECAP_QUEUE, {}, null, recapSeconds, "tick")
+        .catch((error) => logger.warn({ err: error }, "could not schedule the recap tick")),
+    env.RECAP_TICK_MS,
+  );
+  recapTimer.unref();
+
   return {
     boss,
     engine,
+    bulkRuns,
     runIntakeNow: intakePass,
+    runRecapsNow: recapPass,
     async stop() {
       clearInterval(timer);
+      clearInterval(recapTimer);
+      await bulkRuns.stop();
       await engine.stop();
       await boss.stop({ graceful: true, timeout: 15_000 });
     },

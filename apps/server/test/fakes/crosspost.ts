@@ -46,7 +46,10 @@ const failure = (status: number, errors: ErrorDetail[]): FakeAnswer => ({
 
 export async function startFakeCrosspost(options: {
   /** account → its keys ("ed25519:…") and connected targets. */
-  accounts: Record<string, { keys: string[]; targets: Array<{ platform: string; userId: string }> }>;
+  accounts: Record<
+    string,
+    { keys: string[]; targets: Array<{ platform: string; userId: string; username?: string }> }
+  >;
 }) {
   const posts: CrosspostPost[] = [];
   const queue = answerQueue();
@@ -87,6 +90,36 @@ export async function startFakeCrosspost(options: {
   const handle = (request: ReceivedRequest): FakeAnswer => {
     const queued = queue.next();
     if (queued) return queued;
+    if (request.method === "GET" && request.path === "/api/auth/accounts") {
+      // Reads name the account in a header; Crosspost answers only with what that account connected.
+      const account = options.accounts[String(request.headers["x-near-account"] ?? "")];
+      if (!account) {
+        return failure(401, [
+          { message: "NEAR account not authorized", code: "UNAUTHORIZED", recoverable: false },
+        ]);
+      }
+      return {
+        status: 200,
+        body: {
+          success: true,
+          data: {
+            accounts: account.targets.map((target) => ({
+              platform: target.platform,
+              userId: target.userId,
+              connectedAt: new Date(0).toISOString(),
+              profile: {
+                userId: target.userId,
+                username: target.username ?? `user${target.userId}`,
+                url: `https://x.com/${target.username ?? `user${target.userId}`}`,
+                profileImageUrl: `https://pbs.twimg.com/profile_images/${target.userId}.jpg`,
+                lastUpdated: Date.now(),
+              },
+            })),
+          },
+          meta: meta(),
+        },
+      };
+    }
     if (request.method !== "POST" || request.path !== "/api/post") {
       return failure(404, [{ message: "Not Found", code: "NOT_FOUND", recoverable: false }]);
     }

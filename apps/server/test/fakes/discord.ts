@@ -84,9 +84,13 @@ export async function startFakeDiscord(options: {
   guildId?: string;
 }) {
   const posted: PostedMessage[] = [];
+  const deleted: PostedMessage[] = [];
   const queue = answerQueue();
   const nonces = new Map<string, Record<string, unknown>>();
   let nextId = 1300000000000000000n;
+  // biome-ignore lint/suspicious/noExplicitAny: Discord's message objects, as the fake keeps them
+  const messages = new Map<string, any>();
+  const edits: PostedMessage[] = [];
 
   const create = (
     via: PostedMessage["via"],
@@ -117,7 +121,30 @@ export async function startFakeDiscord(options: {
     };
     if (via === "bot" && body.enforce_nonce) nonces.set(body.nonce, message);
     posted.push({ via, channelId, threadId, body, id });
+    messages.set(id, message);
     return { status: 200, body: message };
+  };
+
+  /** Edit (webhook or bot message): the message must be this webhook's or bot's, in that channel. */
+  const edit = (
+    via: PostedMessage["via"],
+    channelId: string,
+    messageId: string,
+    request: ReceivedRequest,
+  ) => {
+    const message = messages.get(messageId);
+    const owner = via === "webhook" ? request.path.split("/")[4] : undefined;
+    if (!message || (via === "webhook" ? message.webhook_id !== owner : message.channel_id !== channelId)) {
+      return error(404, 10008, "Unknown Message");
+    }
+    const body = request.body ?? {};
+    const errors = formErrors(body);
+    if (errors) return error(400, 50035, "Invalid Form Body", errors);
+    if ("content" in body) message.content = body.content ?? "";
+    if ("embeds" in body) message.embeds = body.embeds ?? [];
+    message.edited_timestamp = new Date().toISOString();
+    edits.push({ via, channelId, body, id: messageId });
+    return { status: 200, body: message } as FakeAnswer;
   };
 
   const handle = (request: ReceivedRequest): FakeAnswer => {
@@ -136,6 +163,19 @@ export async function startFakeDiscord(options: {
       if (thread && !(options.threads ?? []).includes(thread)) return error(404, 10003, "Unknown Channel");
       return create("webhook", known.channelId, request, thread);
     }
+    const webhookEdit = /^\/api\/v10\/webhooks\/(\d+)\/([\w-]+)\/messages\/(\d+)$/.exec(request.path);
+    if (request.method === "PATCH" && webhookEdit) {
+      const known = (options.webhooks ?? []).find((w) => w.id === webhookEdit[1]);
+      if (!known) return error(404, 10015, "Unknown Webhook");
+      if (known.token !== webhookEdit[2]) return error(401, 50027, "Invalid Webhook Token");
+      return edit("webhook", known.channelId, webhookEdit[3], request);
+    }
+    const botEdit = /^\/api\/v10\/channels\/(\d+)\/messages\/(\d+)$/.exec(request.path);
+    if (request.method === "PATCH" && botEdit) {
+      if (request.headers.authorization !== `Bot ${options.botToken}`)
+        return error(401, 0, "401: Unauthorized");
+      return edit("bot", botEdit[1], botEdit[2], request);
+    }
     const channel = /^\/api\/v10\/channels\/(\d+)\/messages$/.exec(request.path);
     if (request.method === "POST" && channel) {
       if (request.headers.authorization !== `Bot ${options.botToken}`)
@@ -145,6 +185,33 @@ export async function startFakeDiscord(options: {
       if (!(options.channels ?? []).includes(channel[1])) return error(404, 10003, "Unknown Channel");
       return create("bot", channel[1], request);
     }
+    // Delete Webhook Message and Delete Message: 204, or Unknown Message (10008) for one that is not there.
+    const removal =
+      /^\/api\/v10\/webhooks\/(\d+)\/([\w-]+)\/messages\/(\d+)$/.exec(request.path) ??
+      /^\/api\/v10\/channels\/(\d+)\/messages\/(\d+)$/.exec(request.path);
+    if (request.method === "DELETE" && removal) {
+      const viaWebhook = request.path.includes("/webhooks/");
+      let messageId: string;
+      let owned: (message: PostedMessage) => boolean;
+      if (viaWebhook) {
+        const known = (options.webhooks ?? []).find((w) => w.id === removal[1]);
+        if (!known) return error(404, 10015, "Unknown Webhook");
+        if (known.token !== removal[2]) return error(401, 50027, "Invalid Webhook Token");
+        messageId = removal[3];
+        const thread = request.query.get("thread_id") ?? undefined;
+        owned = (message) =>
+          message.via === "webhook" && message.channelId === known.channelId && message.threadId === thread;
+      } else {
+        if (request.headers.authorization !== `Bot ${options.botToken}`)
+          return error(401, 0, "401: Unauthorized");
+        messageId = removal[2];
+        owned = (message) => message.channelId === removal[1] || message.threadId === removal[1];
+      }
+      const index = posted.findIndex((message) => message.id === messageId && owned(message));
+      if (index === -1) return error(404, 10008, "Unknown Message");
+      deleted.push(...posted.splice(index, 1));
+      return { status: 204 };
+    }
     return error(404, 0, "404: Not Found");
   };
 
@@ -152,7 +219,13 @@ export async function startFakeDiscord(options: {
   return {
     apiBaseUrl: `${server.url}/api`,
     requests: server.requests,
+    /** Messages in their channels (a deleted one leaves this list for `deleted`). */
     posted,
+    /** Edits of posted messages (edit webhook message, edit message). */
+    edits,
+    /** A posted message as it reads now. */
+    message: (id: string) => messages.get(id),
+    deleted,
     /** The next request is rate limited for `seconds` (the body's float and the header's whole seconds). */
     rateLimitNext(seconds: number) {
       queue.push({
@@ -166,6 +239,9 @@ export async function startFakeDiscord(options: {
     },
     reset() {
       posted.length = 0;
+      edits.length = 0;
+      messages.clear();
+      deleted.length = 0;
       server.requests.length = 0;
       queue.clear();
       nonces.clear();

@@ -3,7 +3,7 @@ import { answerQueue, type FakeAnswer, type ReceivedRequest, startFakeServer } f
 
 /**
  * A local Notion API (`{base}/v1/…`, Notion-Version 2025-09-03): `POST /pages` into a database,
- * `GET /databases/{id}` (its data sources) and `POST /data_sources/{id}/query` (rich-text `equals` filters). Pages
+ * `PATCH /pages/{id}` (pages.update), `GET /databases/{id}` (its data sources) and `POST /data_sources/{id}/query` (rich-text `equals` filters). Pages
  * are checked against the database's property names and types and Notion's request limits, and refusals come as
  * Notion's `{ object: "error", status, code, message }`.
  */
@@ -34,6 +34,8 @@ export interface CreatedPage {
   databaseId: string;
   // biome-ignore lint/suspicious/noExplicitAny: the page properties as sent, checked by assertion
   properties: Record<string, any>;
+  /** Moved to the trash (`in_trash`, or the older `archived`, set by PATCH /v1/pages/{id}). */
+  inTrash?: boolean;
 }
 
 const fail = (status: number, code: string, message: string): FakeAnswer => ({
@@ -105,6 +107,8 @@ function checkValue(name: string, type: PropertyType, value: any): FakeAnswer | 
 
 export async function startFakeNotion(options: { token: string; databases: FakeDatabase[] }) {
   const pages: CreatedPage[] = [];
+  /** pages.update calls: the page and the properties the update sent. */
+  const updates: CreatedPage[] = [];
   const queue = answerQueue();
   const databases = new Map(options.databases.map((db) => [plain(db.id), db]));
   const sourceOf = (db: FakeDatabase) => `${plain(db.id).slice(0, 24)}00000000`;
@@ -123,6 +127,8 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
     parent: { type: "data_source_id", data_source_id: page.databaseId },
     url: page.url,
     properties: page.properties,
+    in_trash: page.inTrash ?? false,
+    archived: page.inTrash ?? false,
   });
 
   const handle = (request: ReceivedRequest): FakeAnswer => {
@@ -153,6 +159,37 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
         properties,
       };
       pages.push(page);
+      return { status: 200, body: pageObject(page) };
+    }
+    const pageUpdate = /^\/v1\/pages\/([\w-]+)$/.exec(request.path);
+    if (request.method === "PATCH" && pageUpdate) {
+      // pages.update: the given properties replace the page's, the others stay as they were.
+      const page = pages.find((candidate) => plain(candidate.id) === plain(pageUpdate[1]));
+      if (!page) {
+        return fail(404, "object_not_found", `Could not find page with ID: ${pageUpdate[1]}.`);
+      }
+      const db = databases.get(plain(page.databaseId));
+      if (db?.readOnly)
+        return fail(403, "restricted_resource", "Insufficient permissions for this endpoint.");
+      // Moving it to the trash (or back); a page already in the trash can only be restored.
+      const trash = request.body?.in_trash ?? request.body?.archived;
+      if (page.inTrash && trash !== false) {
+        return fail(
+          400,
+          "validation_error",
+          "Can't edit block that is archived. You must unarchive the block before editing.",
+        );
+      }
+      if (typeof trash === "boolean") page.inTrash = trash;
+      const properties = request.body?.properties ?? {};
+      for (const [name, value] of Object.entries(properties)) {
+        const type = db?.properties[name];
+        if (!type) return fail(400, "validation_error", `${name} is not a property that exists.`);
+        const refused = checkValue(name, type, value);
+        if (refused) return refused;
+      }
+      page.properties = { ...page.properties, ...properties };
+      if (Object.keys(properties).length > 0) updates.push({ ...page, properties });
       return { status: 200, body: pageObject(page) };
     }
     const database = /^\/v1\/databases\/([\w-]+)$/.exec(request.path);
@@ -201,11 +238,13 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
     baseUrl: server.url,
     requests: server.requests,
     pages,
+    updates,
     failNext(status: number, code: string, message: string, headers?: Record<string, string>) {
       queue.push({ ...(fail(status, code, message) as { status: number; body: unknown }), headers });
     },
     reset() {
       pages.length = 0;
+      updates.length = 0;
       server.requests.length = 0;
       queue.clear();
     },

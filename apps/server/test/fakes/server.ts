@@ -13,6 +13,8 @@ export interface ReceivedRequest {
   /** The body parsed as JSON, when it is JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: tests read bodies by assertion
   body: any;
+  /** When it arrived (ms since the epoch), for checking how requests were spaced. */
+  receivedAt: number;
 }
 
 /** A fake's answer; `hang` never answers (until the fake closes), as a service that stopped responding. */
@@ -48,6 +50,7 @@ export async function startFakeServer(handler: FakeHandler) {
         headers: req.headers,
         raw,
         body,
+        receivedAt: Date.now(),
       };
       requests.push(request);
       let answer: FakeAnswer;

@@ -35,6 +35,7 @@ export async function startFakeSupabase(options: {
   );
   const queue = answerQueue();
   let nextId = 1;
+  const merged: Array<Record<string, unknown>> = [];
 
   const handle = (request: ReceivedRequest): FakeAnswer => {
     const key = String(request.headers.apikey ?? "");
@@ -74,6 +75,20 @@ export async function startFakeSupabase(options: {
       const limit = Number(request.query.get("limit") ?? found.length);
       return { status: 200, body: found.slice(0, limit) };
     }
+    if (request.method === "DELETE") {
+      // PostgREST refuses a DELETE without a filter; `eq` filters pick the rows, which come back on return=representation.
+      const filters = [...request.query].filter(([column]) => column !== "select");
+      if (filters.length === 0) {
+        return postgrestError(400, "21000", "DELETE requires a WHERE clause");
+      }
+      if (key !== options.serviceKey) return { status: 204 };
+      const gone = stored.filter((row) =>
+        filters.every(([column, condition]) => String(row[column]) === condition.replace(/^eq\./, "")),
+      );
+      for (const row of gone) stored.splice(stored.indexOf(row), 1);
+      const prefer = String(request.headers.prefer ?? "");
+      return prefer.includes("return=representation") ? { status: 200, body: gone } : { status: 204 };
+    }
     if (request.method !== "POST") return postgrestError(405, "PGRST117", "Unsupported HTTP method");
     if (key !== options.serviceKey) {
       return postgrestError(
@@ -95,6 +110,16 @@ export async function startFakeSupabase(options: {
       }
     }
     const prefer = String(request.headers.prefer ?? "");
+    const onConflict = request.query.get("on_conflict");
+    if (prefer.includes("resolution=merge-duplicates") && onConflict) {
+      // An upsert: the row with the same value in the conflict column is updated with the sent values.
+      const existing = stored.find((candidate) => String(candidate[onConflict]) === String(row[onConflict]));
+      if (existing) {
+        Object.assign(existing, row);
+        merged.push({ ...existing });
+        return prefer.includes("return=representation") ? { status: 200, body: [existing] } : { status: 200 };
+      }
+    }
     for (const column of table.unique ?? []) {
       if (row[column] === undefined) continue;
       const clash = stored.find((existing) => existing[column] === row[column]);
@@ -120,12 +145,15 @@ export async function startFakeSupabase(options: {
     port: server.port,
     requests: server.requests,
     rows: (table: string, schema = "public") => rows.get(`${schema}.${table}`) ?? [],
+    /** Rows an upsert (merge-duplicates) updated, as they were after it. */
+    merged,
     answerNext(answer: FakeAnswer) {
       queue.push(answer);
     },
     reset() {
       for (const list of rows.values()) list.length = 0;
       nextId = 1;
+      merged.length = 0;
       server.requests.length = 0;
       queue.clear();
     },

@@ -30,16 +30,38 @@ interface RequestOptions {
   query?: Query;
   body?: unknown;
   signal?: AbortSignal;
+  /** Extra request headers, such as a write's `If-Match` precondition. */
+  headers?: Record<string, string>;
+}
+
+type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+let currentFetch: () => Fetch = () => fetch;
+
+/**
+ * Where `api()` and `siteFetch()` send their requests: the browser's fetch, unless the server renders a page,
+ * which answers this site's own addresses in-process (anonymously) for the request it is rendering.
+ */
+export function setApiFetch(resolve: () => Fetch): void {
+  currentFetch = resolve;
+}
+
+/** fetch for this site's own files (its RSS), which a server-rendered page may read in-process. */
+export function siteFetch(url: string, init: RequestInit): Promise<Response> {
+  return currentFetch()(url, init);
 }
 
 /** Calls the API and returns the envelope's `data`; anything but a successful envelope throws an ApiError. */
 export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = "GET", query, body, signal } = options;
-  const response = await fetch(apiUrl(path, query), {
+  const { method = "GET", query, body, signal, headers } = options;
+  const response = await currentFetch()(apiUrl(path, query), {
     method,
     signal,
     credentials: "same-origin",
-    headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json" },
+    headers: {
+      ...(body === undefined ? { accept: "application/json" } : { "content-type": "application/json" }),
+      ...headers,
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const payload = await readBody(response);

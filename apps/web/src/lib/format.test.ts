@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDatePattern, formatJobDate, formatStepTime } from "./format";
+import { formatDatePattern, formatJobDate, formatStepTime, formatTotal } from "./format";
 
 // Dates are built from local parts, so the expectations hold in every time zone the tests run in.
 const afternoon = new Date(2026, 10, 3, 14, 5, 9);
@@ -32,5 +32,12 @@ describe("formatStepTime", () => {
 describe("formatDatePattern", () => {
   it("replaces each token once and leaves other text alone", () => {
     expect(formatDatePattern(afternoon, "d MMM yyyy, HH h mm m ss s")).toBe("3 Nov 2026, 14 h 05 m 09 s");
+  });
+});
+
+describe("formatTotal", () => {
+  it("marks a total counted up to a cap with a plus", () => {
+    expect(formatTotal(12345, false)).toBe("12,345");
+    expect(formatTotal(1000, true)).toBe("1,000+");
   });
 });

@@ -9,6 +9,11 @@ export function formatCount(value: number): string {
   return counts.format(value);
 }
 
+/** A list's total: 12,345, or 1,000+ when the server counted up to a cap and more match. */
+export function formatTotal(value: number, capped: boolean): string {
+  return capped ? `${formatCount(value)}+` : formatCount(value);
+}
+
 /** Nov 21, 2026, 3:04 PM — for tooltips next to relative times. */
 export function formatDateTime(value: string | number | Date): string {
   dateTimes ??= new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short" });

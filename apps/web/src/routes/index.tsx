@@ -14,11 +14,12 @@ export const Route = createFileRoute("/")({
   validateSearch: listSearchSchema,
   loaderDeps: ({ search }) => toSubmissionFilters(search),
   loader: ({ context: { queryClient }, deps }) => {
-    // Side panels fill in as they arrive; only the main list is worth holding the page for.
+    // A head start only, never awaited: the page renders at once and each list shows its own loading state, so
+    // a slow answer never blanks the page or freezes a navigation.
     void queryClient.prefetchQuery(appConfigQueryOptions());
     void queryClient.prefetchQuery(feedsQueryOptions());
     void queryClient.prefetchQuery(topCuratorsQueryOptions());
-    return queryClient.prefetchInfiniteQuery(submissionsInfiniteQueryOptions(deps));
+    void queryClient.prefetchInfiniteQuery(submissionsInfiniteQueryOptions(deps));
   },
   component: ExploreRoute,
 });

@@ -1,8 +1,11 @@
-import { createFileRoute } from "@tanstack/react-router";
+import { useQuery } from "@tanstack/react-query";
+import { createFileRoute, useRouterState } from "@tanstack/react-router";
+import { useEffect } from "react";
 import { feedsQueryOptions, visibleFeeds } from "#web/features/feeds/api";
 import { leaderboardQueryOptions } from "#web/features/leaderboard/api";
 import { LeaderboardPage } from "#web/features/leaderboard/components/LeaderboardPage";
 import {
+  correctedLeaderboardSearch,
   feedIdFilter,
   leaderboardSearchSchema,
   resolveLeaderboardSearch,
@@ -11,15 +14,18 @@ import {
 export const Route = createFileRoute("/leaderboard")({
   validateSearch: leaderboardSearchSchema,
   loaderDeps: ({ search }) => search,
-  loader: async ({ context: { queryClient }, deps }) => {
-    // The feed list decides whether `feed` names a real feed (else it falls back to all feeds); without it the
-    // id is trusted rather than failing the page.
-    const feeds = await queryClient.ensureQueryData(feedsQueryOptions()).then(visibleFeeds, () => undefined);
-    const { feed, timeframe } = resolveLeaderboardSearch(deps, feeds);
-    // Not awaited: the controls answer at once and the table shows its skeleton until the rows arrive.
-    void queryClient.prefetchQuery(
-      leaderboardQueryOptions({ timeRange: timeframe, feedId: feedIdFilter(feed) }),
-    );
+  loader: ({ context: { queryClient }, deps }) => {
+    // Nothing here is awaited: the controls answer at once and the table shows its skeleton until the rows
+    // arrive. The feed list decides whether `feed` names a real feed, so the rows are asked for after it.
+    void queryClient
+      .ensureQueryData(feedsQueryOptions())
+      .then(visibleFeeds, () => undefined)
+      .then((feeds) => {
+        const { feed, timeframe } = resolveLeaderboardSearch(deps, feeds);
+        return queryClient.prefetchQuery(
+          leaderboardQueryOptions({ timeRange: timeframe, feedId: feedIdFilter(feed) }),
+        );
+      });
   },
   component: LeaderboardRoute,
 });
@@ -27,6 +33,16 @@ export const Route = createFileRoute("/leaderboard")({
 function LeaderboardRoute() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
+  const rawSearch = useRouterState({ select: (state) => state.location.search });
+  const { data: feeds } = useQuery(feedsQueryOptions());
+
+  // The address never keeps a value the page does not use (?feed=bogus, ?timeframe=year): once the feeds are
+  // known it is replaced by what the page shows.
+  useEffect(() => {
+    const corrected = correctedLeaderboardSearch(rawSearch as Record<string, unknown>, feeds);
+    if (corrected) void navigate({ search: corrected, replace: true, resetScroll: false });
+  }, [rawSearch, feeds, navigate]);
+
   return (
     <LeaderboardPage
       search={search}

@@ -3,6 +3,8 @@ import { appConfigQueryOptions } from "#web/features/config/api";
 import { TestTweetPage } from "#web/features/curation/components/TestTweetPage";
 
 export const Route = createFileRoute("/test")({
-  loader: ({ context: { queryClient } }) => queryClient.prefetchQuery(appConfigQueryOptions()),
+  loader: ({ context: { queryClient } }) => {
+    void queryClient.prefetchQuery(appConfigQueryOptions());
+  },
   component: TestTweetPage,
 });

@@ -8,7 +8,13 @@ import {
 } from "@curate/core";
 import { KeyPair, type KeyPairString } from "@near-js/crypto";
 import { callExternal, ExternalServiceError } from "../../clients/http.ts";
-import { CREDENTIALS_REJECTED, type DistributorPlugin, PluginError } from "../types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type DistributionReceipt,
+  type DistributorPlugin,
+  PluginError,
+  type RetractionOutcome,
+} from "../types.ts";
 import { cutText, postFrom } from "./content.ts";
 
 export interface CrosspostSettings {
@@ -142,6 +148,7 @@ export function createCrosspostDistributor(
     type: "distributor",
     name: "crosspost",
     configSchema: crosspostDistributorConfigSchema,
+    throttle: (config) => [{ key: `signer:${config.signerId}`, intervalMs: 1000 }],
     async render(input, config) {
       const text = textOf(input, config.maxLength ?? DEFAULT_MAX_LENGTH);
       if (!text) {
@@ -232,5 +239,21 @@ export function createCrosspostDistributor(
         reference: { kind: "crosspost", id: posts[0].id, url: posts[0].url },
       };
     },
+    retract: async (receipt) => crosspostCannotRetract(receipt),
+  };
+}
+
+/**
+ * Retraction: the posts Crosspost made live on each target network under the signer's accounts, and this server
+ * does not delete through Crosspost, so they are recorded as "cannot retract", naming where each one is.
+ */
+export function crosspostCannotRetract(receipt: DistributionReceipt): RetractionOutcome {
+  const posts = Array.isArray(receipt.posts)
+    ? (receipt.posts as Array<{ platform?: string; url?: string }>)
+    : [];
+  const where = posts.map((post) => post.url ?? post.platform).filter(Boolean);
+  return {
+    retracted: false,
+    reason: `Posts made through Crosspost cannot be deleted from here${where.length ? `; delete them on each network: ${where.join(", ")}` : ""}.`,
   };
 }

@@ -1,6 +1,14 @@
 import { type DiscordDistributorConfig, discordDistributorConfigSchema } from "@curate/core";
 import { callExternal, ExternalServiceError } from "../../clients/http.ts";
-import { CREDENTIALS_REJECTED, type DistributorPlugin, PluginError } from "../types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type DistributionReceipt,
+  type DistributorPlugin,
+  type PluginContext,
+  PluginError,
+  type RenderedDistribution,
+  type RetractionOutcome,
+} from "../types.ts";
 import { cutText, postFrom } from "./content.ts";
 
 export interface DiscordSettings {
@@ -47,8 +55,8 @@ export interface DiscordMessage {
 }
 
 export type DiscordRequest =
-  | { target: "webhook"; webhookId: string; threadId?: string; body: DiscordMessage }
-  | { target: "channel"; channelId: string; body: DiscordMessage };
+  | { target: "webhook"; webhookId: string; threadId?: string; body: DiscordMessage; editMessageId?: string }
+  | { target: "channel"; channelId: string; body: DiscordMessage; editMessageId?: string };
 
 /** Markdown and mention syntax, escaped so a post's text shows as written. */
 const MARKDOWN = /[\\*_~`|>#\-[\]()<]/g;
@@ -237,6 +245,11 @@ export function createDiscordDistributor(
     type: "distributor",
     name: "discord",
     configSchema: discordDistributorConfigSchema,
+    // Discord: a webhook takes about 30 messages a minute; a bot about 5 per 5 seconds in one channel.
+    throttle: (config) =>
+      config.webhookUrl
+        ? [{ key: `webhook:${config.webhookUrl}`, intervalMs: 2000 }]
+        : [{ key: `channel:${config.channelId}`, intervalMs: 1000 }],
     async render(input, config, context) {
       const embed = config.embed === false ? null : embedOf(input);
       const text = embed ? postFrom(input).text : plainContent(input);
@@ -263,6 +276,8 @@ export function createDiscordDistributor(
           ...(config.threadId ? { threadId: config.threadId } : {}),
           body,
         };
+        if (context.replay)
+          return discordEditOf(request, context.replay.receipt) ?? { action: "executeWebhook", request };
         return { action: "executeWebhook", request };
       }
       if (!config.botToken || !config.channelId) {
@@ -272,6 +287,13 @@ export function createDiscordDistributor(
             code: "DISCORD_NOT_CONFIGURED",
           },
         );
+      }
+      if (context.replay) {
+        const edit = discordEditOf(
+          { target: "channel", channelId: config.channelId, body },
+          context.replay.receipt,
+        );
+        if (edit) return edit;
       }
       if (context.idempotencyKey) {
         body.nonce = context.idempotencyKey.slice(0, DISCORD_LIMITS.nonce);
@@ -291,16 +313,21 @@ export function createDiscordDistributor(
           wait: "true",
           ...(request.threadId ? { thread_id: request.threadId } : {}),
         });
-        url = `${base}/webhooks/${id}/${token}?${query}`;
+        url = `${base}/webhooks/${id}/${token}${editPath(request)}?${query}`;
       } else {
-        url = `${base}/channels/${request.channelId}/messages`;
+        url = `${base}/channels/${request.channelId}/messages${editPath(request)}`;
         headers.Authorization = `Bot ${config.botToken}`;
       }
       let response: Response;
       try {
         response = await callExternal(
           url,
-          { method: "POST", headers, body: JSON.stringify(request.body), signal: context.signal },
+          {
+            method: request.editMessageId ? "PATCH" : "POST",
+            headers,
+            body: JSON.stringify(request.body),
+            signal: context.signal,
+          },
           { service: "Discord", timeoutMs: TIMEOUT_MS, retries: 0, waitHint: retryAfter },
         );
       } catch (error) {
@@ -329,6 +356,7 @@ export function createDiscordDistributor(
       if (!response.ok) throw answerError(response.status, answer, request);
       const guild = answer.guild_id ?? config.guildId;
       return {
+        ...(request.editMessageId ? { edited: true } : {}),
         messageId: answer.id,
         channelId: answer.channel_id,
         reference: {
@@ -341,5 +369,122 @@ export function createDiscordDistributor(
         },
       };
     },
+    retract: (receipt, config, context) => retractDiscordMessage(apiBase, receipt, config, context),
   };
+}
+
+// --- Replays (decision 0015): a replay edits the message the branch published before (edit webhook message, or
+// edit message with the bot), instead of posting a second one. ---
+
+/** The edit of the earlier message, when its receipt names it; null posts anew. */
+function discordEditOf(request: DiscordRequest, receipt: DistributionReceipt): RenderedDistribution | null {
+  const messageId = receipt.messageId;
+  if (typeof messageId !== "string" || !/^\d+$/.test(messageId)) return null;
+  // An edit keeps the message's author: a webhook's name and avatar, a nonce, belong to creating it only.
+  const {
+    username: _username,
+    avatar_url: _avatar,
+    nonce: _nonce,
+    enforce_nonce: _enforce,
+    ...body
+  } = request.body;
+  return {
+    action: request.target === "webhook" ? "editWebhookMessage" : "editMessage",
+    request: { ...request, body, editMessageId: messageId },
+  };
+}
+
+/** The edited message's path after the webhook's (`/messages/{id}`) or the channel's messages (`/{id}`). */
+const editPath = (request: DiscordRequest) => {
+  if (!request.editMessageId) return "";
+  return request.target === "webhook" ? `/messages/${request.editMessageId}` : `/${request.editMessageId}`;
+};
+
+/**
+ * Retraction: deletes the message the send made — through the webhook that posted it (`DELETE
+ * /webhooks/{id}/{token}/messages/{message_id}`, in its thread when it posted in one) or as the bot (`DELETE
+ * /channels/{channel_id}/messages/{message_id}`). A message already deleted (Unknown Message) counts as retracted.
+ */
+export async function retractDiscordMessage(
+  apiBase: URL,
+  receipt: DistributionReceipt,
+  config: DiscordDistributorConfig,
+  context: PluginContext,
+): Promise<RetractionOutcome> {
+  const messageId = String(receipt.messageId ?? receipt.reference?.id ?? "");
+  if (!/^\d+$/.test(messageId)) {
+    return {
+      retracted: false,
+      reason: "The send did not record the Discord message's id, so it cannot be found to delete.",
+    };
+  }
+  const base = `${apiBase.href.replace(/\/+$/, "")}/${API_VERSION}`;
+  const headers: Record<string, string> = {};
+  let url: string;
+  const viaWebhook = !!config.webhookUrl;
+  if (viaWebhook) {
+    const { id, token } = webhookOf(config.webhookUrl ?? "", apiBase);
+    const query = config.threadId ? `?${new URLSearchParams({ thread_id: config.threadId })}` : "";
+    url = `${base}/webhooks/${id}/${token}/messages/${messageId}${query}`;
+  } else {
+    const channelId = String(receipt.channelId ?? config.channelId ?? "");
+    if (!/^\d+$/.test(channelId) || !config.botToken) {
+      return {
+        retracted: false,
+        reason: "Neither the webhook nor the bot's channel is known, so the message cannot be deleted.",
+      };
+    }
+    url = `${base}/channels/${channelId}/messages/${messageId}`;
+    headers.Authorization = `Bot ${config.botToken}`;
+  }
+  let response: Response;
+  try {
+    response = await callExternal(
+      url,
+      { method: "DELETE", headers, signal: context.signal },
+      { service: "Discord", timeoutMs: TIMEOUT_MS, retries: 0, waitHint: retryAfter },
+    );
+  } catch (error) {
+    if (error instanceof ExternalServiceError) {
+      const limited = error.status === 429;
+      throw new PluginError(
+        limited
+          ? "Discord is rate limiting deletions (429)."
+          : error.status
+            ? `Discord failed (${error.status}).`
+            : "Discord could not be reached.",
+        {
+          code: limited ? "DISCORD_RATE_LIMITED" : "DISCORD_UNAVAILABLE",
+          retryable: true,
+          retryAfterMs: error.retryAfterMs,
+          cause: error,
+        },
+      );
+    }
+    throw error;
+  }
+  if (response.ok) {
+    await response.body?.cancel();
+    return { retracted: true, messageId };
+  }
+  const answer = (await response.json().catch(() => ({}))) as DiscordErrorBody;
+  if (response.status === 404 && answer.code === 10008)
+    return { retracted: true, alreadyGone: true, messageId };
+  const said = answer.message
+    ? ` (${answer.code ?? response.status}: ${answer.message})`
+    : ` (${response.status})`;
+  if (response.status === 401 || response.status === 403) {
+    throw new PluginError(
+      viaWebhook
+        ? `Discord refused to delete the message through the webhook${said}: a webhook deletes only its own messages, and only while it exists.`
+        : `Discord does not let the bot delete the message${said}: check its token and its permissions in the channel.`,
+      { code: CREDENTIALS_REJECTED },
+    );
+  }
+  if (response.status === 404) {
+    throw new PluginError(`Discord has no such ${viaWebhook ? "webhook" : "channel"} any more${said}.`, {
+      code: "DISCORD_NOT_FOUND",
+    });
+  }
+  throw new PluginError(`Discord refused to delete the message${said}.`, { code: "DISCORD_REJECTED" });
 }

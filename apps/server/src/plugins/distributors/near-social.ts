@@ -10,7 +10,13 @@ import { KeyPairSigner } from "@near-js/signers";
 import { actionCreators, createTransaction } from "@near-js/transactions";
 import type { AccessKeyView, FinalExecutionOutcome } from "@near-js/types";
 import { abortable, isRetryableStatus } from "../../clients/http.ts";
-import { CREDENTIALS_REJECTED, type DistributorPlugin, PluginError } from "../types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type DistributionReceipt,
+  type DistributorPlugin,
+  PluginError,
+  type RetractionOutcome,
+} from "../types.ts";
 import { cutText, type Post, postFrom } from "./content.ts";
 
 export interface NearSocialSettings {
@@ -230,6 +236,10 @@ export function createNearSocialDistributor(
     type: "distributor",
     name: "near-social",
     configSchema: nearSocialDistributorConfigSchema,
+    // One transaction at a time per signer: each takes the key's next nonce.
+    throttle: (config) => [
+      { key: `signer:${config.networkId ?? "mainnet"}:${config.accountId}`, intervalMs: 1000 },
+    ],
     async render(input, config) {
       return { action: "functionCall", request: socialCall(input, config) };
     },
@@ -303,5 +313,18 @@ export function createNearSocialDistributor(
         reference: { kind: "near-transaction", id: hash, url: `${EXPLORERS[network]}/${hash}` },
       };
     },
+    retract: async (receipt) => nearSocialCannotRetract(receipt),
+  };
+}
+
+/**
+ * Retraction: a NEAR Social post is written on chain (a transaction on the social contract), and the chain keeps
+ * every transaction: it cannot be deleted, only superseded, so it is recorded as "cannot retract" with the reason.
+ */
+export function nearSocialCannotRetract(receipt: DistributionReceipt): RetractionOutcome {
+  const hash = receipt.reference?.id;
+  return {
+    retracted: false,
+    reason: `A NEAR Social post is stored on chain${hash ? ` (transaction ${hash})` : ""} and cannot be deleted; it stays readable there.`,
   };
 }

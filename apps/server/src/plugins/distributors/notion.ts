@@ -12,7 +12,15 @@ import {
   RequestTimeoutError,
 } from "@notionhq/client";
 import { valueAt } from "../templates.ts";
-import { CREDENTIALS_REJECTED, type DistributorPlugin, type PluginContext, PluginError } from "../types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type DistributionReceipt,
+  type DistributorPlugin,
+  type PluginContext,
+  PluginError,
+  type RenderedDistribution,
+  type RetractionOutcome,
+} from "../types.ts";
 import { chunkText, cleanText, cutText, httpUrl } from "./content.ts";
 
 export interface NotionSettings {
@@ -265,6 +273,8 @@ export function createNotionDistributor(
     type: "distributor",
     name: "notion",
     configSchema: notionDistributorConfigSchema,
+    // Notion: three requests a second per integration on average; a publication may make two.
+    throttle: (config) => [{ key: `integration:${config.token}`, intervalMs: 700 }],
     async render(input, config, context) {
       const properties: Record<string, NotionPropertyValue> = {};
       for (const [field, spec] of Object.entries(config.fields)) {
@@ -287,11 +297,13 @@ export function createNotionDistributor(
         parent: { type: "database_id", database_id: dashed(config.databaseId) },
         properties,
       };
-      return { action: "pages.create", request };
+      const update = context.replay ? notionUpdateOf(request, context.replay.receipt) : null;
+      return update ? { action: "pages.update", request: update } : { action: "pages.create", request };
     },
     async send(rendered, config, context) {
       const request = rendered.request as NotionPageRequest;
       const notion = clientFor(settings, config.token, context);
+      if (rendered.action === "pages.update") return sendNotionUpdate(notion, rendered, config);
       try {
         const key = context.idempotencyKey;
         if (config.idempotencyProperty && key) {
@@ -321,5 +333,74 @@ export function createNotionDistributor(
         throw stepError(error, config.databaseId);
       }
     },
+    retract: (receipt, config, context) => retractNotionPage(settings, receipt, config, context),
   };
+}
+
+// --- Replays (decision 0015): a replay updates the page the branch created before (pages.update). ---
+
+/** The pages.update parameters this distributor sends on a replay. */
+export interface NotionPageUpdate {
+  page_id: string;
+  properties: Record<string, NotionPropertyValue>;
+}
+
+function notionUpdateOf(request: NotionPageRequest, receipt: DistributionReceipt): NotionPageUpdate | null {
+  const pageId = receipt.pageId;
+  if (typeof pageId !== "string" || !pageId) return null;
+  return { page_id: pageId, properties: request.properties };
+}
+
+async function sendNotionUpdate(
+  notion: Client,
+  rendered: RenderedDistribution,
+  config: NotionDistributorConfig,
+): Promise<DistributionReceipt> {
+  const request = rendered.request as NotionPageUpdate;
+  try {
+    const page = await notion.pages.update(request);
+    const url = "url" in page ? page.url : undefined;
+    return { pageId: page.id, updated: true, reference: { kind: "notion-page", id: page.id, url } };
+  } catch (error) {
+    throw stepError(error, config.databaseId);
+  }
+}
+
+/**
+ * Retraction: moves the page the send made to Notion's trash (pages.update with `in_trash`, what Notion's API
+ * calls archiving), where the workspace can still restore it. A page Notion no longer finds, or one already in the
+ * trash, counts as retracted.
+ */
+export async function retractNotionPage(
+  settings: NotionSettings,
+  receipt: DistributionReceipt,
+  config: NotionDistributorConfig,
+  context: PluginContext,
+): Promise<RetractionOutcome> {
+  const pageId = String(receipt.pageId ?? receipt.reference?.id ?? "");
+  if (!pageId) {
+    return {
+      retracted: false,
+      reason: "The send did not record the Notion page's id, so it cannot be found to archive.",
+    };
+  }
+  const notion = clientFor(settings, config.token, context);
+  try {
+    await notion.pages.update({ page_id: pageId, in_trash: true });
+    return { retracted: true, pageId };
+  } catch (error) {
+    if (isHTTPResponseError(error)) {
+      if (error.code === APIErrorCode.ObjectNotFound) return { retracted: true, alreadyGone: true, pageId };
+      if (error.code === APIErrorCode.ValidationError && /archived|in trash/i.test(error.message)) {
+        return { retracted: true, alreadyGone: true, pageId };
+      }
+      if (error.code === APIErrorCode.RestrictedResource) {
+        throw new PluginError(
+          `The integration may not archive page ${pageId} (${error.message}): give it the "Update content" capability.`,
+          { code: CREDENTIALS_REJECTED, cause: error },
+        );
+      }
+    }
+    throw stepError(error, config.databaseId);
+  }
 }

@@ -2,7 +2,14 @@ import { type SupabaseDistributorConfig, supabaseDistributorConfigSchema } from 
 import { createClient, type PostgrestError } from "@supabase/supabase-js";
 import { BlockedUrlError, checkOutboundUrl, outboundFetch } from "../../clients/outbound.ts";
 import { valueAt } from "../templates.ts";
-import { CREDENTIALS_REJECTED, type DistributorPlugin, type PluginContext, PluginError } from "../types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type DistributionReceipt,
+  type DistributorPlugin,
+  type PluginContext,
+  PluginError,
+  type RetractionOutcome,
+} from "../types.ts";
 
 export interface SupabaseSettings {
   /** Hosts a project URL may be on although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
@@ -16,6 +23,8 @@ export interface SupabaseInsert {
   row: Record<string, unknown>;
   /** The unique column that holds the publication's key: a row already there is the publication's. */
   onConflict?: string;
+  /** A replay: the row's key column, whose earlier row this one replaces (an upsert that merges). */
+  replaceOn?: string;
 }
 
 type Row = Record<string, unknown>;
@@ -135,6 +144,7 @@ export function createSupabaseDistributor(
     type: "distributor",
     name: "supabase",
     configSchema: supabaseDistributorConfigSchema,
+    throttle: (config) => [{ key: `project:${new URL(config.url).host}`, intervalMs: 100 }],
     async render(input, config, context) {
       const row = rowOf(input, config);
       if (config.idempotencyColumn && context.idempotencyKey)
@@ -155,6 +165,8 @@ export function createSupabaseDistributor(
           ? { onConflict: config.idempotencyColumn }
           : {}),
       };
+      const replace = context.replay ? supabaseReplaceOf(insert, config, context.replay.receipt) : null;
+      if (replace) return { action: "upsert (replace the earlier row)", request: replace };
       return { action: insert.onConflict ? "upsert (ignore duplicates)" : "insert", request: insert };
     },
     async send(rendered, config, context) {
@@ -170,6 +182,7 @@ export function createSupabaseDistributor(
       const table = clientFor(url, config.key, insert.schema, settings.allowedHosts, context).from(
         insert.table,
       );
+      if (insert.replaceOn) return sendSupabaseReplace(table, insert, config);
       const written = insert.onConflict
         ? await table.upsert(insert.row, { onConflict: insert.onConflict, ignoreDuplicates: true }).select()
         : await table.insert(insert.row).select();
@@ -196,5 +209,80 @@ export function createSupabaseDistributor(
         },
       };
     },
+    retract: (receipt, config, context) => retractSupabaseRow(settings, receipt, config, context),
   };
+}
+
+// --- Replays (decision 0015): a replay upserts the row the branch inserted before (same key), replacing it. ---
+
+function supabaseReplaceOf(
+  insert: SupabaseInsert,
+  config: SupabaseDistributorConfig,
+  receipt: DistributionReceipt,
+): SupabaseInsert | null {
+  const column = config.idColumn ?? "id";
+  const earlier = (receipt.row as Row | null | undefined)?.[column] ?? receipt.reference?.id;
+  if (earlier === undefined || earlier === null) return null;
+  const { onConflict: _onConflict, ...rest } = insert;
+  return { ...rest, row: { ...insert.row, [column]: earlier }, replaceOn: column };
+}
+
+async function sendSupabaseReplace(
+  table: ReturnType<ReturnType<typeof clientFor>["from"]>,
+  insert: SupabaseInsert,
+  config: SupabaseDistributorConfig,
+): Promise<DistributionReceipt> {
+  const written = await table.upsert(insert.row, { onConflict: insert.replaceOn }).select();
+  if (written.error) throw stepError(written.error, written.status, insert);
+  const row = (written.data?.[0] as Row | undefined) ?? null;
+  const id = row?.[config.idColumn ?? "id"] ?? insert.row[insert.replaceOn as string];
+  return {
+    replaced: true,
+    row,
+    reference: { kind: "supabase-row", ...(id === undefined || id === null ? {} : { id: String(id) }) },
+  };
+}
+
+/**
+ * Retraction: deletes the row the send wrote, found by its id column (or by the publication's key in
+ * `idempotencyColumn` when the id did not come back). A row already deleted counts as retracted.
+ */
+export async function retractSupabaseRow(
+  settings: SupabaseSettings,
+  receipt: DistributionReceipt,
+  config: SupabaseDistributorConfig,
+  context: PluginContext,
+): Promise<RetractionOutcome> {
+  const written = (receipt.row ?? null) as Row | null;
+  const idColumn = config.idColumn ?? "id";
+  const byId = receipt.reference?.id ?? written?.[idColumn];
+  const byKey = config.idempotencyColumn ? written?.[config.idempotencyColumn] : undefined;
+  const [column, value] =
+    byId !== undefined && byId !== null
+      ? [idColumn, String(byId)]
+      : byKey !== undefined && byKey !== null && config.idempotencyColumn
+        ? [config.idempotencyColumn, String(byKey)]
+        : [null, null];
+  if (!column || value === null) {
+    return {
+      retracted: false,
+      reason: `The insert did not return the row's ${idColumn}, so the row cannot be found to delete.`,
+    };
+  }
+  let url: URL;
+  try {
+    url = await checkOutboundUrl(config.url, settings.allowedHosts);
+  } catch (error) {
+    if (error instanceof BlockedUrlError)
+      throw new PluginError(error.message, { code: "SUPABASE_URL_REFUSED" });
+    throw error;
+  }
+  const target = { schema: config.schema ?? "public", table: config.table, row: {} };
+  const table = clientFor(url, config.key, target.schema, settings.allowedHosts, context).from(target.table);
+  const deleted = await table.delete().eq(column, value).select();
+  if (deleted.error) throw stepError(deleted.error, deleted.status, target);
+  const count = deleted.data?.length ?? 0;
+  return count > 0
+    ? { retracted: true, [column]: value }
+    : { retracted: true, alreadyGone: true, [column]: value };
 }

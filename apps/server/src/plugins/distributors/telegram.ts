@@ -4,7 +4,15 @@ import {
   telegramDistributorConfigSchema,
 } from "@curate/core";
 import { Api, GrammyError, HttpError } from "grammy";
-import { CREDENTIALS_REJECTED, type DistributorPlugin, PluginError } from "../types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type DistributionReceipt,
+  type DistributorPlugin,
+  type PluginContext,
+  PluginError,
+  type RenderedDistribution,
+  type RetractionOutcome,
+} from "../types.ts";
 import { cutText, type Post, postFrom } from "./content.ts";
 
 export interface TelegramSettings {
@@ -176,7 +184,12 @@ export function createTelegramDistributor(
     type: "distributor",
     name: "telegram",
     configSchema: telegramDistributorConfigSchema,
-    async render(input, config) {
+    // Telegram: about 30 messages a second per bot, and 20 a minute into one group.
+    throttle: (config) => [
+      { key: `bot:${config.botToken}`, intervalMs: 35 },
+      { key: `chat:${config.botToken}:${config.chatId}`, intervalMs: 3000 },
+    ],
+    async render(input, config, context) {
       const mode = config.parseMode ?? "HTML";
       const runs = fitRuns(runsOf(postFrom(input)), TELEGRAM_TEXT_LIMIT);
       if (runs.length === 0) {
@@ -192,13 +205,15 @@ export function createTelegramDistributor(
         ...(config.messageThreadId ? { message_thread_id: config.messageThreadId } : {}),
         ...(config.disableLinkPreview ? { link_preview_options: { is_disabled: true as const } } : {}),
       };
-      return { action: "sendMessage", request };
+      const edit = context.replay ? telegramEditOf(request, context.replay.receipt) : null;
+      return edit ? { action: "editMessageText", request: edit } : { action: "sendMessage", request };
     },
     async send(rendered, config, context) {
       const api = new Api(config.botToken, {
         apiRoot: settings.apiRoot,
         timeoutSeconds: REQUEST_TIMEOUT_SECONDS,
       });
+      if (rendered.action === "editMessageText") return sendTelegramEdit(api, rendered, config, context);
       try {
         const message = await api.raw.sendMessage(
           rendered.request as TelegramSendMessage,
@@ -215,5 +230,122 @@ export function createTelegramDistributor(
         throw stepError(error, config.chatId);
       }
     },
+    retract: (receipt, config, context) => retractTelegramMessage(settings, receipt, config, context),
   };
+}
+
+// --- Replays (decision 0015): a replay edits the message the branch published before, with editMessageText. ---
+
+/** The editMessageText parameters this distributor sends on a replay (Bot API names). */
+export interface TelegramEditMessageText {
+  chat_id: number | string;
+  message_id: number;
+  text: string;
+  parse_mode?: "HTML" | "MarkdownV2";
+  link_preview_options?: { is_disabled: true };
+}
+
+/** The edit of the earlier message, when its receipt says which one it was (else the replay posts anew). */
+function telegramEditOf(
+  request: TelegramSendMessage,
+  receipt: DistributionReceipt,
+): TelegramEditMessageText | null {
+  const messageId = receipt.messageId;
+  const chatId = receipt.chatId;
+  if (typeof messageId !== "number" || (typeof chatId !== "number" && typeof chatId !== "string"))
+    return null;
+  return {
+    chat_id: chatId,
+    message_id: messageId,
+    text: request.text,
+    ...(request.parse_mode ? { parse_mode: request.parse_mode } : {}),
+    ...(request.link_preview_options ? { link_preview_options: request.link_preview_options } : {}),
+  };
+}
+
+async function sendTelegramEdit(
+  api: Api,
+  rendered: RenderedDistribution,
+  config: TelegramDistributorConfig,
+  context: PluginContext,
+): Promise<DistributionReceipt> {
+  const request = rendered.request as TelegramEditMessageText;
+  const receipt = (message: { chat: { id: number; username?: string }; message_id: number } | null) => {
+    // Unchanged (no message comes back): the earlier publication stands as its receipt said.
+    if (!message) return { ...context.replay?.receipt, edited: false };
+    return {
+      messageId: message.message_id,
+      chatId: message.chat.id,
+      edited: true,
+      reference: {
+        kind: "telegram-message",
+        id: `${message.chat.id}/${message.message_id}`,
+        url: messageUrl(message.chat, message.message_id),
+      },
+    };
+  };
+  try {
+    const message = await api.raw.editMessageText(
+      request,
+      context.signal as unknown as Parameters<typeof api.raw.editMessageText>[1],
+    );
+    return receipt(typeof message === "object" ? message : null);
+  } catch (error) {
+    // The text is already what the replay would write: the publication is as it should be.
+    if (error instanceof GrammyError && /message is not modified/i.test(error.description))
+      return receipt(null);
+    if (error instanceof GrammyError && /message to edit not found/i.test(error.description)) {
+      throw new PluginError(
+        `Telegram cannot find message ${request.message_id} in ${request.chat_id} to edit: it was deleted from the chat.`,
+        { code: "TELEGRAM_EDIT_NOT_FOUND", cause: error },
+      );
+    }
+    throw stepError(error, config.chatId);
+  }
+}
+
+/**
+ * Retraction: the Bot API's deleteMessage on the message the send made (its chat and message id from the receipt).
+ * A message already deleted counts as retracted; one Telegram no longer lets the bot delete (older than 48 hours in
+ * a group) is an error saying so.
+ */
+export async function retractTelegramMessage(
+  settings: TelegramSettings,
+  receipt: DistributionReceipt,
+  config: TelegramDistributorConfig,
+  context: PluginContext,
+): Promise<RetractionOutcome> {
+  const [chatPart, messagePart] = (receipt.reference?.id ?? "").split("/");
+  const chatId = typeof receipt.chatId === "number" ? receipt.chatId : Number(chatPart);
+  const messageId = typeof receipt.messageId === "number" ? receipt.messageId : Number(messagePart);
+  if (!Number.isSafeInteger(chatId) || !Number.isSafeInteger(messageId)) {
+    return {
+      retracted: false,
+      reason: "The send did not record the Telegram message's id, so it cannot be found to delete.",
+    };
+  }
+  const api = new Api(config.botToken, {
+    apiRoot: settings.apiRoot,
+    timeoutSeconds: REQUEST_TIMEOUT_SECONDS,
+  });
+  try {
+    await api.raw.deleteMessage(
+      { chat_id: chatId, message_id: messageId },
+      context.signal as unknown as Parameters<typeof api.raw.deleteMessage>[1],
+    );
+    return { retracted: true, chatId, messageId };
+  } catch (error) {
+    if (error instanceof GrammyError && error.error_code === 400) {
+      if (/message to delete not found/i.test(error.description)) {
+        return { retracted: true, alreadyGone: true, chatId, messageId };
+      }
+      if (/can't be deleted/i.test(error.description)) {
+        throw new PluginError(
+          `Telegram no longer lets the bot delete message ${messageId} (${error.description}): bots may delete their messages in groups for 48 hours; delete it in the chat by hand.`,
+          { code: "TELEGRAM_CANNOT_DELETE", cause: error },
+        );
+      }
+    }
+    throw stepError(error, config.chatId);
+  }
 }

@@ -2,7 +2,14 @@ import { createHmac } from "node:crypto";
 import { type WebhookDistributorConfig, webhookDistributorConfigSchema } from "@curate/core";
 import { callExternal, ExternalServiceError } from "../../clients/http.ts";
 import { BlockedUrlError, checkOutboundUrl, outboundFetch } from "../../clients/outbound.ts";
-import { CREDENTIALS_REJECTED, type DistributorPlugin, PluginError } from "../types.ts";
+import {
+  CREDENTIALS_REJECTED,
+  type DistributionReceipt,
+  type DistributorPlugin,
+  type PluginContext,
+  PluginError,
+  type RetractionOutcome,
+} from "../types.ts";
 
 export interface WebhookSettings {
   /** Hosts a webhook may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
@@ -60,6 +67,8 @@ export function createWebhookDistributor(
     type: "distributor",
     name: "webhook",
     configSchema: webhookDistributorConfigSchema,
+    // A receiver is somebody's small server: a few deliveries a second at most.
+    throttle: (config) => [{ key: `host:${new URL(config.url).host}`, intervalMs: 200 }],
     async render(input, config, context) {
       const event = config.event ?? DEFAULT_WEBHOOK_EVENT;
       const delivery = context.idempotencyKey ?? context.jobId;
@@ -129,5 +138,47 @@ export function createWebhookDistributor(
         reference: { kind: "webhook-delivery", id: request.headers["X-Curate-Delivery"], url: request.url },
       };
     },
+    retract: (receipt, config, context) => retractWebhookDelivery(settings, receipt, config, context),
   };
+}
+
+/** The event a retraction delivers, so the receiver can take the item down itself. */
+export const WEBHOOK_RETRACTED_EVENT = "item.retracted";
+
+/**
+ * Retraction: a signed `item.retracted` delivery to the same URL, naming the delivery it takes back in `data`. Its
+ * own delivery id is the original's plus `:retracted`, the same on every retry, so a receiver drops repeats.
+ */
+export async function retractWebhookDelivery(
+  settings: WebhookSettings,
+  receipt: DistributionReceipt,
+  config: WebhookDistributorConfig,
+  context: PluginContext,
+): Promise<RetractionOutcome> {
+  const original = receipt.reference?.id;
+  if (!original) {
+    return {
+      retracted: false,
+      reason: "The delivery's id was not recorded, so the receiver cannot be told which one to remove.",
+    };
+  }
+  const delivery = `${original}:retracted`;
+  const request: WebhookRequest = {
+    url: config.url,
+    headers: {
+      "Content-Type": "application/json",
+      "User-Agent": "Curate-Webhook/1",
+      "X-Curate-Event": WEBHOOK_RETRACTED_EVENT,
+      "X-Curate-Delivery": delivery,
+    },
+    body: JSON.stringify({
+      event: WEBHOOK_RETRACTED_EVENT,
+      delivery,
+      feedId: context.feedId,
+      submissionId: context.submissionId,
+      data: { delivery: original },
+    }),
+  };
+  await createWebhookDistributor(settings).send({ action: "POST", request }, config, context);
+  return { retracted: true, delivery };
 }

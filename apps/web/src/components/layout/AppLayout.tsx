@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Toaster } from "#web/components/ui/toast";
 import { AppHeader, type AppHeaderSlots } from "./AppHeader";
+import { NavigationProgress } from "./NavigationProgress";
 
 export function AppLayout({ children, ...header }: AppHeaderSlots & { children: ReactNode }) {
   return (
@@ -11,6 +12,7 @@ export function AppLayout({ children, ...header }: AppHeaderSlots & { children: 
       >
         Skip to content
       </a>
+      <NavigationProgress />
       <AppHeader {...header} />
       <main id="main" className="flex-1">
         {children}

@@ -7,6 +7,7 @@ export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
   return (
     <PageContainer className="flex flex-col items-center py-24 text-center">
+      <title>Something went wrong · Curate</title>
       <h1 className="text-2xl font-bold sm:text-3xl">Something went wrong</h1>
       <p className="mt-3 max-w-lg text-muted">{error instanceof Error ? error.message : String(error)}</p>
       <Button

@@ -92,6 +92,9 @@ export async function authorize(queryClient: QueryClient): Promise<void> {
     adapter = await loadWalletAdapter(wallet.walletId);
     if ((await adapter.connectedAccount()) !== wallet.accountId) throw new Error("Wallet session lost");
   } catch {
+    // The wallet no longer holds this account (its session ended or was cleared), so the remembered wallet is
+    // stale: forget it, and the header offers Login again instead of an Authorize App that cannot succeed.
+    authSession.clearAll();
     toast.error("Authorization not ready", { description: "Please try signing back in." });
     return;
   }

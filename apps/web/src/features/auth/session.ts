@@ -96,6 +96,19 @@ export const authSession = {
   },
 };
 
+/**
+ * Whether this browser holds an authorization for the connected wallet: without it there is no session worth asking
+ * the server about (false on the server, which renders every page signed out).
+ */
+export function hasLocalAuthorization(): boolean {
+  return typeof localStorage !== "undefined" && current().authorizedAccount !== null;
+}
+
+/** What a server-rendered page shows, and what hydration starts from: nobody is connected there. */
+const SIGNED_OUT: AuthSessionSnapshot = { wallet: null, authorizedAccount: null, chooserOpen: false };
+
 export function useAuthSession(): AuthSessionSnapshot {
-  return useSyncExternalStore(subscribe, current, current);
+  // The visitor's wallet lives in this browser's storage: the server renders a signed-out header, hydration
+  // matches it, and the connected state follows in the next render.
+  return useSyncExternalStore(subscribe, current, () => SIGNED_OUT);
 }

@@ -63,6 +63,47 @@ describe("feed editor state", () => {
       expect(json(synced)).toEqual(synced.config);
     });
 
+    it("keep the RSS distributor's title and description in step with the feed's, as the wizard does", () => {
+      const rss = (title: string, description: string, plugin = "@curatedotfun/rss") => ({
+        plugin,
+        config: {
+          serviceUrl: "https://h/rss",
+          feedConfig: { title, description, siteUrl: "https://h/feed/solar" },
+        },
+      });
+      const custom = rss("Solar, by hand", "Solar news", "@curate/rss");
+      const state = initialEditorState({
+        id: "solar",
+        config: {
+          ...config,
+          outputs: { stream: { enabled: true, distribute: [rss("Solar", "Solar news"), custom] } },
+        },
+      });
+      // Typed one key at a time: each step follows the last.
+      const renamed = run(
+        state,
+        edit({ name: "Solar " }),
+        edit({ name: "Solar Daily" }),
+        edit({ description: "Sun" }),
+        {
+          type: "formSynced",
+        },
+      );
+      const [wizardLike, handWritten] =
+        (renamed.config?.outputs as FeedConfig["outputs"])?.stream?.distribute ?? [];
+      expect(wizardLike?.config).toEqual({
+        serviceUrl: "https://h/rss",
+        feedConfig: { title: "Solar Daily", description: "Sun", siteUrl: "https://h/feed/solar" },
+      });
+      // A title written differently on purpose stays; its description was still the feed's, so it follows.
+      expect(handWritten?.config?.feedConfig).toEqual({
+        title: "Solar, by hand",
+        description: "Sun",
+        siteUrl: "https://h/feed/solar",
+      });
+      expect(renamed.form.distributors[0]?.config).toEqual(wizardLike?.config);
+    });
+
     it("keep what the form does not show and ignore a sync with nothing pending", () => {
       const synced = run(start(), edit({ pollingIntervalMs: "" }), { type: "formSynced" });
       expect(synced.config).not.toHaveProperty("pollingIntervalMs");

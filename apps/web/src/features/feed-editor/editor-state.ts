@@ -9,6 +9,7 @@ import {
   parseConfigJson,
   validateForm,
   type WorkingConfig,
+  withRssTextInStep,
 } from "./form-model";
 
 /**
@@ -130,7 +131,11 @@ function syncForm(state: EditorState): EditorState {
 export function editorReducer(state: EditorState, action: EditorAction): EditorState {
   switch (action.type) {
     case "formChanged":
-      return { ...state, form: action.change(state.form), pendingFormEdits: state.pendingFormEdits + 1 };
+      return {
+        ...state,
+        form: withRssTextInStep(state.form, action.change(state.form)),
+        pendingFormEdits: state.pendingFormEdits + 1,
+      };
 
     case "formSynced":
       return state.pendingFormEdits === 0 ? state : syncForm(state);

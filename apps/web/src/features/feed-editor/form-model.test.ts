@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   configFromForm,
   formFromConfig,
+  newRecapForm,
   parseConfigJson,
   parseStepConfig,
   splitHandles,
@@ -105,6 +106,66 @@ describe("validateForm", () => {
       pollingIntervalMs: "Polling interval must be a whole number of at least 1000 ms",
     });
     expect(validateForm({ ...form, name: "a", description: "b", pollingIntervalMs: "" })).toEqual({});
+  });
+});
+
+describe("recaps in the form", () => {
+  const weekly = {
+    id: "weekly",
+    name: "Weekly",
+    enabled: true,
+    schedule: "0 9 * * 1",
+    timezone: "Europe/Berlin",
+    transform: [{ plugin: "@curate/simple-transform", config: { template: "- {{content}}" } }],
+    batchTransform: [{ plugin: "@curate/ai-transform", config: { prompt: "Summarise the week" } }],
+    distribute: [
+      { plugin: "@curate/telegram", config: { channelId: "@news" }, transform: [{ plugin: "t" }] },
+    ],
+    extra: "kept",
+  };
+  const withRecap = (recap: unknown) => ({ ...stored, outputs: { stream: { enabled: false }, recap } });
+
+  it("round-trips one recap as one object and a list as a list", () => {
+    for (const config of [
+      withRecap(weekly),
+      withRecap([weekly, { ...weekly, id: "daily" }]),
+      withRecap([]),
+    ]) {
+      expect(configFromForm(config, formFromConfig(config))).toEqual(config);
+    }
+    const form = formFromConfig(withRecap(weekly));
+    expect(form.recaps[0]).toMatchObject({
+      id: "weekly",
+      schedule: "0 9 * * 1",
+      timezone: "Europe/Berlin",
+      transforms: [{ plugin: "@curate/simple-transform" }],
+      batchTransforms: [{ plugin: "@curate/ai-transform" }],
+      distributors: [{ plugin: "@curate/telegram" }],
+    });
+  });
+
+  it("adds and removes recaps: a second one makes a list, none removes the key", () => {
+    const config = withRecap(weekly);
+    const form = formFromConfig(config);
+    const added = { ...form, recaps: [...form.recaps, newRecapForm(form.recaps, "UTC")] };
+    const two = configFromForm(config, added).outputs as Record<string, unknown>;
+    expect(two.recap).toEqual([
+      weekly,
+      { enabled: true, id: "recap-2", name: "Recap 2", schedule: "0 9 * * 1", timezone: "UTC" },
+    ]);
+    const none = configFromForm(config, { ...form, recaps: [] }).outputs as Record<string, unknown>;
+    expect(none).not.toHaveProperty("recap");
+    expect(newRecapForm([], "Europe/Paris")).toMatchObject({ id: "weekly", timezone: "Europe/Paris" });
+  });
+
+  it("names a bad schedule, timezone or id by the recap's position", () => {
+    const form = formFromConfig(withRecap([weekly, { ...weekly, schedule: "nope", timezone: "Mars/Base" }]));
+    expect(validateForm(form).recaps).toEqual({
+      "1.id": 'Two recaps share the id "weekly"',
+      "1.schedule": expect.stringMatching(/^Not a valid cron schedule/),
+      "1.timezone": "Unknown timezone: use an IANA name such as UTC or Europe/Berlin",
+    });
+    expect(validateForm(formFromConfig(withRecap(weekly))).recaps).toBeUndefined();
   });
 });
 

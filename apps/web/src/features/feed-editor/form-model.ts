@@ -1,4 +1,11 @@
-import { MIN_POLLING_INTERVAL_MS } from "@curate/core";
+import {
+  builtinPluginName,
+  isValidTimezone,
+  MAX_UNDO_WINDOW_SECONDS,
+  MIN_POLLING_INTERVAL_MS,
+  scheduleProblem,
+  TIMEZONE_MESSAGE,
+} from "@curate/core";
 
 /** The edit page's working config: whatever the JSON holds, unknown keys included. */
 export type WorkingConfig = Record<string, unknown>;
@@ -24,6 +31,22 @@ export interface StepForm {
   config: Entry;
 }
 
+/** A recap (document 2 §3): a scheduled digest of the feed's approvals, with its own steps. */
+export interface RecapForm {
+  /** The stored recap with its other keys, kept when the form writes back. */
+  base: Entry;
+  id: string;
+  name: string;
+  enabled: boolean;
+  /** Five-part cron. */
+  schedule: string;
+  /** IANA name; empty means UTC. */
+  timezone: string;
+  transforms: StepForm[];
+  batchTransforms: StepForm[];
+  distributors: StepForm[];
+}
+
 export interface FeedForm {
   name: string;
   description: string;
@@ -37,6 +60,9 @@ export interface FeedForm {
   /** Comma-separated Twitter handles. */
   approvers: string;
   blacklist: string;
+  /** Seconds an approval waits so that it can be undone, as typed; empty means at once. */
+  undoWindowSeconds: string;
+  recaps: RecapForm[];
 }
 
 const isEntry = (value: unknown): value is Entry =>
@@ -59,6 +85,38 @@ function twitterHandles(group: unknown): string {
 
 function stepForm(step: Entry): StepForm {
   return { base: step, plugin: text(step.plugin), config: isEntry(step.config) ? step.config : {} };
+}
+
+function recapForm(recap: Entry): RecapForm {
+  return {
+    base: recap,
+    id: text(recap.id),
+    name: text(recap.name),
+    enabled: recap.enabled !== false,
+    schedule: text(recap.schedule),
+    timezone: text(recap.timezone),
+    transforms: entries(recap.transform).map(stepForm),
+    batchTransforms: entries(recap.batchTransform).map(stepForm),
+    distributors: entries(recap.distribute).map(stepForm),
+  };
+}
+
+/** A new recap in the form: weekly on Monday morning, in the browser's timezone. */
+export function newRecapForm(existing: RecapForm[], timezone: string): RecapForm {
+  const taken = new Set(existing.map((recap) => recap.id));
+  let n = existing.length + 1;
+  while (taken.has(n === 1 ? "weekly" : `recap-${n}`)) n++;
+  return {
+    base: { enabled: true },
+    id: n === 1 ? "weekly" : `recap-${n}`,
+    name: n === 1 ? "Weekly digest" : `Recap ${n}`,
+    enabled: true,
+    schedule: "0 9 * * 1",
+    timezone,
+    transforms: [],
+    batchTransforms: [],
+    distributors: [],
+  };
 }
 
 /** The form's view of a working config. */
@@ -86,7 +144,47 @@ export function formFromConfig(config: WorkingConfig | null): FeedForm {
     distributors: entries(stream.distribute).map(stepForm),
     approvers: twitterHandles(moderation.approvers),
     blacklist: twitterHandles(moderation.blacklist),
+    undoWindowSeconds:
+      typeof moderation.undoWindowSeconds === "number" ? String(moderation.undoWindowSeconds) : "",
+    recaps: (Array.isArray(outputs.recap)
+      ? entries(outputs.recap)
+      : isEntry(outputs.recap)
+        ? [outputs.recap]
+        : []
+    ).map(recapForm),
   };
+}
+
+/**
+ * The RSS distributors' channel title and description follow the feed's name and description, as the create
+ * wizard derives them. Only a text still equal to the feed's previous one follows: a title the owner wrote
+ * differently on purpose stays.
+ */
+export function withRssTextInStep(previous: FeedForm, next: FeedForm): FeedForm {
+  if (previous.name === next.name && previous.description === next.description) return next;
+  let changed = false;
+  const distributors = next.distributors.map((step) => {
+    if (builtinPluginName(step.plugin) !== "rss") return step;
+    const feedConfig = isEntry(step.config.feedConfig) ? step.config.feedConfig : {};
+    const follow = (key: "title" | "description", before: string, after: string) =>
+      before !== after && (feedConfig[key] === undefined || feedConfig[key] === before);
+    const title = follow("title", previous.name, next.name);
+    const description = follow("description", previous.description, next.description);
+    if (!title && !description) return step;
+    changed = true;
+    return {
+      ...step,
+      config: {
+        ...step.config,
+        feedConfig: {
+          ...feedConfig,
+          ...(title ? { title: next.name } : {}),
+          ...(description ? { description: next.description } : {}),
+        },
+      },
+    };
+  });
+  return changed ? { ...next, distributors } : next;
 }
 
 /** An empty polling field means "not set"; anything else is the number typed (validated separately). */
@@ -153,6 +251,9 @@ export function configFromForm(base: WorkingConfig | null, form: FeedForm): Work
     }));
   }
   outputs.stream = stream;
+  const recaps = recapsFromForm(outputs.recap, form.recaps);
+  if (recaps === undefined) delete outputs.recap;
+  else outputs.recap = recaps;
   config.outputs = outputs;
 
   const moderation = isEntry(config.moderation) ? { ...config.moderation } : {};
@@ -162,16 +263,78 @@ export function configFromForm(base: WorkingConfig | null, form: FeedForm): Work
   else delete moderation.approvers;
   if (blacklist) moderation.blacklist = blacklist;
   else delete moderation.blacklist;
+  const undoWindow = form.undoWindowSeconds.trim();
+  if (undoWindow === "") delete moderation.undoWindowSeconds;
+  else moderation.undoWindowSeconds = Number(undoWindow);
   if (Object.keys(moderation).length) config.moderation = moderation;
   else delete config.moderation;
 
   return config;
 }
 
+const writeSteps = (steps: StepForm[]) =>
+  steps.map((step) => ({ ...step.base, plugin: step.plugin, config: step.config }));
+
+function withSteps(entry: Entry, key: string, steps: StepForm[]): Entry {
+  if (steps.length || Array.isArray(entry[key])) entry[key] = writeSteps(steps);
+  return entry;
+}
+
+/** Keys the stored recap had are written back; keys it lacked only when the form gives them a value. */
+function recapFromForm(recap: RecapForm): Entry {
+  const next: Entry = { ...recap.base };
+  const put = (key: string, value: unknown, given: boolean) => {
+    if (given || key in recap.base) next[key] = value;
+  };
+  put("id", recap.id, recap.id !== "");
+  put("name", recap.name, recap.name !== "");
+  put("enabled", recap.enabled, !recap.enabled);
+  put("schedule", recap.schedule, recap.schedule !== "");
+  put("timezone", recap.timezone, recap.timezone !== "");
+  if (next.name === "") delete next.name;
+  if (next.timezone === "") delete next.timezone;
+  withSteps(next, "transform", recap.transforms);
+  withSteps(next, "batchTransform", recap.batchTransforms);
+  withSteps(next, "distribute", recap.distributors);
+  return next;
+}
+
+/** One recap stays one object (the config accepts either); otherwise a list. None: left out, unless it was a list. */
+function recapsFromForm(stored: unknown, recaps: RecapForm[]): Entry | Entry[] | undefined {
+  const written = recaps.map(recapFromForm);
+  if (isEntry(stored) && written.length === 1) return written[0];
+  if (written.length === 0 && !Array.isArray(stored)) return undefined;
+  return written;
+}
+
+/** A recap's field errors, by `<index>.<field>` (schedule, timezone, id). */
+export type RecapErrors = Record<string, string>;
+
 export interface FormErrors {
   name?: string;
   description?: string;
   pollingIntervalMs?: string;
+  undoWindowSeconds?: string;
+  recaps?: RecapErrors;
+}
+
+/** A recap's schedule, timezone and id, as the feed config's contract checks them. */
+export function recapErrors(recaps: RecapForm[]): RecapErrors | undefined {
+  const errors: RecapErrors = {};
+  const seen = new Set<string>();
+  recaps.forEach((recap, index) => {
+    const id = recap.id.trim();
+    if (!id) errors[`${index}.id`] = "A recap id is required";
+    else if (!/^[a-z0-9][a-z0-9_-]*$/.test(id)) errors[`${index}.id`] = "Lower-case letters, digits, - and _";
+    else if (seen.has(id)) errors[`${index}.id`] = `Two recaps share the id "${id}"`;
+    seen.add(id);
+    const problem = scheduleProblem(recap.schedule);
+    if (problem) errors[`${index}.schedule`] = problem;
+    if (recap.timezone.trim() && !isValidTimezone(recap.timezone.trim())) {
+      errors[`${index}.timezone`] = TIMEZONE_MESSAGE;
+    }
+  });
+  return Object.keys(errors).length ? errors : undefined;
 }
 
 /** The edit form's rules (document 2 §5). */
@@ -183,6 +346,12 @@ export function validateForm(form: FeedForm): FormErrors {
   if (polling !== undefined && (!Number.isInteger(polling) || polling < MIN_POLLING_INTERVAL_MS)) {
     errors.pollingIntervalMs = `Polling interval must be a whole number of at least ${MIN_POLLING_INTERVAL_MS} ms`;
   }
+  const undoWindow = form.undoWindowSeconds.trim();
+  if (undoWindow !== "" && !(/^\d+$/.test(undoWindow) && Number(undoWindow) <= MAX_UNDO_WINDOW_SECONDS)) {
+    errors.undoWindowSeconds = `The undo window is a whole number of seconds from 0 to ${MAX_UNDO_WINDOW_SECONDS}`;
+  }
+  const recaps = recapErrors(form.recaps);
+  if (recaps) errors.recaps = recaps;
   return errors;
 }
 

@@ -1,7 +1,10 @@
 import type { Feed, FeedConfig } from "@curate/core";
-import { useEffect, useReducer } from "react";
+import { useEffect, useReducer, useState } from "react";
 import { toast } from "#web/components/ui/toast";
+import type { WorkingConfig } from "#web/features/dry-runs/components/ConfigTestBench";
+import { describeIssue } from "#web/features/feeds/field-labels";
 import { fieldIssues, useUpdateFeed } from "#web/features/feeds/mutations";
+import { ApiError } from "#web/lib/api";
 import {
   canChangeImage,
   canRemoveStep,
@@ -23,6 +26,12 @@ const INVALID_JSON = "Please check your JSON syntax and try again.";
 export function useFeedEditor(feed: Feed) {
   const [state, dispatch] = useReducer(editorReducer, feed, initialEditorState);
   const update = useUpdateFeed(feed.id);
+  // The version this editor last loaded or saved, sent as the save's precondition.
+  const [version, setVersion] = useState(feed.updatedAt);
+  // The config as last saved, to tell whether there is anything to lose.
+  const [savedJson, setSavedJson] = useState(() => JSON.stringify(state.config));
+  const dirty =
+    state.pendingFormEdits > 0 || state.jsonError !== null || JSON.stringify(state.config) !== savedJson;
 
   // Every edit bumps the count, which restarts the timer; a sync or a view switch sets it to 0 and cancels it.
   useEffect(() => {
@@ -32,6 +41,8 @@ export function useFeedEditor(feed: Feed) {
   }, [state.pendingFormEdits]);
 
   function switchView(view: EditorView) {
+    // The tab switches on press, before the focused field's blur would commit it: commit it first.
+    if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
     if (!canSwitchView(state, view)) {
       // Radix asks for the tab on press and again on focus; one id keeps that to one toast.
       toast.error("Invalid JSON", { id: "invalid-json", description: INVALID_JSON });
@@ -58,6 +69,12 @@ export function useFeedEditor(feed: Feed) {
   }
 
   function save() {
+    const unparsed = document.querySelector<HTMLElement>('[data-step-config][aria-invalid="true"]');
+    if (unparsed) {
+      toast.error("Invalid JSON", { description: INVALID_JSON });
+      unparsed.focus();
+      return;
+    }
     const check = checkSave(state);
     if (check.kind === "invalid-json") {
       toast.error("Invalid JSON", { description: INVALID_JSON });
@@ -69,18 +86,28 @@ export function useFeedEditor(feed: Feed) {
     }
     dispatch({ type: "saveRequested", check });
     if (!check.valid) return;
-    update.mutate(check.config as FeedConfig, {
-      onSuccess: () => {
-        dispatch({ type: "saved" });
-        toast.success("Success", { description: "Feed configuration updated successfully." });
+    const config = check.config as FeedConfig;
+    update.mutate(
+      { config, version },
+      {
+        onSuccess: (saved) => {
+          setVersion(saved.updatedAt);
+          setSavedJson(JSON.stringify(config));
+          dispatch({ type: "saved" });
+          toast.success("Success", { description: "Feed configuration updated successfully." });
+        },
+        onError: (error) => {
+          const issues = fieldIssues(error);
+          dispatch({ type: "saveFailed", issues });
+          // The issues are listed on the page in words; the toast does not repeat the server's raw summary.
+          toast.error("Update Failed", {
+            description: issues.length
+              ? `${issues.map(describeIssue).slice(0, 2).join("; ")}${issues.length > 2 ? "; …" : ""}`
+              : readableError(error) || "Could not update feed configuration.",
+          });
+        },
       },
-      onError: (error) => {
-        dispatch({ type: "saveFailed", issues: fieldIssues(error) });
-        toast.error("Update Failed", {
-          description: error.message || "Could not update feed configuration.",
-        });
-      },
-    });
+    );
   }
 
   return {
@@ -97,10 +124,31 @@ export function useFeedEditor(feed: Feed) {
     canRemoveStep: canRemoveStep(state),
     removeStep: (stepPath: string) => dispatch({ type: "stepRemoved", stepPath }),
     saving: update.isPending,
+    /** Edits not saved yet: the page marks them and asks before leaving. */
+    dirty,
+    /** The working config for "Test this config": the form or JSON as it is now, or why it cannot run. */
+    workingConfig: (): WorkingConfig => {
+      const check = checkSave(state);
+      if (check.kind === "invalid-json") return { problem: `Invalid JSON: ${INVALID_JSON}` };
+      if (check.kind === "empty") return { problem: "No configuration to test." };
+      if (!check.valid) {
+        return { problem: "The configuration has problems:", issues: check.issues };
+      }
+      return { config: check.config as FeedConfig };
+    },
     editForm: (change: (form: FeedForm) => FeedForm) => dispatch({ type: "formChanged", change }),
     editJson: (text: string) => dispatch({ type: "jsonTextChanged", text }),
     switchView,
     changeImage,
     save,
   };
+}
+
+/** The server's own message without the transport prefix ("API request failed: 409 …"). */
+function readableError(error: Error): string {
+  if (error instanceof ApiError) {
+    const message = (error.body as { error?: { message?: unknown } } | null)?.error?.message;
+    if (typeof message === "string" && message) return message;
+  }
+  return error.message;
 }

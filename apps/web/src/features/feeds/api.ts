@@ -1,4 +1,4 @@
-import { ALL_FEED_ID, type Feed, type FeedSummary } from "@curate/core";
+import { ALL_FEED_ID, type Feed, type FeedSummary, type FeedVersion, type Paged } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
@@ -8,6 +8,8 @@ export const feedKeys = {
   detail: (feedId: string) => [...feedKeys.all, "detail", feedId] as const,
   /** The wizard's "is this hashtag taken" lookup, kept apart from the detail cache it must not pollute. */
   idCheck: (feedId: string) => [...feedKeys.all, "id-check", feedId] as const,
+  /** Under `all`, so every save (which refreshes `all`) refreshes the history too. */
+  versions: (feedId: string, page: number) => [...feedKeys.all, "versions", feedId, page] as const,
 };
 
 /** The catch-all feed "all" is never listed, whatever the server sends. */
@@ -28,4 +30,17 @@ export const feedQueryOptions = (feedId: string) =>
   queryOptions({
     queryKey: feedKeys.detail(feedId),
     queryFn: ({ signal }) => api<Feed>(feedPath(feedId), { signal }),
+  });
+
+/** Versions the edit page's history shows per page. */
+export const FEED_VERSIONS_PAGE_SIZE = 10;
+
+export const feedVersionsQueryOptions = (feedId: string, page: number) =>
+  queryOptions({
+    queryKey: feedKeys.versions(feedId, page),
+    queryFn: ({ signal }) =>
+      api<Paged<FeedVersion>>(`${feedPath(feedId)}/versions`, {
+        query: { page, limit: FEED_VERSIONS_PAGE_SIZE },
+        signal,
+      }),
   });

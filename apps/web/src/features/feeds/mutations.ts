@@ -27,7 +27,27 @@ export function useUpdateFeed(feedId: string) {
   const queryClient = useQueryClient();
   const invalidate = useInvalidateFeeds();
   return useMutation({
-    mutationFn: (config: FeedConfig) => api<Feed>(feedPath(feedId), { method: "PUT", body: config }),
+    // `version` is the updatedAt the editor loaded: a feed changed since then is a 409, not overwritten.
+    mutationFn: ({ config, version }: { config: FeedConfig; version?: string }) =>
+      api<Feed>(feedPath(feedId), {
+        method: "PUT",
+        body: config,
+        headers: version ? { "If-Match": `"${version}"` } : undefined,
+      }),
+    onSuccess: (feed) => {
+      queryClient.setQueryData(feedKeys.detail(feedId), feed);
+      return invalidate();
+    },
+  });
+}
+
+/** Saves an earlier version again (a new version, "restored from"); the editor then starts from it. */
+export function useRestoreFeedVersion(feedId: string) {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateFeeds();
+  return useMutation({
+    mutationFn: (version: number) =>
+      api<Feed>(`${feedPath(feedId)}/versions/${version}/restore`, { method: "POST" }),
     onSuccess: (feed) => {
       queryClient.setQueryData(feedKeys.detail(feedId), feed);
       return invalidate();

@@ -79,8 +79,14 @@ export function unfillablePlaceholders(
 }
 
 /** "This server has no value for {{AI_API_KEY}}: the AI transform step will fail on every job until …" */
-export function unfillableText(placeholder: Pick<UnfillablePlaceholder, "name" | "label">): string {
-  return `This server has no value for {{${placeholder.name}}}: the ${placeholder.label} step will fail on every job until the operator sets it.`;
+export function unfillableText(
+  placeholder: Pick<UnfillablePlaceholder, "name" | "label">,
+  where: { feedSecrets?: boolean } = {},
+): string {
+  // A saved feed has its own secrets, which the owner can add; a draft in the wizard has none yet.
+  return where.feedSecrets
+    ? `Neither this feed's secrets nor this server have a value for {{${placeholder.name}}}: the ${placeholder.label} step will fail on every job until you add it under Secrets (or the operator sets it).`
+    : `This server has no value for {{${placeholder.name}}}: the ${placeholder.label} step will fail on every job until the operator sets it.`;
 }
 
 /** A copy of the config without the step at `stepPath` (an entry of a stream's transform or distribute list). */

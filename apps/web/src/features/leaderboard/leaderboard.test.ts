@@ -15,6 +15,7 @@ function entry(
   feeds: Record<string, number> = {},
 ): LeaderboardEntry {
   return {
+    rank: 1,
     curatorId: curatorUsername,
     curatorUsername,
     submissionCount,

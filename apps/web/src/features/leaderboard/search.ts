@@ -1,5 +1,19 @@
 import { FEED_ID_PATTERN, isTimeRange, type TimeRange } from "@curate/core";
 
+/**
+ * The address to put in place of the one given, when it holds a value the page does not use (a feed that does
+ * not exist, a malformed value); undefined when the address is already what the page shows.
+ */
+export function correctedLeaderboardSearch(
+  raw: Record<string, unknown>,
+  feeds: ReadonlyArray<{ id: string }> | undefined,
+): LeaderboardSearch | undefined {
+  if (!feeds) return undefined;
+  const wanted = toLeaderboardSearch(resolveLeaderboardSearch(leaderboardSearchSchema.parse(raw), feeds));
+  const same = (raw.feed ?? undefined) === wanted.feed && (raw.timeframe ?? undefined) === wanted.timeframe;
+  return same ? undefined : wanted;
+}
+
 /** The feed filter's default: no single feed, every feed counts. */
 export const ALL_FEEDS = "all feeds";
 
@@ -14,7 +28,11 @@ export interface LeaderboardSearch {
  */
 export const leaderboardSearchSchema = {
   parse: (input: Record<string, unknown>): LeaderboardSearch => ({
-    feed: typeof input.feed === "string" && FEED_ID_PATTERN.test(input.feed) ? input.feed : undefined,
+    // Feed ids are lower-case everywhere; "NEAR" in an address means #near.
+    feed:
+      typeof input.feed === "string" && FEED_ID_PATTERN.test(input.feed.toLowerCase())
+        ? input.feed.toLowerCase()
+        : undefined,
     timeframe: isTimeRange(input.timeframe) ? input.timeframe : undefined,
   }),
 };

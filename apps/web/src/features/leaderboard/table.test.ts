@@ -18,6 +18,7 @@ function entry(
   feeds: Record<string, number> = {},
 ): LeaderboardEntry {
   return {
+    rank: 1,
     curatorId: `id-${curatorUsername}`,
     curatorUsername,
     submissionCount: counts.submissions,

@@ -1,7 +1,8 @@
-import type { CanModerate } from "@curate/core";
+import type { BulkRun, CanModerate, Paged } from "@curate/core";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useCurrentUser } from "#web/features/auth/api";
 import { api } from "#web/lib/api";
+import { useHydrating } from "#web/lib/use-hydrating";
 
 // Reads only; the decisions live in ./mutations. Route loaders prefetch the can-moderate answer, and whatever a
 // loader imports may end up in the first load of "/", which must not carry the mutation code.
@@ -16,7 +17,31 @@ export const moderationKeys = {
     [...moderationKeys.all, "can-moderate", feedId, accountId] as const,
   canModerateFeed: (feedId: string) => [...moderationKeys.all, "can-moderate", feedId] as const,
   moderate: (feedId: string) => [...moderationKeys.all, "moderate", feedId] as const,
+  latestBulkRun: (feedId: string) => [...moderationKeys.all, "bulk-runs", feedId, "latest"] as const,
 };
+
+/** How often a running background bulk decision's progress is read. */
+export const BULK_RUN_POLL_MS = 1000;
+
+export const isActiveBulkRun = (run: BulkRun | null | undefined) =>
+  run?.state === "queued" || run?.state === "running";
+
+/**
+ * A feed's latest background bulk decision ("Select all N matching" beyond the cap), read again every second while
+ * it runs, so the curation tab finds its progress when it is opened again.
+ */
+export const latestBulkRunQueryOptions = (feedId: string) =>
+  queryOptions({
+    queryKey: moderationKeys.latestBulkRun(feedId),
+    queryFn: async ({ signal }) => {
+      const page = await api<Paged<BulkRun>>("/moderate/bulk-runs", {
+        query: { feedId, limit: 1 },
+        signal,
+      });
+      return page.items[0] ?? null;
+    },
+    refetchInterval: (query) => (isActiveBulkRun(query.state.data) ? BULK_RUN_POLL_MS : false),
+  });
 
 export const canModerateQueryOptions = (feedId: string, accountId: string | null) =>
   queryOptions({
@@ -40,7 +65,9 @@ export function useModeratorAccess(feedId: string): ModeratorAccess {
     ...canModerateQueryOptions(feedId, accountId),
     enabled: accountId !== null,
   });
-  if (userStatus === "pending") return "checking";
+  // A server-rendered page knows no visitor: it hydrates as "checking" even if the answer is already here.
+  const hydrating = useHydrating();
+  if (hydrating || userStatus === "pending") return "checking";
   if (accountId === null) return "denied";
   if (status === "pending") return "checking";
   return data?.canModerate === true ? "granted" : "denied";
@@ -49,4 +76,24 @@ export function useModeratorAccess(feedId: string): ModeratorAccess {
 /** Document 1 §6: moderation controls only for a signed-in user whose can-moderate check for the feed passes. */
 export function useCanModerate(feedId: string): boolean {
   return useModeratorAccess(feedId) === "granted";
+}
+
+/** Editing a feed is for its creator, its admins and super admins; approvers moderate but do not edit. */
+const EDITOR_REASONS = new Set(["creator", "admin", "super_admin"]);
+
+export type EditorAccess = "checking" | "granted" | "denied";
+
+/** Whether the signed-in user may edit (and delete) the feed, from the same cached check as moderation. */
+export function useFeedEditorAccess(feedId: string): EditorAccess {
+  const { data: user, status: userStatus } = useCurrentUser();
+  const accountId = user?.nearAccountId ?? null;
+  const { data, status } = useQuery({
+    ...canModerateQueryOptions(feedId, accountId),
+    enabled: accountId !== null,
+  });
+  const hydrating = useHydrating();
+  if (hydrating || userStatus === "pending") return "checking";
+  if (accountId === null) return "denied";
+  if (status === "pending") return "checking";
+  return data && EDITOR_REASONS.has(data.reason) ? "granted" : "denied";
 }

@@ -4,6 +4,7 @@ import { submissionKeys } from "#web/features/submissions/api";
 import { applyFeedStatus, listScope, type SubmissionPages, withFeedStatus } from "./cache";
 
 const link = (feedId: string, status: SubmissionFeed["status"]): SubmissionFeed => ({
+  submissionId: "1",
   feedId,
   feedName: feedId,
   status,
@@ -11,12 +12,18 @@ const link = (feedId: string, status: SubmissionFeed["status"]): SubmissionFeed 
   curatorUsername: "curator",
   curatorNotes: null,
   submittedAt: "2026-01-01T00:00:00.000Z",
+  createdAt: "2026-01-01T00:00:00.000Z",
+  updatedAt: "2026-01-01T00:00:00.000Z",
 });
 
 const submission = (tweetId: string, feeds: SubmissionFeed[], status = feeds[0].status): Submission => ({
   tweetId,
+  platform: "twitter",
   userId: "9",
   username: "author",
+  authorDisplayName: null,
+  url: null,
+  media: null,
   authorProfileImage: null,
   content: "A post",
   createdAt: "2026-01-01T00:00:00.000Z",

@@ -33,12 +33,14 @@ describe("resolveTriageKey", () => {
     expect(resolveTriageKey(press("a"), state)).toEqual({ type: "approve", index: 2 });
     expect(resolveTriageKey(press("r"), state)).toEqual({ type: "reject", index: 2 });
     expect(resolveTriageKey(press("n"), state)).toEqual({ type: "note", index: 2 });
+    expect(resolveTriageKey(press("x"), state)).toEqual({ type: "select", index: 2 });
   });
 
   it("leaves decision keys alone with no focused item or one that cannot be decided", () => {
     expect(resolveTriageKey(press("a"), { ...state, index: null })).toBeNull();
     expect(resolveTriageKey(press("r"), { ...state, canDecide: false })).toBeNull();
     expect(resolveTriageKey(press("n"), { ...state, canDecide: false })).toBeNull();
+    expect(resolveTriageKey(press("x"), { ...state, canDecide: false })).toBeNull();
   });
 
   it("ignores modified keys, handled keys, other keys and an empty list", () => {
@@ -46,7 +48,7 @@ describe("resolveTriageKey", () => {
       expect(resolveTriageKey(press("a", { [modifier]: true }), state)).toBeNull();
     }
     expect(resolveTriageKey(press("j", { defaultPrevented: true }), state)).toBeNull();
-    expect(resolveTriageKey(press("x"), state)).toBeNull();
+    expect(resolveTriageKey(press("q"), state)).toBeNull();
     expect(resolveTriageKey(press("j"), { ...state, count: 0, index: null })).toBeNull();
   });
 

@@ -1,7 +1,7 @@
 /** What a key press on the curation list asks for. */
 export type TriageCommand =
   | { type: "move"; index: number }
-  | { type: "approve" | "reject" | "note"; index: number };
+  | { type: "approve" | "reject" | "note" | "select"; index: number };
 
 export interface TriageKey {
   key: string;
@@ -28,6 +28,7 @@ export const TRIAGE_KEYS = {
   approve: "a",
   reject: "r",
   note: "n",
+  select: "x",
 } as const;
 
 /** Keys typed into a field, or inside a dialog, belong to that field or dialog, not to the list. */
@@ -56,10 +57,17 @@ export function resolveTriageKey(event: TriageKey, state: TriageState): TriageCo
       return { type: "move", index: index === null ? 0 : Math.max(index - 1, 0) };
     case TRIAGE_KEYS.approve:
     case TRIAGE_KEYS.reject:
-    case TRIAGE_KEYS.note: {
+    case TRIAGE_KEYS.note:
+    case TRIAGE_KEYS.select: {
       if (index === null || !state.canDecide) return null;
       const type =
-        event.key === TRIAGE_KEYS.approve ? "approve" : event.key === TRIAGE_KEYS.reject ? "reject" : "note";
+        event.key === TRIAGE_KEYS.approve
+          ? "approve"
+          : event.key === TRIAGE_KEYS.reject
+            ? "reject"
+            : event.key === TRIAGE_KEYS.note
+              ? "note"
+              : "select";
       return { type, index };
     }
     default:

@@ -1,10 +1,12 @@
 import type {
+  ChannelPause,
   Paged,
   ProcessedSubmission,
   ProcessingJob,
   ProcessingJobStatus,
   ProcessingStep,
   ProcessingSummary,
+  RecapStatus,
 } from "@curate/core";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
@@ -28,6 +30,11 @@ export const processingKeys = {
   allSteps: (feedId: string) => [...processingKeys.feed(feedId), "steps"] as const,
   steps: (feedId: string, jobId: string) => [...processingKeys.allSteps(feedId), jobId] as const,
   summary: (feedId: string) => [...processingKeys.feed(feedId), "summary"] as const,
+  pauses: (feedId: string) => [...processingKeys.feed(feedId), "pauses"] as const,
+  /** The feed's recaps and their runs. */
+  recaps: (feedId: string) => [...processingKeys.feed(feedId), "recaps"] as const,
+  recapStatuses: (feedId: string) => [...processingKeys.recaps(feedId), "statuses"] as const,
+  recapRuns: (feedId: string) => [...processingKeys.recaps(feedId), "runs"] as const,
 };
 
 const feedPath = (feedId: string) => `/processing/feeds/${encodeURIComponent(feedId)}`;
@@ -78,4 +85,38 @@ export const processingSummaryQueryOptions = (feedId: string) =>
   queryOptions({
     queryKey: processingKeys.summary(feedId),
     queryFn: ({ signal }) => api<ProcessingSummary>(`${feedPath(feedId)}/summary`, { signal }),
+  });
+
+/**
+ * The feed's channels paused because they refused its credentials (owners and admins). Anyone else gets a 403,
+ * which here means "nothing to show", so it is not retried.
+ */
+export const channelPausesQueryOptions = (feedId: string) =>
+  queryOptions({
+    queryKey: processingKeys.pauses(feedId),
+    queryFn: async ({ signal }) =>
+      (await api<{ pauses: ChannelPause[] }>(`${feedPath(feedId)}/pauses`, { signal })).pauses,
+    retry: false,
+  });
+
+/** The feed's recaps: schedule in words, next run, what earlier runs covered. */
+export const recapStatusesQueryOptions = (feedId: string) =>
+  queryOptions({
+    queryKey: processingKeys.recapStatuses(feedId),
+    queryFn: async ({ signal }) =>
+      (await api<{ recaps: RecapStatus[] }>(`${feedPath(feedId)}/recaps`, { signal })).recaps,
+  });
+
+/** The feed's recap runs, newest first, a page at a time; polled while one is waiting or running. */
+export const recapRunsQueryOptions = (feedId: string) =>
+  infiniteQueryOptions({
+    queryKey: processingKeys.recapRuns(feedId),
+    queryFn: ({ pageParam, signal }) =>
+      api<Paged<ProcessingJob>>(`${feedPath(feedId)}/recap-runs`, {
+        signal,
+        query: { page: pageParam, limit: PROCESSING_PAGE_SIZE },
+      }),
+    initialPageParam: 0 as number,
+    getNextPageParam: (last) => (last.pagination.hasNextPage ? last.pagination.page + 1 : undefined),
+    refetchInterval: (query) => jobsPollInterval(query.state.data?.pages.flatMap((page) => page.items)),
   });

@@ -1,4 +1,4 @@
-import type { ProcessingJob } from "@curate/core";
+import type { ProcessingJob, ResumeChannelsAnswer } from "@curate/core";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { toast } from "#web/components/ui/toast";
 import { authKeys } from "#web/features/auth/api";
@@ -49,6 +49,7 @@ function refreshAfter(queryClient: QueryClient, feedId: string, submissionId: st
   void queryClient.invalidateQueries({ queryKey: processingKeys.rows(feedId) });
   void queryClient.invalidateQueries({ queryKey: processingKeys.allSteps(feedId) });
   void queryClient.invalidateQueries({ queryKey: processingKeys.summary(feedId) });
+  void queryClient.invalidateQueries({ queryKey: processingKeys.recaps(feedId) });
 }
 
 function useFollowUp<Variables extends FollowUp>(
@@ -104,4 +105,35 @@ export function useTweakStep(feedId: string) {
   return useFollowUp<TweakFollowUp>(feedId, "tweak", ({ stepId, newInput }) =>
     post(`/processing/steps/${encodeURIComponent(stepId)}/tweak`, { newInput }),
   );
+}
+
+/** Resume publishing: lifts the feed's paused channels (or one) and sends what they held again. */
+export function useResumeChannels(feedId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (channelKey?: string) =>
+      api<ResumeChannelsAnswer>(`/processing/feeds/${encodeURIComponent(feedId)}/pauses/resume`, {
+        method: "POST",
+        body: channelKey ? { channelKey } : {},
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: processingKeys.feed(feedId) }),
+  });
+}
+
+export const RUN_RECAP_TOASTS = { done: "Recap run started.", failed: "Failed to run recap" } as const;
+
+/** Run now: a recap over the posts approved since its last run, as a new job. */
+export function useRunRecap(feedId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (recapId: string) =>
+      (
+        await post(
+          `/processing/feeds/${encodeURIComponent(feedId)}/recaps/${encodeURIComponent(recapId)}/run`,
+        )
+      ).job,
+    onSuccess: () => toast.success(RUN_RECAP_TOASTS.done),
+    onError: (error) => toast.error(`${RUN_RECAP_TOASTS.failed}: ${serverMessage(error) ?? "Unknown error"}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: processingKeys.recaps(feedId) }),
+  });
 }

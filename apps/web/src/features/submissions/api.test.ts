@@ -1,6 +1,6 @@
 import { listSearchSchema, type Paged, type Submission } from "@curate/core";
 import { describe, expect, it } from "vitest";
-import { submissionsInfiniteQueryOptions, toSubmissionFilters } from "./api";
+import { submissionsHeadQueryOptions, submissionsInfiniteQueryOptions, toSubmissionFilters } from "./api";
 
 describe("Explore search parameters", () => {
   it("turn into the list filters they name", () => {
@@ -27,9 +27,12 @@ describe("submission pages", () => {
     expect(options.getNextPageParam(page(2, false), [], 2, [0, 1, 2])).toBeUndefined();
   });
 
-  it("refresh every 10 seconds and on focus or reconnect", () => {
-    expect(options.refetchInterval).toBe(10_000);
-    expect(options.refetchOnWindowFocus).toBe(true);
-    expect(options.refetchOnReconnect).toBe(true);
+  it("never refetch every loaded page: the first page alone refreshes every 10 s and on focus or reconnect", () => {
+    expect(options.refetchInterval).toBeUndefined();
+    expect(options.refetchOnWindowFocus).toBe(false);
+    const head = submissionsHeadQueryOptions({ status: "all", sortOrder: "newest" });
+    expect(head.refetchInterval).toBe(10_000);
+    expect(head.refetchOnWindowFocus).toBe("always");
+    expect(head.refetchOnReconnect).toBe("always");
   });
 });

@@ -6,7 +6,7 @@ import {
   type StatusFilter,
   type Submission,
 } from "@curate/core";
-import { infiniteQueryOptions } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
 export const SUBMISSIONS_REFRESH_MS = 10_000;
@@ -37,6 +37,12 @@ export const submissionKeys = {
   list: (filters: SubmissionFilters) => [...submissionKeys.lists(), filters] as const,
   feedList: (feedId: string, filters: SubmissionFilters) =>
     [...submissionKeys.lists(), { feedId, ...filters }] as const,
+  /**
+   * The first page alone, polled for what changed on top of a list. Kept out of `lists()`: those hold paged
+   * (infinite) data that the moderation cache rewrites, a head holds one page.
+   */
+  heads: () => [...submissionKeys.all, "head"] as const,
+  head: (listKey: readonly unknown[]) => [...submissionKeys.heads(), ...listKey.slice(2)] as const,
   detail: (tweetId: string) => [...submissionKeys.all, "detail", tweetId] as const,
 };
 
@@ -54,14 +60,26 @@ function fetchSubmissionPage(path: string, filters: SubmissionFilters, page: num
 }
 
 // Explore and the feed curation tab page the same way (GET /submissions and GET /submissions/feed/{feedId}).
+// The loaded pages are never refetched as a whole: after scrolling 16 pages that would be 16 requests a tick.
+// Freshness comes from polling the first page alone (the head, below), merged into what is loaded.
 const pagedListDefaults = {
   initialPageParam: 0 as number,
   getNextPageParam: (last: Paged<Submission>) =>
     last.pagination.hasNextPage ? last.pagination.page + 1 : undefined,
-  refetchInterval: SUBMISSIONS_REFRESH_MS,
-  refetchOnWindowFocus: true,
-  refetchOnReconnect: true,
+  refetchOnWindowFocus: false,
+  refetchOnReconnect: false,
 };
+
+/**
+ * The first page of a list, asked for every 10 s and on focus or reconnect, however fresh: what it holds that
+ * the loaded pages do not is new on top; what it holds that they do is a newer copy of a loaded item.
+ */
+const headDefaults = {
+  staleTime: SUBMISSIONS_REFRESH_MS,
+  refetchInterval: SUBMISSIONS_REFRESH_MS,
+  refetchOnWindowFocus: "always",
+  refetchOnReconnect: "always",
+} as const;
 
 export const submissionsInfiniteQueryOptions = (filters: SubmissionFilters) =>
   infiniteQueryOptions({
@@ -70,11 +88,56 @@ export const submissionsInfiniteQueryOptions = (filters: SubmissionFilters) =>
     ...pagedListDefaults,
   });
 
+export const submissionsHeadQueryOptions = (filters: SubmissionFilters) =>
+  queryOptions({
+    queryKey: submissionKeys.head(submissionKeys.list(filters)),
+    queryFn: ({ signal }) => fetchSubmissionPage("/submissions", filters, 0, signal),
+    ...headDefaults,
+  });
+
+const feedSubmissionsPath = (feedId: string) => `/submissions/feed/${encodeURIComponent(feedId)}`;
+
 /** One feed's submissions; each item's status, curator and notes are those of its link to this feed. */
 export const feedSubmissionsInfiniteQueryOptions = (feedId: string, filters: SubmissionFilters) =>
   infiniteQueryOptions({
     queryKey: submissionKeys.feedList(feedId, filters),
     queryFn: ({ pageParam, signal }) =>
-      fetchSubmissionPage(`/submissions/feed/${encodeURIComponent(feedId)}`, filters, pageParam, signal),
+      fetchSubmissionPage(feedSubmissionsPath(feedId), filters, pageParam, signal),
     ...pagedListDefaults,
+  });
+
+export const feedSubmissionsHeadQueryOptions = (feedId: string, filters: SubmissionFilters) =>
+  queryOptions({
+    queryKey: submissionKeys.head(submissionKeys.feedList(feedId, filters)),
+    queryFn: ({ signal }) => fetchSubmissionPage(feedSubmissionsPath(feedId), filters, 0, signal),
+    ...headDefaults,
+  });
+
+/** What the polled first page says about the loaded list. */
+export interface HeadComparison {
+  /** Items above the reader's current top that the loaded pages do not hold yet. */
+  fresh: Submission[];
+  /** Loaded items with a newer copy in the head, by tweet id. */
+  updated: Map<string, Submission>;
+}
+
+export function compareHead(loaded: readonly Submission[], head: readonly Submission[]): HeadComparison {
+  const byId = new Map(loaded.map((item) => [item.tweetId, item]));
+  const firstKnown = head.findIndex((item) => byId.has(item.tweetId));
+  const fresh = (firstKnown === -1 ? head : head.slice(0, firstKnown)).filter(
+    (item) => !byId.has(item.tweetId),
+  );
+  const updated = new Map<string, Submission>();
+  for (const item of head) {
+    const current = byId.get(item.tweetId);
+    if (current && JSON.stringify(current) !== JSON.stringify(item)) updated.set(item.tweetId, item);
+  }
+  return { fresh, updated };
+}
+
+/** One submission with its feeds, their statuses and its moderation history (the submission page). */
+export const submissionQueryOptions = (submissionId: string) =>
+  queryOptions({
+    queryKey: submissionKeys.detail(submissionId),
+    queryFn: ({ signal }) => api<Submission>(`/submissions/${encodeURIComponent(submissionId)}`, { signal }),
   });

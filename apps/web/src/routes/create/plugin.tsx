@@ -1,8 +1,11 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "#web/components/layout/PlaceholderPage";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { CreatePluginPage } from "#web/features/plugins/components/CreatePluginPage";
 
 export const Route = createFileRoute("/create/plugin")({
   component: () => (
-    <PlaceholderPage title="Create Plugin">Registering a new plugin is on its way.</PlaceholderPage>
+    <PageContainer className="max-w-3xl">
+      <CreatePluginPage />
+    </PageContainer>
   ),
 });

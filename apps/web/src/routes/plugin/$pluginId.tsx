@@ -1,6 +1,20 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderPage } from "#web/components/layout/PlaceholderPage";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { pluginQueryOptions } from "#web/features/plugins/api";
+import { EditPluginPage } from "#web/features/plugins/components/EditPluginPage";
 
 export const Route = createFileRoute("/plugin/$pluginId")({
-  component: () => <PlaceholderPage title="Edit Plugin">Editing a plugin is on its way.</PlaceholderPage>,
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(pluginQueryOptions(params.pluginId));
+  },
+  component: EditPluginRoute,
 });
+
+function EditPluginRoute() {
+  const { pluginId } = Route.useParams();
+  return (
+    <PageContainer className="max-w-3xl">
+      <EditPluginPage pluginId={pluginId} />
+    </PageContainer>
+  );
+}

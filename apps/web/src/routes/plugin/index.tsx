@@ -1,24 +1,15 @@
-import { createFileRoute, Link } from "@tanstack/react-router";
-import { PlusIcon } from "lucide-react";
-import { PlaceholderPage } from "#web/components/layout/PlaceholderPage";
-import { buttonClasses } from "#web/components/ui/button";
+import { createFileRoute } from "@tanstack/react-router";
+import { PageContainer } from "#web/components/layout/PageContainer";
+import { pluginsQueryOptions } from "#web/features/plugins/api";
+import { PluginsPage } from "#web/features/plugins/components/PluginsPage";
 
 export const Route = createFileRoute("/plugin/")({
-  component: PluginsRoute,
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(pluginsQueryOptions({ page: 0 }));
+  },
+  component: () => (
+    <PageContainer>
+      <PluginsPage />
+    </PageContainer>
+  ),
 });
-
-function PluginsRoute() {
-  return (
-    <PlaceholderPage
-      title="Plugins"
-      actions={
-        <Link to="/create/plugin" className={buttonClasses("primary")}>
-          <PlusIcon aria-hidden="true" />
-          Create New Plugin
-        </Link>
-      }
-    >
-      The plugin registry is on its way.
-    </PlaceholderPage>
-  );
-}

@@ -3,6 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "#web/components/ui/avatar";
+import { CopyButton } from "#web/components/ui/copy-button";
 import { useProfileIdentity } from "#web/features/social-profile/use-profile-identity";
 import { shortAccountId } from "#web/lib/account";
 import { cn } from "#web/lib/cn";
@@ -120,15 +121,7 @@ export default function AccountMenu({ accountId }: { accountId: string }) {
           className="absolute top-full right-0 z-50 mt-2 w-64 rounded-md border border-line bg-surface p-1.5 shadow-lg data-[state=open]:animate-fade-in"
           data-state="open"
         >
-          <div className="flex items-center gap-2.5 px-2.5 pt-1.5 pb-2.5">
-            <Avatar name={name} src={imageUrl} size={24} />
-            <div className="min-w-0">
-              <p className="truncate text-sm font-semibold text-ink">{name}</p>
-              <p className="truncate text-xs text-muted" title={accountId}>
-                {shortAccountId(accountId)}
-              </p>
-            </div>
-          </div>
+          <AccountIdentity accountId={accountId} name={name} imageUrl={imageUrl} avatarSize={24} />
           <div className="my-1 h-px bg-line" />
           <Link
             to="/profile/overview"
@@ -176,15 +169,7 @@ export function AccountPanel({ accountId, onNavigate }: { accountId: string; onN
   const { name, imageUrl } = useProfileIdentity(accountId);
   return (
     <div className="flex flex-col gap-1" data-testid="account-panel">
-      <div className="mb-2 flex items-center gap-3 px-3">
-        <Avatar name={name} src={imageUrl} size={40} />
-        <div className="min-w-0">
-          <p className="truncate text-sm font-semibold text-ink">{name}</p>
-          <p className="truncate text-xs text-muted" title={accountId}>
-            {shortAccountId(accountId)}
-          </p>
-        </div>
-      </div>
+      <AccountIdentity accountId={accountId} name={name} imageUrl={imageUrl} avatarSize={40} />
       <Link to="/profile/overview" className={cn(itemClasses, "px-3")} onClick={onNavigate}>
         <UserIcon aria-hidden="true" />
         Profile
@@ -204,6 +189,35 @@ export function AccountPanel({ accountId, onNavigate }: { accountId: string; onN
         <LogOutIcon aria-hidden="true" />
         Disconnect
       </button>
+    </div>
+  );
+}
+
+interface AccountIdentityProps {
+  accountId: string;
+  name: string;
+  imageUrl: string | null;
+  avatarSize: 24 | 40;
+}
+
+/**
+ * Who is signed in: the profile name when there is one, then the full account id once (people copy it to be
+ * added as approvers), with a copy button. Without a profile name the id is not repeated as a name.
+ */
+function AccountIdentity({ accountId, name, imageUrl, avatarSize }: AccountIdentityProps) {
+  const hasProfileName = name !== shortAccountId(accountId) && name !== accountId;
+  return (
+    <div className="flex flex-col gap-1.5 px-2.5 pt-1.5 pb-2.5" data-testid="account-identity">
+      <div className="flex min-w-0 items-center gap-2.5">
+        <Avatar name={name} src={imageUrl} size={avatarSize} />
+        {hasProfileName ? <p className="truncate text-sm font-semibold text-ink">{name}</p> : null}
+      </div>
+      <div className="flex items-start justify-between gap-2">
+        <p className="min-w-0 font-mono text-xs break-all text-muted" data-testid="account-id">
+          {accountId}
+        </p>
+        <CopyButton text={accountId} what="account ID" className="-mt-1 shrink-0" />
+      </div>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { lazy, Suspense, useEffect } from "react";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { useAuthSession } from "#web/features/auth/session";
 import { useAuthState } from "#web/features/auth/use-auth";
-import { AuthorizeButton } from "./AuthorizeButton";
+import { AuthorizeButton, DisconnectButton } from "./AuthorizeButton";
 import { LoginButton } from "./LoginButton";
 
 // Signed-out visitors (most of them) never download the account menu or the profile lookup behind it.
@@ -34,7 +34,12 @@ export function AuthControl() {
   return (
     <div data-auth-control data-auth-status={status} className="flex items-center">
       {status === "signed-out" ? <LoginButton size="sm" /> : null}
-      {status === "connected" ? <AuthorizeButton size="sm" /> : null}
+      {status === "connected" ? (
+        <div className="flex items-center gap-1">
+          <AuthorizeButton size="sm" />
+          <DisconnectButton size="sm" />
+        </div>
+      ) : null}
       {status === "authorized" && accountId ? (
         <Suspense fallback={<Skeleton className="h-10 w-36 rounded-full" />}>
           <AccountMenu accountId={accountId} />
@@ -50,7 +55,12 @@ export function MobileAuthControl({ onNavigate }: { onNavigate: () => void }) {
   return (
     <div data-auth-status={status}>
       {status === "signed-out" ? <LoginButton className="w-full" onClick={onNavigate} /> : null}
-      {status === "connected" ? <AuthorizeButton className="w-full" /> : null}
+      {status === "connected" ? (
+        <div className="flex flex-col gap-2">
+          <AuthorizeButton className="w-full" />
+          <DisconnectButton className="w-full" onDone={onNavigate} />
+        </div>
+      ) : null}
       {status === "authorized" && accountId ? (
         <Suspense fallback={<Skeleton className="h-32 w-full" />}>
           <AccountPanel accountId={accountId} onNavigate={onNavigate} />

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { KeyRoundIcon } from "lucide-react";
+import { KeyRoundIcon, LogOutIcon } from "lucide-react";
 import { useState } from "react";
 import { Button, type ButtonProps } from "#web/components/ui/button";
 
@@ -23,6 +23,31 @@ export function AuthorizeButton(props: Omit<ButtonProps, "children" | "onClick">
     >
       <KeyRoundIcon aria-hidden="true" />
       Authorize App
+    </Button>
+  );
+}
+
+/**
+ * Beside "Authorize App": a connected wallet that cannot or should not authorize (another account, a lost
+ * wallet session) always has a way out, back to Login.
+ */
+export function DisconnectButton({
+  onDone,
+  ...props
+}: Omit<ButtonProps, "children" | "onClick"> & { onDone?: () => void }) {
+  const queryClient = useQueryClient();
+  return (
+    <Button
+      variant="ghost"
+      {...props}
+      onClick={async () => {
+        onDone?.();
+        const { disconnect } = await import("#web/features/auth/flows");
+        await disconnect(queryClient);
+      }}
+    >
+      <LogOutIcon aria-hidden="true" />
+      Disconnect
     </Button>
   );
 }

@@ -8,6 +8,7 @@ import { FormField } from "#web/components/ui/form-field";
 import { Input } from "#web/components/ui/input";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
+import { approverError, threadIdError } from "#web/features/create-feed/validation";
 
 /** Step 2: who approves submissions, and whether approved posts also go to a Telegram chat. */
 export function CurationSettingsStep() {
@@ -15,16 +16,21 @@ export function CurationSettingsStep() {
   const navigate = useNavigate();
   const [handle, setHandle] = useState("");
   const [telegramError, setTelegramError] = useState<string>();
+  const [threadError, setThreadError] = useState<string>();
+  const [handleError, setHandleError] = useState<string>();
+  // Switching Telegram off and on again brings back what was typed.
+  const [lastTelegram, setLastTelegram] = useState(draft.telegram ?? { chatId: "", messageThreadId: "" });
   const trimmed = handle.trim().replace(/^@+/, "");
 
   function addApprover(event: FormEvent) {
     event.preventDefault();
     if (!trimmed) return;
+    const error = approverError(trimmed, draft.approvers);
+    setHandleError(error);
+    if (error) return;
     feedDraftStore.update((current) => ({
       ...current,
-      approvers: current.approvers.some((a) => a.handle.toLowerCase() === trimmed.toLowerCase())
-        ? current.approvers
-        : [...current.approvers, { handle: trimmed, platform: "Twitter" }],
+      approvers: [...current.approvers, { handle: trimmed, platform: "Twitter" }],
     }));
     setHandle("");
   }
@@ -32,6 +38,11 @@ export function CurationSettingsStep() {
   function next() {
     if (draft.telegram && !draft.telegram.chatId.trim()) {
       setTelegramError("Enter the chat id or @channel the bot posts to");
+      return;
+    }
+    const badThread = draft.telegram ? threadIdError(draft.telegram.messageThreadId) : undefined;
+    if (badThread) {
+      setThreadError(badThread);
       return;
     }
     void navigate({ to: "/create/feed/review" });
@@ -63,14 +74,17 @@ export function CurationSettingsStep() {
               ))}
             </select>
           </FormField>
-          <FormField label="Handle" prefix="@">
+          <FormField label="Handle" prefix="@" error={handleError}>
             <Input
               value={handle}
               placeholder="username"
               autoComplete="off"
               autoCapitalize="none"
               className="pl-7"
-              onChange={(event) => setHandle(event.target.value)}
+              onChange={(event) => {
+                setHandleError(undefined);
+                setHandle(event.target.value);
+              }}
             />
           </FormField>
           <Button type="submit" variant="secondary" disabled={!trimmed}>
@@ -117,8 +131,10 @@ export function CurationSettingsStep() {
             checked={draft.telegram !== null}
             onChange={(event) => {
               setTelegramError(undefined);
+              setThreadError(undefined);
+              if (!event.target.checked && draft.telegram) setLastTelegram(draft.telegram);
               feedDraftStore.update({
-                telegram: event.target.checked ? { chatId: "", messageThreadId: "" } : null,
+                telegram: event.target.checked ? lastTelegram : null,
               });
             }}
           />
@@ -145,17 +161,22 @@ export function CurationSettingsStep() {
                 }}
               />
             </FormField>
-            <FormField label="Message thread id" hint="Optional: the topic of a forum group.">
+            <FormField
+              label="Message thread id"
+              hint="Optional: the topic of a forum group."
+              error={threadError}
+            >
               <Input
                 value={draft.telegram.messageThreadId}
                 inputMode="numeric"
                 autoComplete="off"
-                onChange={(event) =>
+                onChange={(event) => {
+                  setThreadError(undefined);
                   feedDraftStore.update((current) => ({
                     ...current,
                     telegram: { chatId: "", ...current.telegram, messageThreadId: event.target.value },
-                  }))
-                }
+                  }));
+                }}
               />
             </FormField>
           </div>

@@ -1,4 +1,5 @@
 import { BUILTIN_PLUGIN_PREFIX, builtinPluginName, findBuiltinPlugin } from "@curate/core";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon, CheckIcon } from "lucide-react";
 import { lazy, type ReactNode, Suspense } from "react";
@@ -8,6 +9,7 @@ import { Button, buttonClasses } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { toast } from "#web/components/ui/toast";
+import { appConfigQueryOptions } from "#web/features/config/api";
 import { feedDraftStore, useFeedDraft } from "#web/features/create-feed/draft-store";
 import { hasErrors, validateBasicInformation } from "#web/features/create-feed/validation";
 import { leaveOutStep, restoreStep, wizardFeedConfig } from "#web/features/create-feed/wizard-config";
@@ -19,7 +21,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid gap-1 py-3 sm:grid-cols-[10rem_1fr] sm:gap-4">
       <dt className="text-sm font-medium text-muted">{label}</dt>
-      <dd className="min-w-0 text-sm text-ink">{children}</dd>
+      <dd className="min-w-0 text-sm text-ink [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }
@@ -39,7 +41,10 @@ export function ReviewStep() {
   const draft = useFeedDraft();
   const navigate = useNavigate();
   const createFeed = useCreateFeed();
-  const config = wizardFeedConfig(draft, window.location.origin);
+  // The deployment's own address, not the browser's: a feed created through a proxy or a second host name still
+  // publishes to the address its readers use.
+  const { data: appConfig } = useQuery(appConfigQueryOptions());
+  const config = wizardFeedConfig(draft, appConfig?.publicUrl ?? window.location.origin);
   const stream = config.outputs?.stream;
   const incomplete = hasErrors(validateBasicInformation(draft));
   const issues = fieldIssues(createFeed.error);
@@ -68,12 +73,12 @@ export function ReviewStep() {
           <FeedImage name={config.name || config.id || "?"} src={config.image || null} className="size-16" />
           <div className="min-w-0">
             <p className="font-display text-xl font-bold break-words">{config.name || "Untitled feed"}</p>
-            <p className="text-sm font-medium text-accent">#{config.id}</p>
+            <p className="text-sm font-medium break-all text-accent">#{config.id}</p>
           </div>
         </div>
         <dl className="divide-y divide-line">
           <Row label="Description">
-            <p className="break-words whitespace-pre-line">{config.description}</p>
+            <p className="whitespace-pre-line [overflow-wrap:anywhere]">{config.description}</p>
           </Row>
           <Row label="Approvers">
             {draft.approvers.length ? (
@@ -163,7 +168,7 @@ export function ReviewStep() {
           <ArrowLeftIcon aria-hidden="true" />
           Previous
         </Link>
-        <Button onClick={create} disabled={incomplete} loading={createFeed.isPending}>
+        <Button onClick={create} disabled={incomplete || !appConfig} loading={createFeed.isPending}>
           <CheckIcon aria-hidden="true" />
           Create Feed
         </Button>

@@ -18,7 +18,9 @@ import { Input } from "#web/components/ui/input";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Textarea } from "#web/components/ui/textarea";
 import { useCurrentUser } from "#web/features/auth/api";
+import { AuthorizeButton } from "#web/features/auth/components/AuthorizeButton";
 import { LoginButton } from "#web/features/auth/components/LoginButton";
+import { useAuthState } from "#web/features/auth/use-auth";
 import { appConfigQueryOptions } from "#web/features/config/api";
 import { useCreateTestPost } from "#web/features/curation/mutations";
 import { feedsQueryOptions } from "#web/features/feeds/api";
@@ -27,6 +29,7 @@ import { feedsQueryOptions } from "#web/features/feeds/api";
 export function TestTweetPage() {
   const config = useQuery(appConfigQueryOptions());
   const user = useCurrentUser();
+  const auth = useAuthState();
 
   let body: ReactNode;
   if (config.status === "pending" || user.status === "pending") {
@@ -41,6 +44,15 @@ export function TestTweetPage() {
       >
         This developer form only works against a development or test server that only its own machine can
         reach, where posts made here are read by the same intake as real mentions of @{config.data.botHandle}.
+      </Notice>
+    );
+  } else if (!user.data && auth.status === "connected") {
+    body = (
+      <Notice title="Authorize the app to create test tweets.">
+        <p>
+          Your wallet is connected. Authorize the app so test tweets can be made on behalf of your account.
+        </p>
+        <AuthorizeButton className="mt-4" />
       </Notice>
     );
   } else if (!user.data) {

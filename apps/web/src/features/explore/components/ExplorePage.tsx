@@ -7,12 +7,13 @@ import { FeedList } from "#web/features/feeds/components/FeedList";
 import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 import {
   type SubmissionFilters as Filters,
+  submissionsHeadQueryOptions,
   submissionsInfiniteQueryOptions,
   toSubmissionFilters,
 } from "#web/features/submissions/api";
 import { SubmissionFilters } from "#web/features/submissions/components/SubmissionFilters";
 import { SubmissionList } from "#web/features/submissions/components/SubmissionList";
-import { formatCount } from "#web/lib/format";
+import { formatTotal } from "#web/lib/format";
 import { Hero } from "./Hero";
 
 interface ExplorePageProps {
@@ -54,9 +55,10 @@ export function ExplorePage({ search, onFiltersChange }: ExplorePageProps) {
           <SubmissionFilters filters={filters} onChange={onFiltersChange} />
           <SubmissionList
             options={submissionsInfiniteQueryOptions(filters)}
-            renderSummary={(total) => (
+            headOptions={submissionsHeadQueryOptions(filters)}
+            renderSummary={(total, capped) => (
               <p className="text-sm text-muted" data-testid="submission-total">
-                {formatCount(total)} {total === 1 ? "submission" : "submissions"}
+                {formatTotal(total, capped)} {total === 1 && !capped ? "submission" : "submissions"}
               </p>
             )}
           />

@@ -1,66 +1,15 @@
-import { builtinPluginId, MIN_POLLING_INTERVAL_MS, PLUGINS } from "@curate/core";
-import { PlusIcon, Trash2Icon } from "lucide-react";
-import type { ReactNode } from "react";
+import { builtinPluginId, MIN_POLLING_INTERVAL_MS } from "@curate/core";
+import { PlusIcon } from "lucide-react";
 import { Button } from "#web/components/ui/button";
 import { FormField } from "#web/components/ui/form-field";
 import { Input } from "#web/components/ui/input";
 import { Textarea } from "#web/components/ui/textarea";
-import type { FeedForm, FormErrors, SourceForm, StepForm } from "#web/features/feed-editor/form-model";
-import { StepConfigField } from "./StepConfigField";
+import type { FeedForm, FormErrors, SourceForm } from "#web/features/feed-editor/form-model";
+import type { FieldIssue } from "#web/features/feeds/mutations";
+import { Checkbox, RemoveButton, removeAt, replaceAt, Section, StepList } from "./form-parts";
+import { RecapsSection } from "./RecapsSection";
 
 type Update = (change: (form: FeedForm) => FeedForm) => void;
-
-function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
-  return (
-    <fieldset className="flex flex-col gap-4 border-t border-line pt-6 first:border-t-0 first:pt-0">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <legend className="font-display text-lg font-semibold">{title}</legend>
-        {action}
-      </div>
-      {children}
-    </fieldset>
-  );
-}
-
-function Checkbox({
-  label,
-  checked,
-  onChange,
-}: {
-  label: string;
-  checked: boolean;
-  onChange: (v: boolean) => void;
-}) {
-  return (
-    <label className="flex w-fit cursor-pointer items-center gap-2.5 text-sm font-medium text-ink">
-      <input
-        type="checkbox"
-        className="size-4 accent-accent"
-        checked={checked}
-        onChange={(event) => onChange(event.target.checked)}
-      />
-      {label}
-    </label>
-  );
-}
-
-function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <Button
-      variant="ghost"
-      size="sm"
-      aria-label={label}
-      onClick={onClick}
-      className="text-muted hover:text-red-700"
-    >
-      <Trash2Icon aria-hidden="true" />
-    </Button>
-  );
-}
-
-const replaceAt = <T,>(list: T[], index: number, item: T) =>
-  list.map((current, i) => (i === index ? item : current));
-const removeAt = <T,>(list: T[], index: number) => list.filter((_, i) => i !== index);
 
 interface FeedConfigFormProps {
   form: FeedForm;
@@ -68,10 +17,15 @@ interface FeedConfigFormProps {
   onChange: Update;
   /** Changes whenever the form is reloaded from the config, so the committed-on-blur fields start over. */
   generation: number;
+  /** What the schema check or the server refused at the last save (recap fields show theirs in place). */
+  issues?: FieldIssue[];
 }
 
-/** The four sections of the edit form: General, Content Sources, Output Settings, Moderation Settings. */
-export function FeedConfigForm({ form, errors, onChange, generation }: FeedConfigFormProps) {
+/**
+ * The sections of the edit form: General, Content Sources, Output Settings, Moderation Settings (document 2 §2),
+ * and Recaps (scheduled digests).
+ */
+export function FeedConfigForm({ form, errors, onChange, generation, issues = [] }: FeedConfigFormProps) {
   const set = <K extends keyof FeedForm>(key: K, value: FeedForm[K]) =>
     onChange((current) => ({ ...current, [key]: value }));
   const setSource = (index: number, source: SourceForm) =>
@@ -232,66 +186,27 @@ export function FeedConfigForm({ form, errors, onChange, generation }: FeedConfi
         <FormField label="Twitter Blacklist" hint="Comma-separated usernames whose submissions are ignored">
           <Input value={form.blacklist} onChange={(event) => set("blacklist", event.target.value)} />
         </FormField>
-      </Section>
-    </div>
-  );
-}
-
-function StepList({
-  title,
-  noun,
-  steps,
-  generation,
-  onChange,
-}: {
-  title: string;
-  noun: string;
-  steps: StepForm[];
-  generation: number;
-  onChange: (steps: StepForm[]) => void;
-}) {
-  return (
-    <div className="flex flex-col gap-3">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h3 className="text-sm font-semibold">{title}</h3>
-        <Button
-          variant="secondary"
-          size="sm"
-          onClick={() => onChange([...steps, { base: {}, plugin: "", config: {} }])}
+        <FormField
+          label="Undo Window (seconds)"
+          hint="How long an approval waits before it is published, so that a mistaken one can be undone. Empty or 0: publish at once."
+          error={errors.undoWindowSeconds}
         >
-          <PlusIcon aria-hidden="true" />
-          Add {noun}
-        </Button>
-      </div>
-      {steps.length === 0 ? <p className="text-sm text-muted">None.</p> : null}
-      {steps.map((step, index) => (
-        <div
-          // biome-ignore lint/suspicious/noArrayIndexKey: steps run in list order; position is their identity
-          key={`${generation}-${index}-${steps.length}`}
-          className="flex flex-col gap-3 rounded-md border border-line bg-canvas p-4"
-        >
-          <div className="flex items-end gap-2">
-            <FormField label={`${noun} ${index + 1} plugin`} className="flex-1">
-              <Input
-                value={step.plugin}
-                placeholder={noun === "Transform" ? PLUGINS.objectTransform : PLUGINS.rss}
-                onChange={(event) =>
-                  onChange(replaceAt(steps, index, { ...step, plugin: event.target.value }))
-                }
-              />
-            </FormField>
-            <RemoveButton
-              label={`Remove ${noun.toLowerCase()} ${index + 1}`}
-              onClick={() => onChange(removeAt(steps, index))}
-            />
-          </div>
-          <StepConfigField
-            label={`${noun} ${index + 1} config (JSON)`}
-            config={step.config}
-            onCommit={(config) => onChange(replaceAt(steps, index, { ...step, config }))}
+          <Input
+            inputMode="numeric"
+            value={form.undoWindowSeconds}
+            placeholder="0"
+            onChange={(event) => set("undoWindowSeconds", event.target.value)}
           />
-        </div>
-      ))}
+        </FormField>
+      </Section>
+
+      <RecapsSection
+        recaps={form.recaps}
+        errors={errors.recaps}
+        issues={issues}
+        generation={generation}
+        onChange={(change) => onChange((current) => ({ ...current, recaps: change(current.recaps) }))}
+      />
     </div>
   );
 }

@@ -19,7 +19,18 @@ export function StepConfigField({
 }) {
   const id = useId();
   const [text, setText] = useState(() => pretty(config));
+  const [shown, setShown] = useState(() => pretty(config));
   const [reverted, setReverted] = useState(false);
+  // Text that does not parse, kept because focus left for Save: Save then stops and says so instead of
+  // quietly saving the old config.
+  const [invalid, setInvalid] = useState(false);
+  // The config can change from outside (renaming the feed retitles its RSS distributor): show it, unless the
+  // field holds an edit of its own that has not been committed yet.
+  const latest = pretty(config);
+  if (latest !== shown) {
+    setShown(latest);
+    if (text === shown) setText(latest);
+  }
 
   return (
     <div className="flex flex-col gap-1.5">
@@ -32,23 +43,41 @@ export function StepConfigField({
         spellCheck={false}
         rows={Math.min(12, Math.max(3, text.split("\n").length))}
         className="font-mono text-xs"
+        data-step-config=""
+        aria-invalid={invalid ? true : undefined}
         onChange={(event) => {
           setReverted(false);
+          setInvalid(false);
           setText(event.target.value);
         }}
-        onBlur={() => {
+        onBlur={(event) => {
           const parsed = parseStepConfig(text);
           if (parsed === null) {
+            if (
+              event.relatedTarget instanceof HTMLElement &&
+              event.relatedTarget.dataset.keepsDrafts !== undefined
+            ) {
+              setInvalid(true);
+              return;
+            }
             setText(pretty(config));
             setReverted(true);
             return;
           }
           setText(pretty(parsed));
+          setShown(pretty(parsed));
           onCommit(parsed);
         }}
       />
-      <p aria-live="polite" className="min-h-4 text-xs text-amber-800">
-        {reverted ? "That was not a valid JSON object, so the config was left as it was." : ""}
+      <p
+        aria-live="polite"
+        className={invalid ? "min-h-4 text-xs text-red-700" : "min-h-4 text-xs text-amber-800"}
+      >
+        {invalid
+          ? "This is not a valid JSON object: fix it before saving."
+          : reverted
+            ? "That was not a valid JSON object, so the config was left as it was."
+            : ""}
       </p>
     </div>
   );

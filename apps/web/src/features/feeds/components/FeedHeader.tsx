@@ -10,7 +10,8 @@ import { LazyDrawer } from "#web/components/ui/lazy-drawer";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { appConfigQueryOptions } from "#web/features/config/api";
 import { feedQueryOptions } from "#web/features/feeds/api";
-import { rssFileUrl, rssServiceUrl } from "#web/features/feeds/rss";
+import { rssSettingsOf, useFeedRssUrl } from "#web/features/feeds/use-feed-rss-url";
+import { EditFeedLink } from "./EditFeedLink";
 import { FeedImage } from "./FeedImage";
 import { FeedSetupPanel } from "./FeedSetupPanel";
 import { RecentContentCarousel } from "./RecentContentCarousel";
@@ -27,14 +28,25 @@ interface FeedHeaderProps {
    * so the feeds feature depends on nothing of processing.
    */
   moderatorNotices?: ReactNode;
+  /** The content tab lists every item itself, so the carousel of the newest few steps aside there. */
+  showRecentContent?: boolean;
+  /** Whether the signed-in user may edit the feed: an Edit button, and the set-up prompt's way to the editor. */
+  canEdit?: boolean;
 }
 
-export function FeedHeader({ feedId, topCurators, moderatorNotices }: FeedHeaderProps) {
+export function FeedHeader({
+  feedId,
+  topCurators,
+  moderatorNotices,
+  showRecentContent = true,
+  canEdit = false,
+}: FeedHeaderProps) {
   const { data: feed, status } = useQuery(feedQueryOptions(feedId));
 
   if (status === "pending") {
     return (
       <div className="flex items-center gap-5" aria-busy="true">
+        <title>{`#${feedId} · Curate`}</title>
         <Skeleton className="size-16 sm:size-20" />
         <div className="flex flex-col gap-2">
           <p className="text-sm text-muted">Loading feed data...</p>
@@ -44,7 +56,12 @@ export function FeedHeader({ feedId, topCurators, moderatorNotices }: FeedHeader
     );
   }
   if (status === "error") {
-    return <Alert>Error loading feed information.</Alert>;
+    return (
+      <>
+        <title>{`#${feedId} · Curate`}</title>
+        <Alert>Error loading feed information.</Alert>
+      </>
+    );
   }
 
   const stream = feed.config.outputs?.stream;
@@ -52,10 +69,23 @@ export function FeedHeader({ feedId, topCurators, moderatorNotices }: FeedHeader
     <div className="flex items-start gap-5">
       <title>{`${feed.name} · Curate`}</title>
       <FeedImage name={feed.name || feed.id} src={feed.image} className="size-16 sm:size-20" />
-      <div className="min-w-0">
-        <h1 className="text-2xl font-bold break-words sm:text-3xl">{feed.name}</h1>
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-start justify-between gap-3">
+          <h1 className="min-w-0 text-2xl font-bold break-words sm:text-3xl">{feed.name}</h1>
+          {canEdit ? <EditFeedLink feedId={feed.id} /> : null}
+        </div>
         <p className="mt-0.5 text-sm font-medium text-accent">#{feed.id}</p>
-        {feed.description ? <p className="mt-2 max-w-2xl text-muted">{feed.description}</p> : null}
+        {feed.description ? (
+          <p className="mt-2 max-w-2xl text-muted [overflow-wrap:anywhere]">{feed.description}</p>
+        ) : null}
+        {feed.config.enabled === false ? (
+          <p
+            className="mt-3 inline-flex rounded-md border border-amber-200 bg-amber-50 px-3 py-1.5 text-sm font-medium text-amber-900"
+            data-testid="feed-disabled"
+          >
+            This feed is disabled: it accepts no new submissions.
+          </p>
+        ) : null}
         {moderatorNotices ? (
           <div className="mt-3 flex flex-wrap gap-2 empty:hidden">{moderatorNotices}</div>
         ) : null}
@@ -66,26 +96,35 @@ export function FeedHeader({ feedId, topCurators, moderatorNotices }: FeedHeader
     return (
       <div className="flex flex-col gap-6">
         {header}
-        <FeedSetupPanel feedId={feed.id} />
+        <FeedSetupPanel feedId={feed.id} canEdit={canEdit} />
       </div>
     );
   }
-  return <StreamOverview feed={feed} header={header} topCurators={topCurators} />;
+  return (
+    <StreamOverview
+      feed={feed}
+      header={header}
+      topCurators={topCurators}
+      showRecentContent={showRecentContent}
+    />
+  );
 }
 
 interface StreamOverviewProps {
   feed: Feed;
   header: ReactNode;
   topCurators: ReactNode;
+  showRecentContent: boolean;
 }
 
 /** A set-up feed: where it curates from, where it posts to, what it published lately and who curates it. */
-function StreamOverview({ feed, header, topCurators }: StreamOverviewProps) {
+function StreamOverview({ feed, header, topCurators, showRecentContent }: StreamOverviewProps) {
   const distributors = feed.config.outputs?.stream?.distribute;
-  const destinations = feedDestinations(distributors, feed.id);
   const { data: appConfig } = useQuery(appConfigQueryOptions());
-  // Until the settings arrive, only this page's own host counts as an RSS host.
-  const rssUrl = rssServiceUrl(distributors, appConfig?.rssHosts ?? [window.location.host]);
+  const destinations = feedDestinations(distributors, feed.id, {
+    ownRssServiceUrl: `${rssSettingsOf(appConfig).publicUrl}/rss`,
+  });
+  const rssUrl = useFeedRssUrl(feed);
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem] lg:items-start">
@@ -134,7 +173,7 @@ function StreamOverview({ feed, header, topCurators }: StreamOverviewProps) {
             </LazyDrawer>
           </div>
         </div>
-        {rssUrl ? <RecentContentCarousel url={rssFileUrl(rssUrl, feed.id)} /> : null}
+        {rssUrl && showRecentContent ? <RecentContentCarousel url={rssUrl} /> : null}
       </div>
       <Card className="hidden p-4 lg:block">
         <h2 className="px-2 pb-2 text-lg font-semibold">{`Top Curators #${feed.id}`}</h2>

@@ -23,7 +23,7 @@ const NEXT_STEPS = [
 ];
 
 /** A feed whose stream output is off has nothing to show yet, so the page points at what to do next. */
-export function FeedSetupPanel({ feedId }: { feedId: string }) {
+export function FeedSetupPanel({ feedId, canEdit }: { feedId: string; canEdit: boolean }) {
   return (
     <section
       aria-labelledby="feed-setup-title"
@@ -32,12 +32,19 @@ export function FeedSetupPanel({ feedId }: { feedId: string }) {
       <SectionHeader
         id="feed-setup-title"
         title="This Feed isn't set up yet"
-        description="Finish the configuration and the feed starts curating."
+        description={
+          canEdit
+            ? "Finish the configuration and the feed starts curating."
+            : "Its owner has not finished the configuration yet; the feed starts curating once they do."
+        }
         actions={
-          <Link to="/edit/feed/$feedId" params={{ feedId }} className={buttonClasses("primary")}>
-            Continue Feed Setup
-            <ArrowRightIcon aria-hidden="true" />
-          </Link>
+          // Only those who can edit the feed are sent to the editor.
+          canEdit ? (
+            <Link to="/edit/feed/$feedId" params={{ feedId }} className={buttonClasses("primary")}>
+              Continue Feed Setup
+              <ArrowRightIcon aria-hidden="true" />
+            </Link>
+          ) : undefined
         }
       />
       <ol className="grid gap-3 md:grid-cols-3">

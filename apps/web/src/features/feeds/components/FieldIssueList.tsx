@@ -1,13 +1,12 @@
+import { describeIssue } from "#web/features/feeds/field-labels";
 import type { FieldIssue } from "#web/features/feeds/mutations";
 
-/** The fields a feed config was refused for, each with its path (when it has one) and the reason. */
+/** The fields a feed config was refused for, each said in words ("Stream transform 3: plugin name is required"). */
 export function FieldIssueList({ issues }: { issues: readonly FieldIssue[] }) {
   return (
-    <ul className="list-disc pl-5">
+    <ul className="list-disc pl-5" data-testid="field-issues">
       {issues.map((issue) => (
-        <li key={`${issue.path}:${issue.message}`}>
-          {issue.path ? <code className="font-mono">{issue.path}</code> : null} {issue.message}
-        </li>
+        <li key={`${issue.path}:${issue.message}`}>{describeIssue(issue)}</li>
       ))}
     </ul>
   );

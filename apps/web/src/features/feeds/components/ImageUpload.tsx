@@ -1,3 +1,4 @@
+import { UPLOAD_HINT, UPLOAD_IMAGE_TYPES, uploadFileError } from "@curate/core";
 import { ImageIcon, UploadIcon, XIcon } from "lucide-react";
 import { useId, useRef, useState } from "react";
 import { Button } from "#web/components/ui/button";
@@ -21,6 +22,8 @@ export function ImageUpload({ initialImage, value, onChange, name }: ImageUpload
   const inputRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
+  // The URL whose image failed to load: the frame then shows the placeholder, not the alt text spilling out.
+  const [broken, setBroken] = useState<string | null>(null);
 
   const upload = useUploadImage({
     onSuccess: (url) => {
@@ -47,6 +50,12 @@ export function ImageUpload({ initialImage, value, onChange, name }: ImageUpload
       toast.error("No file selected", { description: "Please select an image file to upload." });
       return;
     }
+    // Checked here for every upload path: the Pinata path never passes through our server's checks.
+    const problem = uploadFileError(file);
+    if (problem) {
+      toast.error("Upload Failed", { description: problem });
+      return;
+    }
     upload.mutate(file);
   }
 
@@ -54,8 +63,14 @@ export function ImageUpload({ initialImage, value, onChange, name }: ImageUpload
   return (
     <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
       <div className="flex size-28 shrink-0 items-center justify-center overflow-hidden rounded-md border border-line bg-zinc-50">
-        {shown ? (
-          <img src={shown} alt={name ? `${name} feed` : "The feed"} className="size-full object-cover" />
+        {shown && broken !== shown ? (
+          <img
+            src={shown}
+            alt={name ? `${name} feed` : "The feed"}
+            className="size-full object-cover"
+            onError={() => setBroken(shown)}
+            data-testid="image-preview"
+          />
         ) : (
           <ImageIcon className="size-8 text-muted" aria-hidden="true" />
         )}
@@ -69,13 +84,13 @@ export function ImageUpload({ initialImage, value, onChange, name }: ImageUpload
             ref={inputRef}
             id={inputId}
             type="file"
-            accept="image/*"
+            accept={UPLOAD_IMAGE_TYPES.join(",")}
             aria-describedby={hintId}
             onChange={(event) => choose(event.target.files?.[0] ?? null)}
             className="block w-full text-sm text-muted file:mr-3 file:h-9 file:cursor-pointer file:rounded-md file:border file:border-line file:bg-surface file:px-3 file:text-sm file:font-medium file:text-ink hover:file:bg-zinc-50"
           />
           <p id={hintId} className="text-xs text-muted">
-            Recommended: square, at least 400x400 px.
+            {UPLOAD_HINT}
           </p>
         </div>
         <div className="flex flex-wrap gap-2">

@@ -19,19 +19,27 @@ interface PlaceholderWarningsProps {
   onRemoveStep: (placeholder: UnfillablePlaceholder) => void;
   /** Why Remove the step cannot be pressed now, if it cannot (the JSON being edited does not parse). */
   removeBlockedReason?: string;
+  /** The saved feed's own secrets by name (the edit page): they fill placeholders before the server does. */
+  feedSecretNames?: readonly string[];
 }
 
 /**
  * One warning per step whose `{{NAME}}` this server cannot fill, before the feed is saved: the step would fail on
  * every job. The owner keeps it (the operator may set the variable later) or removes the step.
  */
-export function PlaceholderWarnings({ config, onRemoveStep, removeBlockedReason }: PlaceholderWarningsProps) {
+export function PlaceholderWarnings({
+  config,
+  onRemoveStep,
+  removeBlockedReason,
+  feedSecretNames,
+}: PlaceholderWarningsProps) {
   const { data: appConfig } = useQuery(appConfigQueryOptions());
   const [kept, setKept] = useState<ReadonlySet<string>>(new Set());
   if (!appConfig) return null;
-  const warnings = unfillablePlaceholders(config, appConfig.placeholders).filter(
-    (placeholder) => !kept.has(keyOf(placeholder)),
-  );
+  const warnings = unfillablePlaceholders(config, [
+    ...appConfig.placeholders,
+    ...(feedSecretNames ?? []),
+  ]).filter((placeholder) => !kept.has(keyOf(placeholder)));
   if (warnings.length === 0) return null;
 
   return (
@@ -40,7 +48,9 @@ export function PlaceholderWarnings({ config, onRemoveStep, removeBlockedReason 
         <Alert key={`${placeholder.stepPath}|${placeholder.name}`} variant="warning" className="flex gap-3">
           <TriangleAlertIcon aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
           <div className="flex min-w-0 flex-1 flex-col gap-3">
-            <p className="break-words">{unfillableText(placeholder)}</p>
+            <p className="break-words">
+              {unfillableText(placeholder, { feedSecrets: feedSecretNames !== undefined })}
+            </p>
             <div className="flex flex-wrap items-center gap-2">
               <Button
                 variant="secondary"

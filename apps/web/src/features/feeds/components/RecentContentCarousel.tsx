@@ -5,26 +5,22 @@ import { Badge } from "#web/components/ui/badge";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
 import { newestItems, rssQueryOptions } from "#web/features/feeds/rss";
+import { formatDatePattern } from "#web/lib/format";
 
 export const CAROUSEL_ITEMS = 9;
 export const CAROUSEL_PAGE_SIZE = 3;
 
-const dateFormat = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", year: "numeric" });
-
-function formatDate(value: string | null): string | null {
-  if (!value) return null;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
-}
+const formatDate = (value: string | null) => (value ? formatDatePattern(value, "MMM d, yyyy") || null : null);
 
 /** The feed's newest published items, three at a time; not shown at all when the RSS file cannot be read. */
 export function RecentContentCarousel({ url }: { url: string }) {
-  const { data } = useQuery({
+  const { data, isError } = useQuery({
     ...rssQueryOptions(url),
     select: (items) => newestItems(items, CAROUSEL_ITEMS),
   });
   const [page, setPage] = useState(0);
-  if (!data || data.length === 0) return null;
+  // A failed refetch keeps the last items in the cache; the carousel still steps aside (document 1 §8).
+  if (isError || !data || data.length === 0) return null;
 
   const pages = Math.ceil(data.length / CAROUSEL_PAGE_SIZE);
   const current = page % pages;
@@ -67,9 +63,10 @@ export function RecentContentCarousel({ url }: { url: string }) {
           </div>
         ) : null}
       </div>
-      <ul className="grid gap-3 md:grid-cols-3">
+      {/* On phones the page's three cards scroll sideways instead of pushing the tabs a screen down. */}
+      <ul className="-mx-4 flex scroll-px-4 snap-x snap-mandatory gap-3 overflow-x-auto px-4 pb-1 md:mx-0 md:grid md:grid-cols-3 md:overflow-visible md:px-0 md:pb-0">
         {shown.map((item) => (
-          <li key={item.guid}>
+          <li key={item.guid} className="w-[82%] shrink-0 snap-start md:w-auto">
             <Card className="flex h-full flex-col gap-2 p-4">
               <div className="flex flex-wrap gap-1.5">
                 <Badge>{item.platform}</Badge>
@@ -79,14 +76,18 @@ export function RecentContentCarousel({ url }: { url: string }) {
                   </Badge>
                 ))}
               </div>
-              <a
-                href={item.link}
-                target="_blank"
-                rel="noreferrer"
-                className="line-clamp-2 font-medium text-ink hover:text-accent hover:underline"
-              >
-                {item.title || item.link}
-              </a>
+              {item.link ? (
+                <a
+                  href={item.link}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="line-clamp-2 font-medium text-ink hover:text-accent hover:underline"
+                >
+                  {item.title || item.link}
+                </a>
+              ) : (
+                <p className="line-clamp-2 font-medium text-ink">{item.title}</p>
+              )}
               <p className="line-clamp-3 text-sm text-muted">{item.description}</p>
               {formatDate(item.pubDate) ? (
                 <p className="mt-auto text-xs text-muted">{formatDate(item.pubDate)}</p>

@@ -41,11 +41,13 @@ interface LeaderboardPageProps {
 }
 
 export function LeaderboardPage({ search, onSearchChange }: LeaderboardPageProps) {
-  const { data: feeds } = useQuery(feedsQueryOptions());
+  const { data: feeds, isError: feedsFailed } = useQuery(feedsQueryOptions());
   const filters = resolveLeaderboardSearch(search, feeds);
-  const leaderboard = useQuery(
-    leaderboardQueryOptions({ timeRange: filters.timeframe, feedId: feedIdFilter(filters.feed) }),
-  );
+  const leaderboard = useQuery({
+    ...leaderboardQueryOptions({ timeRange: filters.timeframe, feedId: feedIdFilter(filters.feed) }),
+    // A feed in the address is checked against the feed list first (without the list it is trusted).
+    enabled: !search.feed || feeds !== undefined || feedsFailed,
+  });
 
   const [text, setText] = useState("");
   const [sort, setSort] = useState(DEFAULT_SORT);

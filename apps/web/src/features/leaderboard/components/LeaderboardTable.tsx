@@ -15,12 +15,15 @@ import { cn } from "#web/lib/cn";
 import { formatCount } from "#web/lib/format";
 import { RankStar } from "./RankStar";
 
-const COLUMNS: ReadonlyArray<{ key: SortKey; label: string; className?: string }> = [
+/** What "14 / 38" beside a feed means, said once in the column header. */
+const FEED_SHARE_HINT = "curator's / all submissions in the feed";
+
+const COLUMNS: ReadonlyArray<{ key: SortKey; label: string; className?: string; hint?: string }> = [
   { key: "rank", label: "Rank", className: "w-24" },
   { key: "username", label: "Username" },
   { key: "approvalRate", label: "Approval Rate", className: "w-40" },
   { key: "submissions", label: "Submissions", className: "w-32" },
-  { key: "topFeeds", label: "Top Feeds", className: "w-[22rem]" },
+  { key: "topFeeds", label: "Top Feeds", className: "w-[22rem]", hint: FEED_SHARE_HINT },
 ];
 
 // Wide enough for the Top Feeds rows to stay legible; narrower screens scroll the table sideways.
@@ -35,7 +38,112 @@ interface LeaderboardTableProps {
   feedNames: ReadonlyMap<string, string>;
 }
 
-export function LeaderboardTable({
+export function LeaderboardTable(props: LeaderboardTableProps) {
+  return (
+    <>
+      <div className="hidden md:block">
+        <WideLeaderboardTable {...props} />
+      </div>
+      <LeaderboardCards {...props} />
+    </>
+  );
+}
+
+/**
+ * Phones get one readable card per curator (rank, curator, rate, submissions, feeds) instead of a table to
+ * scroll sideways; the sort keeps working through the same state.
+ */
+function LeaderboardCards({
+  rows,
+  sort,
+  onSort,
+  expanded,
+  onToggleExpanded,
+  feedNames,
+}: LeaderboardTableProps) {
+  const sortOptions = COLUMNS.filter((column) => column.key !== "topFeeds");
+  return (
+    <div className="flex flex-col gap-3 md:hidden" data-testid="leaderboard-cards">
+      <div
+        className="flex flex-wrap items-center gap-1.5 text-xs text-muted"
+        role="group"
+        aria-label="Sort by"
+      >
+        <span>Sort by</span>
+        {sortOptions.map((column) => {
+          const direction = ariaSort(sort, column.key);
+          const Icon =
+            direction === "ascending" ? ArrowUpIcon : direction === "descending" ? ArrowDownIcon : null;
+          return (
+            <button
+              key={column.key}
+              type="button"
+              aria-pressed={direction !== "none"}
+              onClick={() => onSort(column.key)}
+              className={cn(
+                "inline-flex items-center gap-1 rounded-full border border-line px-2.5 py-1 font-medium",
+                direction !== "none" ? "border-accent text-ink" : "hover:text-ink",
+              )}
+            >
+              {column.label}
+              {Icon ? <Icon aria-hidden="true" className="size-3" /> : null}
+            </button>
+          );
+        })}
+      </div>
+      <ol className="flex flex-col gap-3" aria-label="Curators ranked by submissions, then approvals">
+        {rows.map((row) => (
+          <li
+            key={row.entry.curatorId}
+            data-testid="leaderboard-card"
+            data-rank={row.rank}
+            className="flex flex-col gap-3 rounded-md border border-line bg-surface p-4"
+          >
+            <div className="flex items-center gap-3">
+              <RankStar rank={row.rank} />
+              <Avatar name={row.entry.curatorUsername} size={32} />
+              <a
+                href={`https://x.com/${encodeURIComponent(row.entry.curatorUsername)}`}
+                target="_blank"
+                rel="noreferrer"
+                className="min-w-0 truncate font-medium text-ink hover:text-accent hover:underline"
+              >
+                @{row.entry.curatorUsername}
+              </a>
+            </div>
+            <dl className="grid grid-cols-2 gap-3 text-sm">
+              <div>
+                <dt className="text-xs text-muted uppercase">Approval Rate</dt>
+                <dd className="mt-1">
+                  <ApprovalRate row={row} />
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs text-muted uppercase">Submissions</dt>
+                <dd className="mt-1 font-semibold tabular-nums">{formatCount(row.entry.submissionCount)}</dd>
+              </div>
+              <div className="col-span-2">
+                <dt className="text-xs text-muted uppercase">
+                  Top Feeds <span className="normal-case">({FEED_SHARE_HINT})</span>
+                </dt>
+                <dd className="mt-1">
+                  <TopFeeds
+                    row={row}
+                    expanded={expanded.has(row.entry.curatorId)}
+                    onToggle={() => onToggleExpanded(row.entry.curatorId)}
+                    feedNames={feedNames}
+                  />
+                </dd>
+              </div>
+            </dl>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+function WideLeaderboardTable({
   rows,
   sort,
   onSort,
@@ -52,6 +160,7 @@ export function LeaderboardTable({
             <SortableHead
               key={column.key}
               label={column.label}
+              hint={column.hint}
               className={column.className}
               direction={ariaSort(sort, column.key)}
               onSort={() => onSort(column.key)}
@@ -76,13 +185,14 @@ export function LeaderboardTable({
 
 interface SortableHeadProps {
   label: string;
+  hint?: string;
   className?: string;
   direction: "ascending" | "descending" | "none";
   onSort: () => void;
 }
 
 /** The header cell carries aria-sort; the button inside makes it reachable and operable by keyboard. */
-function SortableHead({ label, className, direction, onSort }: SortableHeadProps) {
+function SortableHead({ label, hint, className, direction, onSort }: SortableHeadProps) {
   const Icon =
     direction === "ascending" ? ArrowUpIcon : direction === "descending" ? ArrowDownIcon : ChevronsUpDownIcon;
   return (
@@ -99,6 +209,12 @@ function SortableHead({ label, className, direction, onSort }: SortableHeadProps
         {label}
         <Icon aria-hidden="true" className={cn("size-3.5", direction === "none" && "opacity-60")} />
       </button>
+      {/* Each count also reads out in full, so the visible hint stays out of the column's accessible name. */}
+      {hint ? (
+        <span aria-hidden="true" className="ml-2 font-normal normal-case">
+          ({hint})
+        </span>
+      ) : null}
     </TableHead>
   );
 }
@@ -204,8 +320,12 @@ function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
               <span
                 className="shrink-0 text-muted tabular-nums"
                 title={`${feed.count} of the ${feed.totalInFeed} submissions in #${feed.feedId}`}
+                data-testid="feed-share-count"
               >
-                <span className="font-medium text-ink">{feed.count}</span> / {feed.totalInFeed}
+                <span className="sr-only">{`${feed.count} of the ${feed.totalInFeed} submissions in the feed`}</span>
+                <span aria-hidden="true">
+                  <span className="font-medium text-ink">{feed.count}</span> / {feed.totalInFeed}
+                </span>
               </span>
             </li>
           );

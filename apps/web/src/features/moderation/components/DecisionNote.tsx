@@ -1,5 +1,7 @@
-import { type ModerationRecord, relativeTime } from "@curate/core";
+import type { ModerationRecord } from "@curate/core";
 import { MessageSquareTextIcon } from "lucide-react";
+import type { ReactNode } from "react";
+import { RelativeTime } from "#web/components/ui/relative-time";
 import { shortAccountId } from "#web/lib/account";
 
 const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
@@ -10,25 +12,31 @@ const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
 };
 
 /** The latest decision on a submission in this feed: who, how, when, and the note if one was given. */
-export function DecisionNote({ record }: { record: ModerationRecord }) {
-  const verb = record.action === "approve" ? "Approved" : "Rejected";
+export function DecisionNote({ record, action }: { record: ModerationRecord; action?: ReactNode }) {
+  const verb = record.retraction ? "Retracted" : record.action === "approve" ? "Approved" : "Rejected";
   const who =
     record.moderatorAccountIdType === "platform_username"
       ? `@${record.moderatorAccountId}`
       : shortAccountId(record.moderatorAccountId);
   return (
-    <div className="mt-4 border-t border-line pt-3 text-sm" data-testid="decision-note">
-      <p className="flex flex-wrap items-center gap-x-1.5 text-muted">
-        <MessageSquareTextIcon className="size-4 shrink-0" aria-hidden="true" />
-        {verb} by
-        <span className="font-medium text-ink" title={record.moderatorAccountId}>
-          {who}
-        </span>
-        {SOURCE_LABELS[record.source]}
-        <span aria-hidden="true">·</span>
-        <time dateTime={record.createdAt}>{relativeTime(record.createdAt)}</time>
-      </p>
-      {record.note ? <p className="mt-1 break-words text-ink">“{record.note}”</p> : null}
+    <div
+      className="mt-4 flex flex-wrap items-start justify-between gap-3 border-t border-line pt-3 text-sm"
+      data-testid="decision-note"
+    >
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-x-1.5 text-muted">
+          <MessageSquareTextIcon className="size-4 shrink-0" aria-hidden="true" />
+          {verb} by
+          <span className="font-medium text-ink" title={record.moderatorAccountId}>
+            {who}
+          </span>
+          {SOURCE_LABELS[record.source]}
+          <span aria-hidden="true">·</span>
+          <RelativeTime date={record.createdAt} />
+        </p>
+        {record.note ? <p className="mt-1 break-words text-ink">“{record.note}”</p> : null}
+      </div>
+      {action}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { CheckIcon, MessageSquarePlusIcon, XIcon } from "lucide-react";
-import type { KeyboardEvent } from "react";
+import type { KeyboardEvent, ReactNode } from "react";
 import { Button } from "#web/components/ui/button";
 import { Input } from "#web/components/ui/input";
 import type { ModerationAction } from "#web/features/moderation/mutations";
@@ -17,6 +17,8 @@ interface ModerationControlsProps {
   onDecide: (action: ModerationAction) => void;
   /** Escape in the note field hands focus back to the list item, keeping the draft. */
   onLeaveNote: () => void;
+  /** More controls after the note toggle (the channel preview). */
+  extra?: ReactNode;
 }
 
 /** Approve / Reject for one pending item, with an optional note sent along with the decision. */
@@ -27,6 +29,7 @@ export function ModerationControls({
   onNoteChange,
   onDecide,
   onLeaveNote,
+  extra,
 }: ModerationControlsProps) {
   const inputId = noteInputId(submissionId);
   const noteOpen = note !== undefined;
@@ -73,6 +76,7 @@ export function ModerationControls({
           <MessageSquarePlusIcon aria-hidden="true" />
           {noteOpen ? "Remove note" : "Add note"}
         </Button>
+        {extra}
       </div>
       {noteOpen ? (
         <div className="flex flex-col gap-1.5">

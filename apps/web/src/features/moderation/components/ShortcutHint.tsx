@@ -5,6 +5,7 @@ const SHORTCUTS = [
   ["A", null, "approve"],
   ["R", null, "reject"],
   ["N", null, "note"],
+  ["X", null, "select"],
 ] as const;
 
 function Key({ children }: { children: string }) {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { nextDecidableIndex, resolveTriageKey } from "#web/features/moderation/triage";
 
-export type TriageDecision = "approve" | "reject" | "note";
+export type TriageDecision = "approve" | "reject" | "note" | "select";
 
 interface UseTriageOptions<T> {
   items: readonly T[];
@@ -22,7 +22,7 @@ function reveal(element: HTMLElement) {
 }
 
 /**
- * Keyboard triage over a list (j/k move, a/r decide, n note). Items are focusable with a roving tab index; a
+ * Keyboard triage over a list (j/k move, a/r decide, n note, x select). Items are focusable with a roving tab index; a
  * decision moves on to the next item still to decide, and when the current item leaves the list (a refetch after
  * a decision under the Pending filter) the one that took its place becomes current.
  */
@@ -79,7 +79,7 @@ export function useTriage<T>({ items, getId, canDecide, onCommand }: UseTriageOp
         return;
       }
       onCommand(command.type, item);
-      if (command.type === "note") return;
+      if (command.type === "note" || command.type === "select") return;
       const next = nextDecidableIndex(items.length, command.index, (index) => canDecide(items[index]));
       if (next !== null) focusItem(getId(items[next]));
     };

@@ -12,6 +12,7 @@ import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
+import { JobPublications } from "#web/features/publications/components/JobPublications";
 import { formatStepTime } from "#web/lib/format";
 import { jobStepsQueryOptions } from "../api";
 import { useRetryStep } from "../mutations";
@@ -23,6 +24,7 @@ import { StepDetailDialog } from "./StepDetailDialog";
 const TYPE_LABELS: Record<ProcessingStepType, string> = {
   transformation: "Transformation",
   distribution: "Distribution",
+  retraction: "Retraction",
 };
 
 const STAGE_LABELS: Record<ProcessingStepStage, string> = {
@@ -36,7 +38,8 @@ const STEP_COLUMNS = 9;
 interface JobStepsProps {
   feedId: string;
   job: ProcessingJob;
-  submissionId: string;
+  /** Null for a recap run, which covers many submissions. */
+  submissionId: string | null;
   onClose: () => void;
 }
 
@@ -105,6 +108,10 @@ export function JobSteps({ feedId, job, submissionId, onClose }: JobStepsProps) 
         </Table>
       )}
 
+      {status === "success" && steps.some((step) => step.type !== "transformation") ? (
+        <JobPublications jobId={job.id} jobStatus={job.status} retraction={job.kind === "retraction"} />
+      ) : null}
+
       {detailStep ? (
         <StepDetailDialog
           feedId={feedId}
@@ -168,7 +175,7 @@ function StepRow({ step, retrying, onViewDetails, onRetry }: StepRowProps) {
             <Button
               variant="secondary"
               size="sm"
-              disabled={!canRetryStep(step)}
+              disabled={!canRetryStep(step) || (step.type === "retraction" && step.status !== "failed")}
               loading={retrying}
               onClick={onRetry}
             >

@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { ChevronDownIcon, LockIcon, RefreshCwIcon, XIcon } from "lucide-react";
 import { Fragment, useState } from "react";
 import { Alert } from "#web/components/ui/alert";
+import { badgeClasses } from "#web/components/ui/badge";
 import { Button } from "#web/components/ui/button";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { Skeleton } from "#web/components/ui/skeleton";
@@ -13,7 +14,9 @@ import { formatCount, formatJobDate } from "#web/lib/format";
 import { processedSubmissionsQueryOptions, processingKeys } from "../api";
 import type { ProcessingSearch } from "../search";
 import { contentPreview } from "../view";
+import { PausedChannelsAlert } from "./PausedChannelsAlert";
 import { ProcessingStatusPill } from "./ProcessingStatusPill";
+import { RecapRuns } from "./RecapRuns";
 import { SubmissionJobs } from "./SubmissionJobs";
 
 const COLUMN_COUNT = 5;
@@ -54,8 +57,12 @@ export function ProcessingHistory({ feedId, search, onClearFailures }: Processin
         </Alert>
       ) : (
         <>
+          <PausedChannelsAlert feedId={feedId} />
           {search.failures === "recent" ? <FailuresFilter onClear={onClearFailures} /> : null}
           <ProcessedSubmissions feedId={feedId} search={search} />
+          <div className="border-t border-line pt-6">
+            <RecapRuns feedId={feedId} />
+          </div>
         </>
       )}
     </section>
@@ -196,7 +203,13 @@ function SubmissionRow({ feedId, row, expanded, onToggle }: SubmissionRowProps) 
           {formatJobDate(row.submittedAt)}
         </TableCell>
         <TableCell>
-          <StatusPill status="approved" />
+          {row.retracted ? (
+            <span className={badgeClasses("red")} title="Approved, then retracted">
+              Retracted
+            </span>
+          ) : (
+            <StatusPill status="approved" />
+          )}
         </TableCell>
         <TableCell>
           {row.latestJob ? (

@@ -6,8 +6,9 @@ import { CopyButton } from "#web/components/ui/copy-button";
 import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
 import { Textarea } from "#web/components/ui/textarea";
+import { ReplayDryRun } from "#web/features/dry-runs/components/ReplayDryRun";
 import { cn } from "#web/lib/cn";
-import { useTweakStep } from "../mutations";
+import { useReprocessJob, useRetryStep, useTweakStep } from "../mutations";
 import { checkInputText, prettyJson } from "../view";
 import { ProcessingStatusPill } from "./ProcessingStatusPill";
 
@@ -17,7 +18,8 @@ const PANE_HEIGHT = "h-[300px]";
 interface StepDetailDialogProps {
   feedId: string;
   step: ProcessingStep;
-  submissionId: string;
+  /** Null for a recap run, which covers many submissions. */
+  submissionId: string | null;
   onClose: () => void;
 }
 
@@ -26,6 +28,8 @@ export function StepDetailDialog({ feedId, step, submissionId, onClose }: StepDe
   const inputId = useId();
   const [input, setInput] = useState(() => prettyJson(step.input));
   const tweak = useTweakStep(feedId);
+  const retryStep = useRetryStep(feedId);
+  const reprocess = useReprocessJob(feedId);
   const check = checkInputText(input);
   const output = prettyJson(step.output);
   const config = prettyJson(step.config);
@@ -36,6 +40,13 @@ export function StepDetailDialog({ feedId, step, submissionId, onClose }: StepDe
     tweak.mutate({ stepId: step.id, submissionId, newInput: input }, { onSuccess: onClose });
   };
 
+  // "Publish this" after a dry run: the same follow-up for real, in a new job linked to this one.
+  const publish = (kind: "tweak" | "retryStep" | "reprocess") => {
+    if (kind === "tweak") send();
+    if (kind === "retryStep") retryStep.mutate({ stepId: step.id, submissionId }, { onSuccess: onClose });
+    if (kind === "reprocess") reprocess.mutate({ jobId: step.jobId, submissionId }, { onSuccess: onClose });
+  };
+
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
       <DialogContent
@@ -44,6 +55,11 @@ export function StepDetailDialog({ feedId, step, submissionId, onClose }: StepDe
         description={
           <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
             <code className="font-mono text-xs">{step.pluginName}</code>
+            {step.pluginVersion ? (
+              <code className="font-mono text-xs text-muted" title={`sha-256 ${step.pluginVersion}`}>
+                version {step.pluginVersion.slice(0, 12)}
+              </code>
+            ) : null}
             <ProcessingStatusPill status={step.status} />
           </span>
         }
@@ -54,7 +70,19 @@ export function StepDetailDialog({ feedId, step, submissionId, onClose }: StepDe
             <TabsTrigger value="output">Output</TabsTrigger>
             {hasConfig ? <TabsTrigger value="config">Config</TabsTrigger> : null}
             {step.error ? <TabsTrigger value="error">Error</TabsTrigger> : null}
+            <TabsTrigger value="replay">Dry run</TabsTrigger>
           </TabsList>
+
+          <TabsContent value="replay" className="pt-4">
+            <ReplayDryRun
+              feedId={feedId}
+              submissionId={submissionId}
+              step={step}
+              tweakedInput={check.ok ? input : null}
+              onPublish={publish}
+              publishing={tweak.isPending || retryStep.isPending || reprocess.isPending}
+            />
+          </TabsContent>
 
           <TabsContent value="input" className="flex flex-col gap-3 pt-4">
             <PaneHeader
@@ -81,7 +109,11 @@ export function StepDetailDialog({ feedId, step, submissionId, onClose }: StepDe
               <p className="text-xs text-muted">
                 Runs this step again with the input above, then the rest of its branch, in a new job.
               </p>
-              <Button onClick={send} disabled={!check.ok} loading={tweak.isPending}>
+              <Button
+                onClick={send}
+                disabled={!check.ok || step.type === "retraction"}
+                loading={tweak.isPending}
+              >
                 <WandSparklesIcon aria-hidden="true" />
                 Tweak and Reprocess
               </Button>

@@ -1,18 +1,20 @@
 import { type ProcessingJob, type ProcessingJobKind, shortJobId } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
-import { InfoIcon, ListTreeIcon, RotateCcwIcon, WorkflowIcon } from "lucide-react";
-import { Fragment, useState } from "react";
+import { InfoIcon } from "lucide-react";
+import { Fragment, lazy, Suspense, useState } from "react";
 import { Alert } from "#web/components/ui/alert";
-import { Button } from "#web/components/ui/button";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
 import { formatJobDate } from "#web/lib/format";
 import { submissionJobsQueryOptions } from "../api";
 import { useReprocessJob, useRetryJob } from "../mutations";
-import { hasFailedSteps } from "../view";
 import { DateText } from "./DateText";
+import { JobActions } from "./JobActions";
 import { JobSteps } from "./JobSteps";
 import { ProcessingStatusPill } from "./ProcessingStatusPill";
+
+// Reprocess as a dry run first: its dialog (diffs, channel views) loads when it is first opened.
+const ReprocessPreviewDialog = lazy(() => import("#web/features/dry-runs/components/ReprocessPreviewDialog"));
 
 const KIND_LABELS: Record<ProcessingJobKind, string> = {
   approval: "Approval",
@@ -38,6 +40,7 @@ export function SubmissionJobs({ feedId, submissionId }: SubmissionJobsProps) {
   const [openJobId, setOpenJobId] = useState<string | null>(null);
   const retry = useRetryJob(feedId);
   const reprocess = useReprocessJob(feedId);
+  const [previewJobId, setPreviewJobId] = useState<string | null>(null);
 
   if (status === "pending") {
     return (
@@ -98,36 +101,16 @@ export function SubmissionJobs({ feedId, submissionId }: SubmissionJobsProps) {
                   <DateText value={job.completedAt} format={formatJobDate} />
                 </TableCell>
                 <TableCell>
-                  <div className="flex gap-2">
-                    <Button
-                      variant={openJobId === job.id ? "primary" : "secondary"}
-                      size="sm"
-                      aria-pressed={openJobId === job.id}
-                      onClick={() => setOpenJobId(job.id)}
-                    >
-                      <ListTreeIcon aria-hidden="true" />
-                      View Steps
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      loading={busy(reprocess, job.id)}
-                      onClick={() => reprocess.mutate({ jobId: job.id, submissionId })}
-                    >
-                      <WorkflowIcon aria-hidden="true" />
-                      Reprocess
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      size="sm"
-                      disabled={!hasFailedSteps(job.status)}
-                      loading={busy(retry, job.id)}
-                      onClick={() => retry.mutate({ jobId: job.id, submissionId })}
-                    >
-                      <RotateCcwIcon aria-hidden="true" />
-                      Retry Failed
-                    </Button>
-                  </div>
+                  <JobActions
+                    job={job}
+                    stepsOpen={openJobId === job.id}
+                    onViewSteps={() => setOpenJobId(job.id)}
+                    reprocessing={busy(reprocess, job.id)}
+                    onReprocess={() => reprocess.mutate({ jobId: job.id, submissionId })}
+                    retrying={busy(retry, job.id)}
+                    onRetry={() => retry.mutate({ jobId: job.id, submissionId })}
+                    onDryRun={() => setPreviewJobId(job.id)}
+                  />
                 </TableCell>
               </TableRow>
               {job.note ? (
@@ -153,12 +136,29 @@ export function SubmissionJobs({ feedId, submissionId }: SubmissionJobsProps) {
           onClose={() => setOpenJobId(null)}
         />
       ) : null}
+      {previewJobId ? (
+        <Suspense fallback={null}>
+          <ReprocessPreviewDialog
+            feedId={feedId}
+            submissionId={submissionId}
+            jobId={previewJobId}
+            publishing={busy(reprocess, previewJobId)}
+            onPublish={() =>
+              reprocess.mutate(
+                { jobId: previewJobId, submissionId },
+                { onSuccess: () => setPreviewJobId(null) },
+              )
+            }
+            onClose={() => setPreviewJobId(null)}
+          />
+        </Suspense>
+      ) : null}
     </div>
   );
 }
 
 /** The short id, with what made the job (and which job it follows up) in a quieter line below. */
-function JobIdentity({ job }: { job: ProcessingJob }) {
+export function JobIdentity({ job }: { job: ProcessingJob }) {
   return (
     <div className="flex flex-col gap-0.5">
       <code className="font-mono text-sm text-ink" title={job.id}>

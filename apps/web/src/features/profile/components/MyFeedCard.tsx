@@ -3,6 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { AlertTriangleIcon, CalendarIcon, FileTextIcon, UsersIcon } from "lucide-react";
 import { Card } from "#web/components/ui/card";
+import { EditFeedLink } from "#web/features/feeds/components/EditFeedLink";
 import { FeedImage } from "#web/features/feeds/components/FeedImage";
 import { contentCountQueryOptions } from "#web/features/profile/api";
 import { formatCount } from "#web/lib/format";
@@ -44,12 +45,20 @@ export function MyFeedCard({ feed }: { feed: FeedSummary }) {
               {name}
             </Link>
           </h3>
-          <p className="text-xs text-muted">#{feed.id}</p>
+          <p className="text-xs break-all text-muted">#{feed.id}</p>
         </div>
+        {/* Above the card-wide link, so it gets its own clicks. */}
+        <EditFeedLink feedId={feed.id} label="Edit" className="relative z-10 shrink-0" />
       </div>
-      <p className="line-clamp-2 min-h-10 px-4 pb-4 text-sm text-muted">
-        {feed.description || "No description yet."}
-      </p>
+      {/* The padding sits outside the clamped box: inside it, a third line showed through. */}
+      <div className="px-4 pb-4">
+        <p
+          className="line-clamp-2 min-h-10 text-sm text-muted [overflow-wrap:anywhere]"
+          data-testid="my-feed-description"
+        >
+          {feed.description || "No description yet."}
+        </p>
+      </div>
       <dl className="mt-auto grid grid-cols-3 gap-2 border-t border-line px-4 py-3 text-xs text-muted">
         <div className="flex items-center gap-1.5" title="Created">
           <CalendarIcon className="size-3.5 shrink-0" aria-hidden="true" />
@@ -58,9 +67,9 @@ export function MyFeedCard({ feed }: { feed: FeedSummary }) {
             <time dateTime={feed.createdAt}>{dateFormat.format(new Date(feed.createdAt))}</time>
           </dd>
         </div>
-        <div className="flex items-center gap-1.5">
+        <div className="flex items-center gap-1.5" title="Approvers named in the feed's moderation settings">
           <UsersIcon className="size-3.5 shrink-0" aria-hidden="true" />
-          <dt className="sr-only">Curators</dt>
+          <dt className="sr-only">Curators (approvers named in the feed's moderation settings)</dt>
           <dd data-testid="curator-count">{plural(curators, "curator", "curators")}</dd>
         </div>
         <div className="flex items-center gap-1.5">

@@ -65,7 +65,11 @@ export function MyFeeds({ accountId }: { accountId: string }) {
       </div>
 
       {feeds.status === "pending" ? (
-        <ul aria-busy="true" aria-label="Loading feeds" className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+        <ul
+          aria-busy="true"
+          aria-label="Loading feeds"
+          className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3"
+        >
           {[0, 1, 2].map((slot) => (
             <li key={slot}>
               <Card className="overflow-hidden">
@@ -102,7 +106,7 @@ export function MyFeeds({ accountId }: { accountId: string }) {
           <p className="text-sm text-muted">No feeds match your search criteria.</p>
         </Card>
       ) : (
-        <ul className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3" data-testid="my-feeds-grid">
+        <ul className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3" data-testid="my-feeds-grid">
           {shown.map((feed) => (
             <li key={feed.id} className="flex">
               <MyFeedCard feed={feed} />

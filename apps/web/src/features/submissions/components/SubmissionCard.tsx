@@ -1,10 +1,11 @@
-import { relativeTime, type Submission, truncateAtWord } from "@curate/core";
+import { type Submission, truncateAtWord } from "@curate/core";
 import { Link } from "@tanstack/react-router";
-import { MessageSquareQuoteIcon } from "lucide-react";
+import { ChevronRightIcon, MessageSquareQuoteIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Avatar } from "#web/components/ui/avatar";
 import { badgeClasses } from "#web/components/ui/badge";
 import { Card } from "#web/components/ui/card";
+import { RelativeTime } from "#web/components/ui/relative-time";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { cn } from "#web/lib/cn";
 import { formatDateTime } from "#web/lib/format";
@@ -18,9 +19,11 @@ interface SubmissionCardProps {
   submission: Submission;
   /** Controls placed under the post, inside the card (moderation on the curation tab). */
   actions?: ReactNode;
+  /** A "Details" link to the submission's own page (every card but the one on that page). */
+  linkToPage?: boolean;
 }
 
-export function SubmissionCard({ submission, actions }: SubmissionCardProps) {
+export function SubmissionCard({ submission, actions, linkToPage = true }: SubmissionCardProps) {
   const { username, tweetId, curatorUsername, curatorNotes, curatorTweetId } = submission;
   const authorUrl = postUrl(username, tweetId);
 
@@ -45,12 +48,13 @@ export function SubmissionCard({ submission, actions }: SubmissionCardProps) {
                 rel="noreferrer"
                 className="text-sm text-muted hover:underline"
               >
-                <time dateTime={submission.createdAt} title={formatDateTime(submission.createdAt)}>
-                  {relativeTime(submission.createdAt)}
-                </time>
+                <RelativeTime date={submission.createdAt} title={formatDateTime(submission.createdAt)} />
               </a>
             </div>
-            <StatusPill status={submission.status} />
+            <div className="flex shrink-0 flex-wrap items-center justify-end gap-1.5">
+              <StatusPill status={submission.status} />
+              <OtherFeedStatuses submission={submission} />
+            </div>
           </header>
 
           <p
@@ -78,33 +82,73 @@ export function SubmissionCard({ submission, actions }: SubmissionCardProps) {
                   <span className="font-medium text-ink">@{curatorUsername}</span>
                 )}
                 <span aria-hidden="true">·</span>
-                <time dateTime={submission.submittedAt}>{relativeTime(submission.submittedAt)}</time>
+                <RelativeTime date={submission.submittedAt} />
               </p>
               {curatorNotes ? <p className="mt-1.5 break-words text-ink">{curatorNotes}</p> : null}
             </div>
           ) : null}
 
-          {submission.feeds.length > 0 ? (
-            <ul aria-label="Feeds" className="mt-4 flex flex-wrap gap-2">
-              {submission.feeds.map((feed) => (
-                <li key={feed.feedId}>
-                  <Link
-                    to="/feed/$feedId"
-                    params={{ feedId: feed.feedId }}
-                    title={feed.feedName ?? undefined}
-                    className={cn(badgeClasses("neutral"), "hover:border-accent hover:text-accent-strong")}
-                  >
-                    <StatusDot status={feed.status} />#{feed.feedId}
-                    <span className="sr-only">({STATUS_LABELS[feed.status]})</span>
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+            {submission.feeds.length > 0 ? (
+              <ul aria-label="Feeds" className="flex flex-wrap gap-2">
+                {submission.feeds.map((feed) => (
+                  <li key={feed.feedId}>
+                    <Link
+                      to="/feed/$feedId"
+                      params={{ feedId: feed.feedId }}
+                      title={feed.feedName ?? undefined}
+                      className={cn(badgeClasses("neutral"), "hover:border-accent hover:text-accent-strong")}
+                    >
+                      <StatusDot status={feed.status} />#{feed.feedId}
+                      <span className="sr-only">({STATUS_LABELS[feed.status]})</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {linkToPage ? (
+              <Link
+                to="/submission/$submissionId"
+                params={{ submissionId: tweetId }}
+                className="ml-auto inline-flex items-center gap-1 rounded-md text-sm font-medium text-muted hover:text-accent"
+                aria-label={`Details of the post by @${username}`}
+                data-testid="submission-details-link"
+              >
+                Details
+                <ChevronRightIcon className="size-4" aria-hidden="true" />
+              </Link>
+            ) : null}
+          </div>
           {actions}
         </div>
       </article>
     </Card>
+  );
+}
+
+/**
+ * A submission sent to several feeds has one status per feed; the headline pill alone would say "Approved"
+ * while another feed still has it pending, so the feeds that differ are counted beside it.
+ */
+function OtherFeedStatuses({ submission }: { submission: Submission }) {
+  const others = submission.feeds.filter((feed) => feed.status !== submission.status);
+  if (others.length === 0) return null;
+  const counts = new Map<Submission["status"], string[]>();
+  for (const feed of others) counts.set(feed.status, [...(counts.get(feed.status) ?? []), `#${feed.feedId}`]);
+  return (
+    <>
+      {[...counts].map(([status, feeds]) => (
+        <span
+          key={status}
+          className={badgeClasses("neutral")}
+          title={`${STATUS_LABELS[status]} in ${feeds.join(", ")}`}
+          data-testid="other-feed-status"
+        >
+          <StatusDot status={status} />
+          {`${feeds.length} ${STATUS_LABELS[status].toLowerCase()}`}
+        </span>
+      ))}
+    </>
   );
 }
 

@@ -51,4 +51,17 @@ describe("submission search box", () => {
     expect(screen.getByLabelText<HTMLInputElement>("Search submissions").value).toBe("ai");
     expect(onChange).not.toHaveBeenCalled();
   });
+
+  it("says what a search shorter than three characters matches, and only then", () => {
+    const { rerender } = render(
+      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "@ze" }} onChange={vi.fn()} />,
+    );
+    expect(screen.getByTestId("short-search-hint").textContent).toBe(
+      "Showing posts by handles that start with “ze”. Type 3 or more characters to search the text of posts.",
+    );
+    rerender(
+      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "zei" }} onChange={vi.fn()} />,
+    );
+    expect(screen.queryByTestId("short-search-hint")).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import type { SortOrder, StatusFilter } from "@curate/core";
+import { isTextSearch, MIN_TEXT_SEARCH_LENGTH, type SortOrder, type StatusFilter } from "@curate/core";
 import { SearchIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Input } from "#web/components/ui/input";
@@ -41,6 +41,12 @@ export function SubmissionFilters({ filters, onChange }: SubmissionFiltersProps)
         options={STATUS_OPTIONS}
         onValueChange={(status) => onChange({ status })}
       />
+      {filters.q && !isTextSearch(filters.q) ? (
+        <p className="col-span-full -mt-1 text-xs text-muted" role="status" data-testid="short-search-hint">
+          Showing posts by handles that start with “{filters.q.replace(/^@+/, "")}”. Type{" "}
+          {MIN_TEXT_SEARCH_LENGTH} or more characters to search the text of posts.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -3,13 +3,17 @@ import {
   type InfiniteData,
   type QueryKey,
   type UseInfiniteQueryOptions,
+  type UseQueryOptions,
   useInfiniteQuery,
+  useQuery,
+  useQueryClient,
 } from "@tanstack/react-query";
-import { InboxIcon, Loader2Icon, RotateCwIcon } from "lucide-react";
-import type { ReactNode } from "react";
+import { ArrowUpIcon, InboxIcon, Loader2Icon, RotateCwIcon } from "lucide-react";
+import { type ReactNode, useEffect, useMemo, useRef } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
+import { compareHead } from "#web/features/submissions/api";
 import { useLoadMoreSentinel } from "#web/features/submissions/hooks/use-load-more-sentinel";
 import { SubmissionCard, SubmissionCardSkeleton } from "./SubmissionCard";
 
@@ -21,22 +25,82 @@ type SubmissionPagesOptions<TKey extends QueryKey> = UseInfiniteQueryOptions<
   number
 >;
 
-interface SubmissionListProps<TKey extends QueryKey> {
+type HeadOptions<THeadKey extends QueryKey> = UseQueryOptions<
+  Paged<Submission>,
+  Error,
+  Paged<Submission>,
+  THeadKey
+>;
+
+interface SubmissionListProps<TKey extends QueryKey, THeadKey extends QueryKey> {
   options: SubmissionPagesOptions<TKey>;
+  /** The same list's first page alone, polled to keep the list fresh without refetching every loaded page. */
+  headOptions: HeadOptions<THeadKey>;
+  /** Shown instead of the generic empty message when the list holds nothing at all. */
+  empty?: ReactNode;
   /** Shown above the cards once the first page arrived, e.g. the total. */
-  renderSummary?: (totalCount: number) => ReactNode;
+  /** `capped`: more than `totalCount` match (a search counts up to a cap); show it as "1,000+". */
+  renderSummary?: (totalCount: number, capped: boolean) => ReactNode;
   /** Draws one list entry; the curation tab wraps the card with moderation controls. Defaults to the card. */
   renderItem?: (submission: Submission, index: number) => ReactNode;
 }
 
 /** An infinitely scrolling list of submission cards over any paged submissions query. */
-export function SubmissionList<TKey extends QueryKey>({
+export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>({
   options,
+  headOptions,
+  empty,
   renderSummary,
   renderItem = (submission) => <SubmissionCard submission={submission} />,
-}: SubmissionListProps<TKey>) {
+}: SubmissionListProps<TKey, THeadKey>) {
+  const queryClient = useQueryClient();
   const { data, status, error, refetch, hasNextPage, isFetchingNextPage, fetchNextPage } =
     useInfiniteQuery(options);
+  const firstPage = data?.pages[0];
+  // The list's own first page is the head's first answer: no second request for what just arrived.
+  useEffect(() => {
+    if (!firstPage || queryClient.getQueryData(headOptions.queryKey) !== undefined) return;
+    const updatedAt = queryClient.getQueryState(options.queryKey)?.dataUpdatedAt;
+    queryClient.setQueryData<Paged<Submission>>(headOptions.queryKey, firstPage, { updatedAt });
+  }, [firstPage, queryClient, headOptions.queryKey, options.queryKey]);
+  const head = useQuery({
+    ...headOptions,
+    enabled: status === "success" && queryClient.getQueryData(headOptions.queryKey) !== undefined,
+  });
+  const listTop = useRef<HTMLDivElement>(null);
+
+  const loaded = useMemo(() => uniqueItems(data?.pages ?? []), [data]);
+  const comparison = useMemo(() => compareHead(loaded, head.data?.items ?? []), [loaded, head.data]);
+
+  // Loaded items with a newer copy in the head are updated in place, once per head answer (never again when
+  // the loaded list changes, which would undo a moderator's optimistic change): the reader's place stays put.
+  const appliedHead = useRef(0);
+  useEffect(() => {
+    if (!head.data || head.dataUpdatedAt <= appliedHead.current) return;
+    appliedHead.current = head.dataUpdatedAt;
+    const latest = head.data.items;
+    queryClient.setQueryData<InfiniteData<Paged<Submission>>>(options.queryKey, (previous) => {
+      if (!previous) return previous;
+      const { updated } = compareHead(uniqueItems(previous.pages), latest);
+      if (updated.size === 0) return previous;
+      return {
+        ...previous,
+        pages: previous.pages.map((page) => ({
+          ...page,
+          items: page.items.map((item) => updated.get(item.tweetId) ?? item),
+        })),
+      };
+    });
+  }, [head.data, head.dataUpdatedAt, queryClient, options.queryKey]);
+
+  const showFresh = () => {
+    const latest = head.data;
+    if (!latest) return;
+    queryClient.setQueryData<InfiniteData<Paged<Submission>>>(options.queryKey, (previous) =>
+      previous ? { ...previous, pages: [latest, ...previous.pages.slice(1)] } : previous,
+    );
+    listTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  };
   const sentinelRef = useLoadMoreSentinel<HTMLDivElement>(
     () => {
       void fetchNextPage();
@@ -70,10 +134,13 @@ export function SubmissionList<TKey extends QueryKey>({
     );
   }
 
-  const submissions = data.pages.flatMap((page) => page.items);
+  const submissions = loaded;
   const totalCount = data.pages[0]?.pagination.totalCount ?? 0;
+  const totalCapped = data.pages[0]?.pagination.totalCountCapped === true;
+  const freshCount = comparison.fresh.length;
 
-  if (submissions.length === 0) {
+  if (submissions.length === 0 && freshCount === 0) {
+    if (empty) return <>{empty}</>;
     return (
       <Card className="flex flex-col items-center gap-3 px-6 py-14 text-center">
         <span className="inline-flex size-11 items-center justify-center rounded-full bg-zinc-100 text-muted">
@@ -87,7 +154,21 @@ export function SubmissionList<TKey extends QueryKey>({
 
   return (
     <div className="flex flex-col gap-4">
-      {renderSummary?.(totalCount)}
+      <div ref={listTop} className="scroll-mt-20" />
+      {renderSummary?.(totalCount, totalCapped)}
+      {freshCount > 0 ? (
+        <div className="sticky top-20 z-10 flex justify-center">
+          <Button
+            size="sm"
+            className="rounded-full shadow-md"
+            onClick={showFresh}
+            data-testid="new-items-pill"
+          >
+            <ArrowUpIcon aria-hidden="true" />
+            {`${freshCount} new`}
+          </Button>
+        </div>
+      ) : null}
       <ul className="flex flex-col gap-4" aria-label="Submissions">
         {submissions.map((submission, index) => (
           <li key={submission.tweetId}>{renderItem(submission, index)}</li>
@@ -106,4 +187,18 @@ export function SubmissionList<TKey extends QueryKey>({
       </p>
     </div>
   );
+}
+
+/** The loaded pages as one list; an item that moved into a later page while scrolling shows once. */
+function uniqueItems(pages: ReadonlyArray<Paged<Submission>>): Submission[] {
+  const seen = new Set<string>();
+  const items: Submission[] = [];
+  for (const page of pages) {
+    for (const item of page.items) {
+      if (seen.has(item.tweetId)) continue;
+      seen.add(item.tweetId);
+      items.push(item);
+    }
+  }
+  return items;
 }

@@ -1,10 +1,43 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderSection } from "#web/components/layout/PlaceholderPage";
+import { useMemo } from "react";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { FeedContent } from "#web/features/content/components/FeedContent";
+import {
+  type ContentFilters,
+  parseContentSearch,
+  toContentSearch,
+  withDefaults,
+} from "#web/features/content/filters";
+import { feedQueryOptions } from "#web/features/feeds/api";
+import { feedRssFileUrl, rssQueryOptions } from "#web/features/feeds/rss";
 
 export const Route = createFileRoute("/feed/$feedId/content")({
-  component: () => (
-    <PlaceholderSection title="Recent Content">
-      The content this feed has published is on its way.
-    </PlaceholderSection>
-  ),
+  codeSplitGroupings: [["loader", "component"]],
+  validateSearch: parseContentSearch,
+  loader: ({ context: { queryClient }, params: { feedId } }) => {
+    // A head start on the RSS file; the component reads the same queries and shows their own states.
+    void Promise.all([
+      queryClient.ensureQueryData(feedQueryOptions(feedId)),
+      queryClient.ensureQueryData(appConfigQueryOptions()),
+    ])
+      .then(([feed, config]) => {
+        const url = feedRssFileUrl(feed, config);
+        if (url) return queryClient.prefetchQuery(rssQueryOptions(url));
+      })
+      .catch(() => undefined);
+  },
+  component: ContentRoute,
 });
+
+function ContentRoute() {
+  const { feedId } = Route.useParams();
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const filters = useMemo(() => withDefaults(search), [search]);
+
+  const changeFilters = (next: ContentFilters) => {
+    void navigate({ replace: true, search: toContentSearch(next) });
+  };
+
+  return <FeedContent feedId={feedId} filters={filters} onFiltersChange={changeFilters} />;
+}

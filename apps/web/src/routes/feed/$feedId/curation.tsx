@@ -25,7 +25,8 @@ export const Route = createFileRoute("/feed/$feedId/curation")({
       })
       // Only a head start: the components run the same queries and show their own errors.
       .catch(() => undefined);
-    return queryClient.prefetchInfiniteQuery(feedSubmissionsInfiniteQueryOptions(feedId, deps));
+    // Not awaited: the list shows "Loading submissions..." rather than holding the page.
+    void queryClient.prefetchInfiniteQuery(feedSubmissionsInfiniteQueryOptions(feedId, deps));
   },
   component: CurationRoute,
 });

@@ -1,16 +1,35 @@
-import { createFileRoute, Outlet } from "@tanstack/react-router";
+import { ALL_FEED_ID } from "@curate/core";
+import { useQuery } from "@tanstack/react-query";
+import { createFileRoute, notFound, Outlet, useMatch } from "@tanstack/react-router";
 import { PageContainer } from "#web/components/layout/PageContainer";
 import { type TabLink, TabNav } from "#web/components/ui/tabs";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
+import { FeedNotFound } from "#web/features/feeds/components/FeedNotFound";
 import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
+import { useFeedEditorAccess } from "#web/features/moderation/api";
 import { FailedJobsBadge } from "#web/features/processing/components/FailedJobsBadge";
+import { ApiError } from "#web/lib/api";
 
 export const Route = createFileRoute("/feed/$feedId")({
-  loader: ({ context: { queryClient }, params }) =>
-    queryClient.prefetchQuery(feedQueryOptions(params.feedId)),
+  // Not awaited: the header shows "Loading feed data..." while the feed is on its way.
+  loader: ({ context: { queryClient }, params }) => {
+    // The catch-all feed collects everything and belongs to no one: it has no page of its own.
+    if (params.feedId.toLowerCase() === ALL_FEED_ID) throw notFound();
+    void queryClient.prefetchQuery(feedQueryOptions(params.feedId));
+  },
   component: FeedLayout,
+  notFoundComponent: FeedRouteNotFound,
 });
+
+function FeedRouteNotFound() {
+  const { feedId } = Route.useParams();
+  return (
+    <PageContainer>
+      <FeedNotFound feedId={feedId} />
+    </PageContainer>
+  );
+}
 
 const FEED_TABS = [
   ["curation", "Curation"],
@@ -25,6 +44,10 @@ const FEED_TABS = [
 
 function FeedLayout() {
   const { feedId } = Route.useParams();
+  const onContentTab = useMatch({ from: "/feed/$feedId/content", shouldThrow: false }) !== undefined;
+  const feed = useQuery(feedQueryOptions(feedId));
+  const canEdit = useFeedEditorAccess(feedId) === "granted";
+  if (feed.error instanceof ApiError && feed.error.status === 404) return <FeedRouteNotFound />;
   const tabs: TabLink[] = FEED_TABS.map(([path, label]) => ({
     label,
     link: { to: `/feed/$feedId/${path}`, params: { feedId } },
@@ -38,6 +61,8 @@ function FeedLayout() {
             feedId={feedId}
             topCurators={<TopCurators feedId={feedId} />}
             moderatorNotices={<FailedJobsBadge feedId={feedId} />}
+            showRecentContent={!onContentTab}
+            canEdit={canEdit}
           />
           <TabNav label="Feed sections" tabs={tabs} className="mt-6" />
         </div>

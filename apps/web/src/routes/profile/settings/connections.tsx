@@ -1,10 +1,12 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { PlaceholderSection } from "#web/components/layout/PlaceholderPage";
+import { useAuthState } from "#web/features/auth/use-auth";
+import { ConnectionsPage } from "#web/features/connections/components/ConnectionsPage";
 
 export const Route = createFileRoute("/profile/settings/connections")({
-  component: () => (
-    <PlaceholderSection title="Connected Accounts">
-      Connecting social accounts is on its way.
-    </PlaceholderSection>
-  ),
+  component: ConnectionsRoute,
 });
+
+function ConnectionsRoute() {
+  const { accountId } = useAuthState();
+  return accountId ? <ConnectionsPage accountId={accountId} /> : null;
+}

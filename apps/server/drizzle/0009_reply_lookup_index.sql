@@ -1,0 +1,1 @@
+CREATE INDEX "submission_feeds_curator_tweet_idx" ON "submission_feeds" USING btree ("curator_tweet_id");

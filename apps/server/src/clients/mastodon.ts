@@ -1,0 +1,168 @@
+import type { Logger } from "pino";
+import { callExternal } from "./http.ts";
+
+/*
+ * Plain REST through callExternal rather than `masto`: masto v8 calls the global fetch with no way to hand it ours,
+ * so its calls would skip our timeouts, bounded backoff and Retry-After handling, and it turns 429s into errors of
+ * its own instead of waiting. The few endpoints intake reads are simple JSON GETs.
+ */
+
+export interface MastodonClientOptions {
+  /** The bot's instance, e.g. https://mastodon.social. */
+  baseUrl: string;
+  accessToken: string;
+  /**
+   * The domain in the instance's own handles (`user@domain`), when it is not the API's host name: a server whose
+   * LOCAL_DOMAIN is example.social may answer at mastodon.example.social.
+   */
+  localDomain?: string;
+  logger?: Logger;
+  /** Waits between retries; tests shorten it. */
+  sleep?: (ms: number) => Promise<void>;
+  maxRetries?: number;
+}
+
+/** An answer of the instance that is not data (401, 403, 404, 422…), with the `error` it gave. */
+export class MastodonApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+    this.name = "MastodonApiError";
+  }
+}
+
+/** What a page of a list endpoint says about its neighbours, read from its Link header. */
+export interface PageLinks {
+  /** `max_id` of the older page (rel="next"). */
+  maxId: string | null;
+  /** `min_id` of the newer page (rel="prev"). */
+  minId: string | null;
+}
+
+export interface MastodonPage {
+  items: unknown[];
+  links: PageLinks;
+}
+
+/** Most items Mastodon gives in one page of notifications or a timeline. */
+export const MASTODON_PAGE_LIMIT = 40;
+
+/** `<https://host/api/v1/notifications?max_id=1>; rel="next", <…?min_id=9>; rel="prev"`. */
+export function parseLinkHeader(header: string | null): PageLinks {
+  const links: PageLinks = { maxId: null, minId: null };
+  for (const part of (header ?? "").split(",")) {
+    const match = /<([^>]*)>\s*;\s*rel="?(next|prev)"?/i.exec(part.trim());
+    if (!match) continue;
+    let target: URL;
+    try {
+      target = new URL(match[1]);
+    } catch {
+      continue;
+    }
+    if (match[2].toLowerCase() === "next") links.maxId = target.searchParams.get("max_id");
+    else links.minId = target.searchParams.get("min_id") ?? target.searchParams.get("since_id");
+  }
+  return links;
+}
+
+/**
+ * Mastodon's 429 says when its window ends in X-RateLimit-Reset, an ISO 8601 time (not epoch seconds as on X); a
+ * Retry-After, when a proxy in front sends one, is read by callExternal itself.
+ */
+function rateLimitReset(response: Response): number | null {
+  if (response.status !== 429 || response.headers.has("retry-after")) return null;
+  const reset = Date.parse(response.headers.get("x-ratelimit-reset") ?? "");
+  return Number.isNaN(reset) ? null : Math.max(reset - Date.now(), 1000);
+}
+
+async function errorMessage(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { error?: unknown };
+    if (typeof body.error === "string") return body.error.slice(0, 300);
+  } catch {
+    // Not JSON (a proxy's page): the status says enough.
+  }
+  return `HTTP ${response.status}`;
+}
+
+/** The REST API of the bot's instance: its account, its mention notifications, statuses and hashtag timelines. */
+export class MastodonClient {
+  /** The domain the instance's own accounts have in their handles (their `acct` leaves it out). */
+  readonly instanceHost: string;
+
+  constructor(private readonly options: MastodonClientOptions) {
+    this.instanceHost = options.localDomain || new URL(options.baseUrl).hostname;
+  }
+
+  private async get(path: string, params: Array<[string, string]>): Promise<Response> {
+    const url = new URL(path, this.options.baseUrl);
+    for (const [key, value] of params) url.searchParams.append(key, value);
+    const response = await callExternal(
+      url,
+      { headers: { Authorization: `Bearer ${this.options.accessToken}`, Accept: "application/json" } },
+      {
+        service: "Mastodon API",
+        timeoutMs: 20_000,
+        retries: this.options.maxRetries ?? 4,
+        logger: this.options.logger,
+        sleep: this.options.sleep,
+        waitHint: rateLimitReset,
+      },
+    );
+    if (!response.ok) {
+      throw new MastodonApiError(
+        `Mastodon API ${url.pathname} answered ${response.status}: ${await errorMessage(response)}`,
+        response.status,
+      );
+    }
+    return response;
+  }
+
+  private async json(response: Response): Promise<unknown> {
+    try {
+      return await response.json();
+    } catch {
+      throw new MastodonApiError(`Mastodon API ${new URL(response.url).pathname} sent no JSON`, 502);
+    }
+  }
+
+  /** `GET /api/v1/accounts/verify_credentials`: whose token this is. */
+  async verifyCredentials(): Promise<{ acct: string }> {
+    const body = (await this.json(await this.get("/api/v1/accounts/verify_credentials", []))) as {
+      acct?: unknown;
+    };
+    if (typeof body?.acct !== "string" || !body.acct) {
+      throw new MastodonApiError("Mastodon API verify_credentials named no account", 502);
+    }
+    return { acct: body.acct };
+  }
+
+  /**
+   * Where a status of this instance is read by its local id: what a reply's parent is called when the instance
+   * will not show it, so the reply still says it answers something (and answers nothing stored).
+   */
+  statusAddress(id: string): string {
+    return new URL(`/api/v1/statuses/${encodeURIComponent(id)}`, this.options.baseUrl).href;
+  }
+
+  /** `GET /api/v1/statuses/:id`; null when the instance will not show it (deleted, private, unknown). */
+  async status(id: string): Promise<unknown | null> {
+    try {
+      return await this.json(await this.get(`/api/v1/statuses/${encodeURIComponent(id)}`, []));
+    } catch (error) {
+      if (error instanceof MastodonApiError && [403, 404, 410].includes(error.status)) return null;
+      throw error;
+    }
+  }
+
+  /** One page of a list endpoint (notifications, a timeline), newest first as Mastodon sends it. */
+  async page(path: string, params: Array<[string, string]>): Promise<MastodonPage> {
+    const response = await this.get(path, params);
+    const links = parseLinkHeader(response.headers.get("link"));
+    const body = await this.json(response);
+    if (!Array.isArray(body)) throw new MastodonApiError(`Mastodon API ${path} sent no list`, 502);
+    return { items: body, links };
+  }
+}

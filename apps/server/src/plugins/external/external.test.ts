@@ -1,0 +1,269 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { entryPointRefusal } from "@curate/core";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertFeed, insertSubmission } from "../../../test/factories.ts";
+import { startFakeServer } from "../../../test/fakes/server.ts";
+import { startTestServer, type TestServer } from "../../../test/harness.ts";
+import { newKey } from "../../../test/near.ts";
+import { recordingDistributor } from "../../../test/plugins.ts";
+import { sessionHeaders, signIn } from "../../../test/session.ts";
+import { processingJobs, processingSteps } from "../../db/schema.ts";
+
+const EXAMPLE = readFileSync(
+  new URL("../../../../../examples/plugins/shout/index.mjs", import.meta.url),
+  "utf8",
+);
+const EXAMPLE_SCHEMA = JSON.parse(
+  readFileSync(new URL("../../../../../examples/plugins/shout/schema.json", import.meta.url), "utf8"),
+);
+
+// Plugins that try what an attacker would: each is served as an ES module like any other plugin.
+const HOSTILE: Record<string, string> = {
+  "/loop.mjs": "export function transform() { for (;;) {} }",
+  "/hang.mjs": "export function transform() { return new Promise(() => {}); }",
+  "/hog.mjs": `export function transform() {
+    const hoard = [];
+    for (;;) hoard.push(new Array(1_000_000).fill(Math.random()));
+  }`,
+  "/snoop.mjs": `export async function transform(input, config) {
+    const attempt = async (f) => { try { return await f(); } catch (e) { return "refused: " + String(e && e.message || e); } };
+    return {
+      process: typeof process,
+      require: typeof require,
+      env: await attempt(() => globalThis.process.env.SESSION_SECRET),
+      viaFunction: await attempt(() => typeof Function("return this")().process),
+      importFs: await attempt(async () => { const fs = await import("node:fs"); return typeof fs.readFileSync; }),
+      secretHost: await attempt(async () => (await fetch("__SECRET_URL__")).status),
+      metadata: await attempt(async () => (await fetch("http://169.254.169.254/latest/meta-data/")).status),
+      allowed: await attempt(async () => (await fetch(config.dataUrl)).json()),
+    };
+  }`,
+  "/imports.mjs":
+    'import { readFileSync } from "node:fs";\nexport function transform() { return readFileSync("/etc/passwd", "utf8"); }',
+};
+
+let server: TestServer;
+let codeServer: Server;
+let codeBase: string;
+let version = EXAMPLE;
+const recorder = recordingDistributor();
+const ownerKey = newKey();
+let owner: string;
+let data: Awaited<ReturnType<typeof startFakeServer>>;
+let secretService: Awaited<ReturnType<typeof startFakeServer>>;
+
+beforeAll(async () => {
+  codeServer = createServer((req, res) => {
+    const body =
+      req.url === "/shout/index.mjs"
+        ? version
+        : HOSTILE[req.url ?? ""]?.replace("__SECRET_URL__", `${secretService.url}/secret`);
+    res.writeHead(body ? 200 : 404, { "content-type": "text/javascript" }).end(body ?? "not found");
+  });
+  await new Promise<void>((resolve) => codeServer.listen(0, "127.0.0.1", resolve));
+  codeBase = `http://127.0.0.1:${(codeServer.address() as AddressInfo).port}`;
+  data = await startFakeServer(() => ({ status: 200, body: { mood: "sunny" } }));
+  secretService = await startFakeServer(() => ({ status: 200, body: { secret: "s3cret" } }));
+
+  server = await startTestServer(
+    {
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      WRITE_RATE_LIMIT_PER_MINUTE: "1000",
+      PLUGIN_ALLOWED_HOSTS: new URL(codeBase).host,
+      PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
+      PLUGIN_TIMEOUT_MS: "1500",
+      PLUGIN_MEMORY_LIMIT_MB: "16",
+      PLUGIN_CODE_TTL_MS: "0",
+      PROCESSING_MAX_ATTEMPTS: "1",
+    },
+    { worker: { extraPlugins: [recorder.plugin] } },
+  );
+  owner = (await signIn(server, ownerKey)).cookie;
+
+  const register = async (name: string, entryPoint: string, schemaDefinition?: object) => {
+    const { status } = await server.json("/api/plugins", {
+      method: "POST",
+      headers: sessionHeaders(server, owner),
+      body: JSON.stringify({
+        name,
+        type: "transformer",
+        repoUrl: `https://github.com/test/${name.replace(/\W/g, "-")}`,
+        entryPoint,
+        schemaDefinition,
+      }),
+    });
+    expect(status).toBe(201);
+  };
+  await register("@example/shout", `${codeBase}/shout/index.mjs`, EXAMPLE_SCHEMA);
+  for (const path of Object.keys(HOSTILE))
+    await register(`@hostile${path.replace(".mjs", "")}`, `${codeBase}${path}`);
+  // The same file from a host the operator did not allow (another name for the same machine).
+  await register("@elsewhere/shout", `http://localhost:${new URL(codeBase).port}/shout/index.mjs`);
+
+  const feed = (id: string, plugin: string, config: Record<string, unknown> = {}) =>
+    insertFeed(server.db, {
+      id,
+      createdBy: ownerKey.implicitAccountId,
+      config: {
+        id,
+        name: id,
+        description: `About ${id}`,
+        outputs: {
+          stream: {
+            enabled: true,
+            transform: [{ plugin, config }],
+            distribute: [{ plugin: "@test/recorder" }],
+          },
+        },
+      },
+    });
+  await feed("shouting", "@example/shout", { suffix: "!", enrichUrl: `${data.url}/weather` });
+  await feed("badconfig", "@example/shout", { suffix: 42 });
+  await feed("elsewhere", "@elsewhere/shout");
+  await feed("looping", "@hostile/loop");
+  await feed("hanging", "@hostile/hang");
+  await feed("hogging", "@hostile/hog");
+  await feed("snooping", "@hostile/snoop", { dataUrl: `${data.url}/ok`, note: "see the docs" });
+  await feed("importing", "@hostile/imports");
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => codeServer?.close(resolve));
+  await data?.close();
+  await secretService?.close();
+});
+
+async function approveAndFinish(feedId: string, content = "the sun is out") {
+  const { tweetId } = await insertSubmission(server.db, { content, feeds: [{ feedId }] });
+  const { status, body } = await server.json("/api/moderate", {
+    method: "POST",
+    headers: sessionHeaders(server, owner),
+    body: JSON.stringify({ submissionId: tweetId, feedId, action: "approve" }),
+  });
+  expect(status).toBe(200);
+  const jobId = body.data.processingJobId as string;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));
+    if (job && ["completed", "failed", "completed_with_errors"].includes(job.status)) break;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} did not finish`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const steps = await server.db
+    .select()
+    .from(processingSteps)
+    .where(eq(processingSteps.jobId, jobId))
+    .orderBy(processingSteps.stepOrder);
+  return steps[0];
+}
+
+/** Health answers while a plugin misbehaves: the plugin's isolate has its own thread and heap. */
+async function healthWhile<T>(work: Promise<T>): Promise<{ result: T; slowestMs: number }> {
+  let slowestMs = 0;
+  let done = false;
+  const probing = (async () => {
+    while (!done) {
+      const started = Date.now();
+      const response = await server.request("/api/health");
+      expect(response.status).toBe(200);
+      slowestMs = Math.max(slowestMs, Date.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const result = await work.finally(() => {
+    done = true;
+  });
+  await probing;
+  return { result, slowestMs };
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+describe("external plugins in a feed's pipeline", () => {
+  it("runs the example plugin from an allowed host, isolated, with network only to hosts its config names", async () => {
+    const step = await approveAndFinish("shouting");
+    expect(step).toMatchObject({
+      pluginName: "@example/shout",
+      status: "success",
+      pluginVersion: sha256(EXAMPLE),
+    });
+    expect(step.output).toEqual({ content: "THE SUN IS OUT!", enrichment: { mood: "sunny" } });
+    expect(data.requests.map((r) => r.path)).toContain("/weather");
+    const shown = await server.json(`/api/processing/jobs/${step.jobId}/steps`, {
+      headers: sessionHeaders(server, owner),
+    });
+    expect(shown.body.data.steps[0]).toMatchObject({ pluginVersion: sha256(EXAMPLE) });
+    expect(recorder.deliveries.at(-1)?.input).toMatchObject({ content: "THE SUN IS OUT!" });
+  });
+
+  it("records a changed file as a new version", async () => {
+    version = `${EXAMPLE}\n// v2\n`;
+    const step = await approveAndFinish("shouting");
+    expect(step.pluginVersion).toBe(sha256(version));
+    version = EXAMPLE;
+  });
+
+  it("checks the config against the plugin's schema definition", async () => {
+    const step = await approveAndFinish("badconfig");
+    expect(step.status).toBe("failed");
+    expect(step.error).toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringMatching(/suffix: must be string/),
+    });
+  });
+
+  it("refuses a plugin from a host the operator did not allow", async () => {
+    const step = await approveAndFinish("elsewhere");
+    expect(step.status).toBe("failed");
+    expect(step.error).toMatchObject({
+      code: "PLUGIN_HOST_NOT_ALLOWED",
+      message: `host not allowed: localhost:${new URL(codeBase).port}`,
+    });
+    expect(entryPointRefusal("https://plugins.example.com/x.mjs", [])).toBe("remote plugins are disabled");
+  });
+
+  it("stops a plugin that loops forever, and one that never answers, by the time limit", async () => {
+    const { result: step, slowestMs } = await healthWhile(approveAndFinish("looping"));
+    expect(step.status).toBe("failed");
+    expect(step.error).toMatchObject({ code: "PLUGIN_TIMEOUT" });
+    expect(slowestMs).toBeLessThan(1000);
+    const hung = await approveAndFinish("hanging");
+    expect(hung.error).toMatchObject({ code: "PLUGIN_TIMEOUT" });
+  });
+
+  it("stops a plugin that allocates without bound by the memory limit", async () => {
+    const rssBefore = process.memoryUsage().rss;
+    const { result: step } = await healthWhile(approveAndFinish("hogging"));
+    expect(step.status).toBe("failed");
+    expect(step.error).toMatchObject({ code: "PLUGIN_MEMORY_LIMIT" });
+    // The isolate's heap is capped at 16 MB, so the server's own memory barely moves.
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
+  });
+
+  it("gives a plugin nothing of the server: no environment, files, modules or unnamed hosts", async () => {
+    const step = await approveAndFinish("snooping");
+    expect(step.status).toBe("success");
+    const output = step.output as Record<string, unknown>;
+    expect(output.process).toBe("undefined");
+    expect(output.require).toBe("undefined");
+    expect(output.env).toMatch(/^refused/);
+    expect(output.viaFunction).toBe("undefined");
+    expect(output.importFs).toMatch(/^refused/);
+    expect(output.secretHost).toBe(`refused: host not allowed: ${new URL(secretService.url).host}`);
+    expect(output.metadata).toMatch(/^refused: host not allowed: 169\.254\.169\.254/);
+    expect(output.allowed).toEqual({ mood: "sunny" });
+    expect(secretService.requests).toHaveLength(0);
+
+    const importing = await approveAndFinish("importing");
+    expect(importing.status).toBe("failed");
+    expect(importing.error).toMatchObject({
+      code: "PLUGIN_FAILED",
+      message: expect.stringMatching(/cannot import "node:fs"/),
+    });
+  });
+});

@@ -1,0 +1,266 @@
+import {
+  BUILTIN_CONFIG_SCHEMAS,
+  BUILTIN_PLUGIN_ID_PREFIX,
+  BUILTIN_PLUGIN_PREFIX,
+  BUILTIN_PLUGINS,
+  type BuiltinPlugin,
+  findBuiltinPlugin,
+  type Paged,
+  type PluginCreate,
+  type PluginListQuery,
+  type PluginUpdate,
+  type RegistryPlugin,
+} from "@curate/core";
+import { and, asc, count, eq, ilike, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { AppEnv } from "../config/env.ts";
+import type { Database } from "../db/index.ts";
+import { plugins, type User } from "../db/schema.ts";
+import { AppError } from "../errors.ts";
+import { isSuperAdmin } from "../feeds/permissions.ts";
+import { schemaDefinitionProblem } from "./json-schema.ts";
+
+type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">;
+type PluginRow = typeof plugins.$inferSelect;
+
+const BUILTIN_REPO_URL = "https://github.com/curate/curate";
+
+/** The built-ins as registry entries: read-only, each with its config schema as JSON Schema. */
+const BUILTIN_ENTRIES: RegistryPlugin[] = (BUILTIN_PLUGINS as readonly BuiltinPlugin[]).map((plugin) => {
+  const schema = BUILTIN_CONFIG_SCHEMAS[plugin.name];
+  return {
+    id: `${BUILTIN_PLUGIN_ID_PREFIX}${plugin.name}`,
+    name: `${BUILTIN_PLUGIN_PREFIX}${plugin.name}`,
+    type: plugin.type,
+    repoUrl: BUILTIN_REPO_URL,
+    entryPoint: `builtin:${plugin.name}`,
+    schemaDefinition: schema
+      ? (z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>)
+      : null,
+    builtin: true,
+    canEdit: false,
+    createdBy: null,
+    createdAt: null,
+    updatedAt: null,
+  };
+});
+
+function canEdit(env: Env, user: User | null, row: PluginRow) {
+  if (!user) return false;
+  return isSuperAdmin(env, user) || (row.createdBy ?? "").toLowerCase() === user.nearAccountId.toLowerCase();
+}
+
+function toEntry(env: Env, user: User | null, row: PluginRow): RegistryPlugin {
+  return {
+    id: String(row.id),
+    name: row.name,
+    type: row.type,
+    repoUrl: row.repoUrl,
+    entryPoint: row.entryPoint,
+    schemaDefinition: row.schemaDefinition ?? null,
+    builtin: false,
+    canEdit: canEdit(env, user, row),
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The registry, built-ins first (they never change), then registered plugins by name; filtered by type and by a
+ * part of the name, paged like every list.
+ */
+export async function listPlugins(
+  db: Database,
+  env: Env,
+  user: User | null,
+  query: PluginListQuery,
+): Promise<Paged<RegistryPlugin>> {
+  const needle = query.name?.toLowerCase() ?? "";
+  const builtins = BUILTIN_ENTRIES.filter(
+    (entry) => (!query.type || entry.type === query.type) && entry.name.toLowerCase().includes(needle),
+  );
+  const where = and(
+    query.type ? eq(plugins.type, query.type) : undefined,
+    needle ? ilike(plugins.name, `%${escapeLike(needle)}%`) : undefined,
+  );
+  const start = query.page * query.limit;
+  const fromBuiltins = builtins.slice(start, start + query.limit);
+  const offset = Math.max(0, start - builtins.length);
+  const room = query.limit - fromBuiltins.length;
+  const [rows, [{ total }]] = await Promise.all([
+    room > 0
+      ? db
+          .select()
+          .from(plugins)
+          .where(where)
+          .orderBy(asc(sql`lower(${plugins.name})`), asc(plugins.id))
+          .limit(room)
+          .offset(offset)
+      : Promise.resolve([] as PluginRow[]),
+    db.select({ total: count() }).from(plugins).where(where),
+  ]);
+  const totalCount = builtins.length + total;
+  return {
+    items: [...fromBuiltins, ...rows.map((row) => toEntry(env, user, row))],
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      hasNextPage: start + query.limit < totalCount,
+      totalCount,
+    },
+  };
+}
+
+async function findRow(db: Database, id: string): Promise<PluginRow | null> {
+  if (!/^\d{1,9}$/.test(id)) return null;
+  const [row] = await db
+    .select()
+    .from(plugins)
+    .where(eq(plugins.id, Number(id)));
+  return row ?? null;
+}
+
+export async function getPlugin(
+  db: Database,
+  env: Env,
+  user: User | null,
+  id: string,
+): Promise<RegistryPlugin> {
+  const builtin = BUILTIN_ENTRIES.find((entry) => entry.id === id);
+  if (builtin) return builtin;
+  const row = await findRow(db, id);
+  if (!row) throw AppError.notFound(`Plugin "${id}" not found.`);
+  return toEntry(env, user, row);
+}
+
+/** A registered plugin by the name a feed config writes (case-insensitive), or null. */
+export async function findPluginByName(db: Database, name: string): Promise<PluginRow | null> {
+  const [row] = await db
+    .select()
+    .from(plugins)
+    .where(sql`lower(${plugins.name}) = ${name.trim().toLowerCase()}`);
+  return row ?? null;
+}
+
+function assertUsableSchema(schemaDefinition: object | null | undefined) {
+  if (!schemaDefinition) return;
+  const problem = schemaDefinitionProblem(schemaDefinition);
+  if (problem) {
+    throw AppError.validation(`Invalid schemaDefinition: ${problem}`, [
+      { path: "schemaDefinition", message: problem },
+    ]);
+  }
+}
+
+const isUniqueViolation = (err: unknown): err is { constraint?: string } => {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === "23505") return true;
+  }
+  return false;
+};
+
+async function conflictOf(db: Database, name: string, repoUrl: string): Promise<AppError | null> {
+  if (findBuiltinPlugin(name)) {
+    return AppError.conflict(`"${name}" is the name of a built-in plugin; choose another name.`);
+  }
+  const [byName] = await db
+    .select({ id: plugins.id })
+    .from(plugins)
+    .where(sql`lower(${plugins.name}) = ${name.toLowerCase()}`);
+  if (byName) return AppError.conflict(`A plugin named "${name}" is already registered.`);
+  const [byRepo] = await db
+    .select({ id: plugins.id })
+    .from(plugins)
+    .where(sql`lower(${plugins.repoUrl}) = ${repoUrl.toLowerCase()}`);
+  if (byRepo) return AppError.conflict(`A plugin from ${repoUrl} is already registered.`);
+  return null;
+}
+
+/** Registers a plugin for the signed-in user, who alone (with super admins) may change it later. */
+export async function createPlugin(
+  db: Database,
+  env: Env,
+  user: User,
+  body: PluginCreate,
+  limits: { pluginsPerAccount: number },
+): Promise<RegistryPlugin> {
+  assertUsableSchema(body.schemaDefinition);
+  const [{ owned }] = await db
+    .select({ owned: count() })
+    .from(plugins)
+    .where(sql`lower(${plugins.createdBy}) = ${user.nearAccountId.toLowerCase()}`);
+  if (owned >= limits.pluginsPerAccount) {
+    throw AppError.forbidden(
+      `You have registered ${owned} plugins, the most one account may register on this server. Delete one to register another.`,
+    );
+  }
+  const conflict = await conflictOf(db, body.name, body.repoUrl);
+  if (conflict) throw conflict;
+  try {
+    const [row] = await db
+      .insert(plugins)
+      .values({
+        name: body.name,
+        type: body.type,
+        repoUrl: body.repoUrl,
+        entryPoint: body.entryPoint,
+        schemaDefinition: (body.schemaDefinition ?? null) as Record<string, unknown> | null,
+        createdBy: user.nearAccountId,
+      })
+      .returning();
+    return toEntry(env, user, row);
+  } catch (err) {
+    // Two registrations raced past the check: the unique indexes decide, and the loser hears why.
+    if (isUniqueViolation(err)) {
+      throw (
+        (await conflictOf(db, body.name, body.repoUrl)) ??
+        AppError.conflict("The plugin is already registered.")
+      );
+    }
+    throw err;
+  }
+}
+
+async function editableRow(db: Database, env: Env, user: User, id: string): Promise<PluginRow> {
+  if (BUILTIN_ENTRIES.some((entry) => entry.id === id)) {
+    throw AppError.forbidden("Built-in plugins are read-only.");
+  }
+  const row = await findRow(db, id);
+  if (!row) throw AppError.notFound(`Plugin "${id}" not found.`);
+  if (!canEdit(env, user, row)) {
+    throw AppError.forbidden("Only the plugin's registrant or a super admin may change it.");
+  }
+  return row;
+}
+
+export async function updatePlugin(
+  db: Database,
+  env: Env,
+  user: User,
+  id: string,
+  body: PluginUpdate,
+): Promise<RegistryPlugin> {
+  assertUsableSchema(body.schemaDefinition);
+  const row = await editableRow(db, env, user, id);
+  const [updated] = await db
+    .update(plugins)
+    .set({
+      entryPoint: body.entryPoint ?? row.entryPoint,
+      schemaDefinition:
+        body.schemaDefinition === undefined
+          ? row.schemaDefinition
+          : ((body.schemaDefinition ?? null) as Record<string, unknown> | null),
+      updatedAt: new Date(),
+    })
+    .where(eq(plugins.id, row.id))
+    .returning();
+  return toEntry(env, user, updated);
+}
+
+export async function deletePlugin(db: Database, env: Env, user: User, id: string): Promise<void> {
+  const row = await editableRow(db, env, user, id);
+  await db.delete(plugins).where(eq(plugins.id, row.id));
+}

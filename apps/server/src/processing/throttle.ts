@@ -1,0 +1,56 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/index.ts";
+import { queryRows } from "../db/sql.ts";
+import type { ThrottleRule } from "../plugins/types.ts";
+
+/** A send slot a distribution holds: where (the hashed channel keys) and when it may send. */
+export interface Reservation {
+  keys: string[];
+  /** Epoch milliseconds. */
+  at: number;
+}
+
+/** Channel keys as stored: the plugin's name and a hash, so a key made of a token never reaches the database. */
+export function slotKeys(pluginName: string, rules: ThrottleRule[]): string[] {
+  return rules.map(
+    (rule) => `${pluginName}:${createHash("sha256").update(rule.key).digest("hex").slice(0, 32)}`,
+  );
+}
+
+/**
+ * Takes the next free slot of each of the channel's keys (GCRA: each key's next free time moves on by its interval)
+ * and returns when all of them allow a send. Every caller gets its own slot, on every worker, so a thousand
+ * publications to one chat are spread at the chat's rate instead of colliding.
+ */
+export async function reserveSlot(
+  db: Database,
+  pluginName: string,
+  rules: ThrottleRule[],
+): Promise<Reservation> {
+  const keys = slotKeys(pluginName, rules);
+  let at = Date.now();
+  for (const [index, key] of keys.entries()) {
+    const intervalMs = Math.max(1, Math.round(rules[index].intervalMs));
+    // Measured against the database's clock and turned into this worker's time, so clocks need not agree.
+    const [row] = await queryRows<{ waitMs: string }>(
+      db,
+      sql`insert into channel_slots (key, next_at)
+        values (${key}, now() + ${intervalMs} * interval '1 millisecond')
+        on conflict (key) do update
+          set next_at = greatest(channel_slots.next_at, now()) + ${intervalMs} * interval '1 millisecond'
+        returning (extract(epoch from (next_at - now())) * 1000)::float8 - ${intervalMs} as "waitMs"`,
+    );
+    at = Math.max(at, Date.now() + Number(row.waitMs));
+  }
+  return { keys, at };
+}
+
+/** A channel asked to wait (a 429 with Retry-After): nobody sharing its keys sends before then. */
+export async function holdSlots(db: Database, keys: string[], waitMs: number): Promise<void> {
+  for (const key of keys) {
+    await db.execute(sql`insert into channel_slots (key, next_at)
+      values (${key}, now() + ${Math.round(waitMs)} * interval '1 millisecond')
+      on conflict (key) do update set next_at = greatest(channel_slots.next_at, excluded.next_at)`);
+  }
+}

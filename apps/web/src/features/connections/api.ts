@@ -1,0 +1,48 @@
+import { queryOptions } from "@tanstack/react-query";
+
+/** One account the NEAR account connected on Crosspost (its `data.accounts` entries). */
+export interface ConnectedAccount {
+  platform: string;
+  userId: string;
+  profile?: { username?: string; profileImageUrl?: string | null } | null;
+}
+
+/** Crosspost refused the NEAR account: it has to authenticate (connect) again. */
+export class CrosspostAuthError extends Error {
+  constructor() {
+    super("Authentication with Crosspost failed. Please try reconnecting.");
+    this.name = "CrosspostAuthError";
+  }
+}
+
+export const connectionKeys = {
+  all: ["connected-accounts"] as const,
+  /** Per NEAR account: switching wallets never shows another account's connections. */
+  accounts: (accountId: string) => [...connectionKeys.all, accountId] as const,
+};
+
+export async function fetchConnectedAccounts(
+  crosspostUrl: string,
+  accountId: string,
+  signal?: AbortSignal,
+): Promise<ConnectedAccount[]> {
+  const response = await fetch(new URL("/api/auth/accounts", crosspostUrl), {
+    headers: { accept: "application/json", "X-Near-Account": accountId },
+    signal,
+  });
+  if (response.status === 401 || response.status === 403) throw new CrosspostAuthError();
+  const body = (await response.json().catch(() => null)) as {
+    data?: { accounts?: ConnectedAccount[] };
+  } | null;
+  if (!response.ok || !Array.isArray(body?.data?.accounts)) {
+    throw new Error(`Crosspost answered ${response.status}`);
+  }
+  return body.data.accounts;
+}
+
+export const connectedAccountsQueryOptions = (crosspostUrl: string, accountId: string) =>
+  queryOptions({
+    queryKey: connectionKeys.accounts(accountId),
+    queryFn: ({ signal }) => fetchConnectedAccounts(crosspostUrl, accountId, signal),
+    retry: (count, error) => !(error instanceof CrosspostAuthError) && count < 2,
+  });

@@ -1,0 +1,76 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { LinkIcon } from "lucide-react";
+import { useState } from "react";
+import { Alert } from "#web/components/ui/alert";
+import { Button } from "#web/components/ui/button";
+import { SectionHeader } from "#web/components/ui/section-header";
+import { appConfigQueryOptions } from "#web/features/config/api";
+import { CrosspostAuthError, connectedAccountsQueryOptions } from "../api";
+import { connectAccount } from "../connect";
+
+/** /profile/settings/connections: the social accounts the user connected through Crosspost. */
+export function ConnectionsPage({ accountId }: { accountId: string }) {
+  const queryClient = useQueryClient();
+  const config = useQuery(appConfigQueryOptions());
+  const crosspostUrl = config.data?.crosspostUrl;
+  const accounts = useQuery({
+    ...connectedAccountsQueryOptions(crosspostUrl ?? "", accountId),
+    enabled: Boolean(crosspostUrl),
+  });
+  const [connecting, setConnecting] = useState(false);
+
+  async function connect() {
+    if (!crosspostUrl) return;
+    setConnecting(true);
+    await connectAccount("X", crosspostUrl, queryClient);
+    setConnecting(false);
+  }
+
+  return (
+    <section aria-labelledby="connections-title" className="flex flex-col gap-5">
+      <SectionHeader
+        id="connections-title"
+        title="Connected Accounts"
+        description="Connect your X account to post through Crosspost and moderate feeds that list your handle."
+        actions={
+          <Button onClick={connect} loading={connecting} disabled={!crosspostUrl}>
+            <LinkIcon aria-hidden="true" />
+            Connect X Account
+          </Button>
+        }
+      />
+      {accounts.isError ? (
+        <Alert>
+          {accounts.error instanceof CrosspostAuthError
+            ? accounts.error.message
+            : `Failed to load connected accounts: ${accounts.error.message}`}
+        </Alert>
+      ) : accounts.isPending ? (
+        <p role="status" className="text-sm text-muted">
+          Loading connected accounts...
+        </p>
+      ) : accounts.data.length === 0 ? (
+        <p className="rounded-md border border-dashed border-line bg-surface px-4 py-8 text-center text-sm text-muted">
+          No accounts connected yet.
+        </p>
+      ) : (
+        <ul
+          aria-label="Connected accounts"
+          className="divide-y divide-line rounded-md border border-line bg-surface"
+        >
+          {accounts.data.map((account) => (
+            <li
+              key={`${account.platform}:${account.userId}`}
+              className="flex items-center gap-3 px-4 py-3 text-sm"
+            >
+              <span className="font-medium">@{account.profile?.username ?? account.userId}</span>
+              <span className="text-muted capitalize">
+                {account.platform === "x" ? "X" : account.platform}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

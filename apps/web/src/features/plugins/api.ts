@@ -1,0 +1,46 @@
+import type { Paged, PluginType, RegistryPlugin } from "@curate/core";
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "#web/lib/api";
+
+export const PLUGINS_PAGE_SIZE = 20;
+
+export interface PluginFilters {
+  type?: PluginType;
+  name?: string;
+  page: number;
+}
+
+export const pluginKeys = {
+  all: ["plugins"] as const,
+  list: (filters: PluginFilters) => [...pluginKeys.all, "list", filters] as const,
+  detail: (pluginId: string) => [...pluginKeys.all, "detail", pluginId] as const,
+};
+
+export const pluginPath = (pluginId: string) => `/plugins/${encodeURIComponent(pluginId)}`;
+
+export const pluginsQueryOptions = (filters: PluginFilters) =>
+  queryOptions({
+    queryKey: pluginKeys.list(filters),
+    queryFn: ({ signal }) =>
+      api<Paged<RegistryPlugin>>("/plugins", {
+        signal,
+        query: { type: filters.type, name: filters.name, page: filters.page, limit: PLUGINS_PAGE_SIZE },
+      }),
+  });
+
+export const pluginQueryOptions = (pluginId: string) =>
+  queryOptions({
+    queryKey: pluginKeys.detail(pluginId),
+    queryFn: ({ signal }) => api<RegistryPlugin>(pluginPath(pluginId), { signal }),
+  });
+
+/** Every plugin name of one type a step may use (built-ins and registered), for the feed editor's suggestions. */
+export const pluginNamesQueryOptions = (type: PluginType) =>
+  queryOptions({
+    queryKey: [...pluginKeys.all, "names", type] as const,
+    queryFn: async ({ signal }) =>
+      (await api<Paged<RegistryPlugin>>("/plugins", { signal, query: { type, limit: 100 } })).items.map(
+        (plugin) => plugin.name,
+      ),
+    staleTime: 60_000,
+  });

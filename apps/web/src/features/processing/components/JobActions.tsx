@@ -1,0 +1,69 @@
+import type { ProcessingJob } from "@curate/core";
+import { FlaskConicalIcon, ListTreeIcon, RotateCcwIcon, WorkflowIcon } from "lucide-react";
+import { Button } from "#web/components/ui/button";
+import { hasFailedSteps } from "../view";
+
+interface JobActionsProps {
+  job: ProcessingJob;
+  stepsOpen: boolean;
+  onViewSteps: () => void;
+  reprocessing: boolean;
+  onReprocess: () => void;
+  retrying: boolean;
+  onRetry: () => void;
+  /** Offers "Dry run" (reprocess as a dry run first) when given. */
+  onDryRun?: () => void;
+}
+
+/** A job's row actions, alike for a submission's jobs and a recap's runs. */
+export function JobActions(props: JobActionsProps) {
+  const { job } = props;
+  // A dry run's plan may be a config never saved, and a retraction is retried, not reprocessed.
+  const replayable = job.kind !== "dry_run" && job.kind !== "retraction";
+  return (
+    <div className="flex gap-2">
+      <Button
+        variant={props.stepsOpen ? "primary" : "secondary"}
+        size="sm"
+        aria-pressed={props.stepsOpen}
+        onClick={props.onViewSteps}
+      >
+        <ListTreeIcon aria-hidden="true" />
+        View Steps
+      </Button>
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={!replayable}
+        title={job.kind === "retraction" ? "A retraction is retried, not reprocessed" : undefined}
+        loading={props.reprocessing}
+        onClick={props.onReprocess}
+      >
+        <WorkflowIcon aria-hidden="true" />
+        Reprocess
+      </Button>
+      {props.onDryRun ? (
+        <Button
+          variant="ghost"
+          size="sm"
+          disabled={!replayable}
+          onClick={props.onDryRun}
+          aria-label={`Reprocess job ${job.id.slice(0, 8)} as a dry run first`}
+        >
+          <FlaskConicalIcon aria-hidden="true" />
+          Dry run
+        </Button>
+      ) : null}
+      <Button
+        variant="secondary"
+        size="sm"
+        disabled={!hasFailedSteps(job.status) || job.kind === "dry_run"}
+        loading={props.retrying}
+        onClick={props.onRetry}
+      >
+        <RotateCcwIcon aria-hidden="true" />
+        Retry Failed
+      </Button>
+    </div>
+  );
+}

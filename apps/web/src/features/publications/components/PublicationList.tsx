@@ -1,0 +1,114 @@
+import type { Publication, PublicationStatus } from "@curate/core";
+import { ExternalLinkIcon } from "lucide-react";
+import { Badge, type BadgeTone } from "#web/components/ui/badge";
+import { RelativeTime } from "#web/components/ui/relative-time";
+import { formatDateTime } from "#web/lib/format";
+
+const STATUS: Record<PublicationStatus, { label: string; tone: BadgeTone }> = {
+  published: { label: "Published", tone: "green" },
+  retracted: { label: "Retracted", tone: "neutral" },
+  cannot_retract: { label: "Cannot retract", tone: "amber" },
+};
+
+/** What the channel made, in words, by the reference's kind. */
+const KINDS: Record<string, string> = {
+  "telegram-message": "message",
+  "discord-message": "message",
+  "notion-page": "page",
+  "rss-item": "feed",
+  "supabase-row": "row",
+  "near-transaction": "transaction",
+  crosspost: "post",
+  "webhook-delivery": "delivery",
+};
+
+/** A long id keeps both ends: "a1b2c3d4…e5f6". */
+const shortId = (id: string) => (id.length > 28 ? `${id.slice(0, 12)}…${id.slice(-8)}` : id);
+
+/** Only http(s) links are followed; anything else is shown as text. */
+function safeUrl(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" || parsed.protocol === "http:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+interface PublicationListProps {
+  items: readonly Publication[];
+  /** Shows each entry's feed (the submission page spans feeds). */
+  showFeed?: boolean;
+}
+
+/** Ledger entries: the channel, where it went (a link when there is one), when, and what became of it. */
+export function PublicationList({ items, showFeed = false }: PublicationListProps) {
+  return (
+    <ul className="divide-y divide-line rounded-md border border-line" data-testid="publication-list">
+      {items.map((publication) => {
+        const status = STATUS[publication.status];
+        const url = safeUrl(publication.reference.url);
+        return (
+          <li
+            key={publication.id}
+            className="flex flex-col gap-1.5 px-4 py-3 sm:flex-row sm:items-center sm:justify-between sm:gap-4"
+            data-testid="publication"
+            data-status={publication.status}
+          >
+            <div className="min-w-0">
+              <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                <span className="font-medium text-ink">{publication.channel ?? publication.pluginName}</span>
+                {showFeed ? <span className="text-sm text-muted">#{publication.feedId}</span> : null}
+                <Badge tone={status.tone}>{status.label}</Badge>
+              </p>
+              <p className="mt-0.5 truncate text-sm text-muted">
+                {url ? (
+                  <a
+                    href={url}
+                    target="_blank"
+                    rel="noreferrer noopener"
+                    className="mr-2 inline-flex items-center gap-1 text-accent hover:underline"
+                  >
+                    View {KINDS[publication.reference.kind] ?? "publication"}
+                    <ExternalLinkIcon className="size-3.5 shrink-0" aria-hidden="true" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                ) : null}
+                {publication.reference.id ? (
+                  <span className="font-mono text-xs" title={publication.reference.id}>
+                    {shortId(publication.reference.id)}
+                  </span>
+                ) : url ? null : (
+                  <span>{publication.reference.kind}</span>
+                )}
+              </p>
+              {publication.retractionNote ? (
+                <p className="mt-1 text-sm break-words text-amber-800">{publication.retractionNote}</p>
+              ) : null}
+            </div>
+            <p className="shrink-0 text-sm text-muted">
+              {publication.retractedAt ? (
+                <>
+                  Retracted{" "}
+                  <RelativeTime
+                    date={publication.retractedAt}
+                    title={formatDateTime(publication.retractedAt)}
+                  />
+                </>
+              ) : (
+                <>
+                  Published{" "}
+                  <RelativeTime
+                    date={publication.publishedAt}
+                    title={formatDateTime(publication.publishedAt)}
+                  />
+                </>
+              )}
+            </p>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

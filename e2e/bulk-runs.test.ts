@@ -1,0 +1,89 @@
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { browserSession } from "./support/browser.ts";
+import { signInAsModerator, toastShown } from "./support/journeys.ts";
+
+const baseUrl = inject("baseUrl");
+const session = browserSession(baseUrl);
+
+/** More pending posts than one bulk call may decide (BULK_DECISION_LIMIT is 1,000). */
+const QUEUE = 1050;
+
+/** Creates the feed and a queue of QUEUE pending posts through the API, ten at a time, from the signed-in page. */
+async function seedLongQueue(page: Page, feedId: string) {
+  await page.evaluate(
+    async ({ feedId, posts }) => {
+      const config = await (await fetch("/api/config")).json();
+      const created = await fetch("/api/feeds", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ id: feedId, name: "Long Queue", description: "More than one call can take" }),
+      });
+      if (created.status !== 201) throw new Error(`feed: ${created.status}`);
+      for (let start = 1; start <= posts; start += 10) {
+        await Promise.all(
+          Array.from({ length: Math.min(10, posts - start + 1) }, async (_, offset) => {
+            const response = await fetch("/api/test/tweets", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                text: `!submit @${config.data.botHandle} #${feedId} long queue item ${start + offset}`,
+                username: "e2e_curator",
+              }),
+            });
+            if (response.status !== 201) throw new Error(`post ${start + offset}: ${response.status}`);
+          }),
+        );
+      }
+    },
+    { feedId, posts: QUEUE },
+  );
+}
+
+describe("select all N matching beyond the cap", () => {
+  it("approves a queue of more than 1,000 in the background, with progress found again after leaving", async () => {
+    const { page, pageErrors } = await session.visit("/");
+    await signInAsModerator(page);
+    const feedId = `longq${Date.now().toString(36)}`;
+    await seedLongQueue(page, feedId);
+
+    await page.goto(`${baseUrl}/feed/${feedId}/curation?status=pending`);
+    await expect.poll(() => page.getByTestId("submission-total").textContent()).toBe("1,050 submissions");
+    await page.getByTestId("select-submission").first().click();
+    const bar = page.getByTestId("bulk-bar");
+    await bar.getByRole("button", { name: "Select all 1,050 matching" }).click();
+    expect(await page.getByTestId("bulk-count").textContent()).toBe("1,050 selected");
+    expect(await page.getByTestId("bulk-background-hint").textContent()).toBe(
+      "Runs in the background, with its progress shown here.",
+    );
+    await bar.getByLabel("Note for every selected post (optional)").fill("cleared the long queue");
+    await bar.getByRole("button", { name: "Approve" }).click();
+
+    const progress = page.getByTestId("bulk-run-progress");
+    await progress.waitFor();
+    // Left and came back at once: the tab finds the run again while it goes on.
+    await page.reload();
+    await progress.waitFor();
+    await expect
+      .poll(() => page.getByTestId("bulk-run-label").textContent())
+      .toMatch(/^Approving (1,050 posts: starting…|[\d,]+ of 1,050…)$/);
+    expect(Number(await page.getByRole("progressbar").getAttribute("aria-valuenow"))).toBeLessThan(QUEUE);
+    await page.screenshot({ path: "/tmp/bulkall-progress-1440.png" });
+    await page.setViewportSize({ width: 375, height: 812 });
+    await progress.screenshot({ path: "/tmp/bulkall-progress-375.png" });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // The end: one summary toast, the bar gone, the list refreshed.
+    await toastShown(page, "1050 posts approved.");
+    await progress.waitFor({ state: "detached" });
+    await expect
+      .poll(() => page.locator('[data-testid="submission-card"][data-status="pending"]').count())
+      .toBe(0);
+    const approved = await page.evaluate(async (id) => {
+      const answer = await (await fetch(`/api/submissions/feed/${id}?status=approved&limit=1`)).json();
+      return answer.data.pagination.totalCount;
+    }, feedId);
+    expect(approved).toBe(QUEUE);
+    expect(pageErrors).toEqual([]);
+  }, 300_000);
+});

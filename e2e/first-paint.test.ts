@@ -1,0 +1,139 @@
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { signInWithDevWallet } from "./support/auth.ts";
+import { browserSession, DESKTOP, PHONE, type Viewport } from "./support/browser.ts";
+
+const baseUrl = inject("baseUrl");
+const session = browserSession(baseUrl);
+
+interface FirstLoad {
+  page: Page;
+  /** Every console error and warning, and every uncaught error, from the first byte on. */
+  problems: string[];
+}
+
+/**
+ * Opens a page the way a first visitor does, recording console problems and layout shifts from the start (the
+ * observer is installed before any of the page's own code runs), and waits until the app has hydrated.
+ */
+async function firstLoad(path: string, viewport: Viewport): Promise<FirstLoad> {
+  const page = await session.newPage();
+  await page.setViewportSize(viewport);
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  await page.addInitScript(() => {
+    const shifts = { total: 0 };
+    (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>) {
+        shifts.total += entry.value;
+      }
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+  await page.goto(`${baseUrl}${path}`);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  return { page, problems };
+}
+
+const layoutShift = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __shifts: { total: number } }).__shifts.total);
+
+async function firstFeed(): Promise<{ id: string; name: string }> {
+  const feeds = (await (await fetch(`${baseUrl}/api/feeds`)).json()).data as Array<{
+    id: string;
+    name: string;
+  }>;
+  const feed = feeds.find((candidate) => candidate.id !== "all");
+  if (!feed) throw new Error("the demo data has no feed");
+  return feed;
+}
+
+describe("server-rendered first paint", () => {
+  it("sends each public page's content in its HTML, before any script runs", async () => {
+    const feed = await firstFeed();
+    const pages: Array<[string, string]> = [
+      ["/", "Discover autonomous brands powered by curators and AI"],
+      ["/leaderboard", "Leaderboard"],
+      [`/feed/${feed.id}/curation`, feed.name],
+    ];
+    for (const [path, text] of pages) {
+      const response = await fetch(`${baseUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      const html = await response.text();
+      const root = /<div id="root">([\s\S]*?)<\/div>\s*<script/.exec(html)?.[1] ?? "";
+      expect(root, path).toContain(text);
+      expect(html, path).toContain('id="curate-ssr-state"');
+    }
+  });
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    it(`hydrates /, /leaderboard and a feed page at ${viewport.width} px without a console error or a layout shift`, async () => {
+      const feed = await firstFeed();
+      for (const path of ["/", "/leaderboard", `/feed/${feed.id}/curation`]) {
+        const { page, problems } = await firstLoad(path, viewport);
+        // Settle: the visitor's own parts (session) and the relative times' clock run after hydration.
+        await page.waitForLoadState("networkidle");
+        await page.waitForTimeout(500);
+        expect(problems, path).toEqual([]);
+        expect(await layoutShift(page), path).toBe(0);
+        await page.close();
+      }
+    });
+  }
+
+  it("stays a working single-page app after hydration: links navigate without reloading the document", async () => {
+    const feed = await firstFeed();
+    const sameDocument = (page: Page) =>
+      page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument === true);
+    const mark = (page: Page) =>
+      page.evaluate(() => {
+        (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+      });
+
+    const home = await firstLoad("/", DESKTOP);
+    await mark(home.page);
+    await home.page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Leaderboard" })
+      .click();
+    await home.page.waitForURL(`${baseUrl}/leaderboard`);
+    await expect.poll(() => home.page.getByTestId("leaderboard-row").count()).toBeGreaterThan(0);
+    expect(await sameDocument(home.page)).toBe(true);
+    expect(home.problems).toEqual([]);
+
+    const feedPage = await firstLoad(`/feed/${feed.id}/curation`, DESKTOP);
+    await mark(feedPage.page);
+    await feedPage.page
+      .getByRole("navigation", { name: "Feed sections" })
+      .getByRole("link", { name: "Content" })
+      .click();
+    await feedPage.page.waitForURL(`${baseUrl}/feed/${feed.id}/content`);
+    await feedPage.page.getByRole("link", { name: "Curate home" }).click();
+    await feedPage.page.waitForURL(`${baseUrl}/`);
+    await expect
+      .poll(() => feedPage.page.getByRole("heading", { level: 1 }).textContent())
+      .toContain("Discover");
+    expect(await sameDocument(feedPage.page)).toBe(true);
+    expect(feedPage.problems).toEqual([]);
+  });
+
+  it("renders the same anonymous page for a signed-in visitor, whose own parts fill in after hydration", async () => {
+    const feed = await firstFeed();
+    const { page, problems } = await firstLoad("/", DESKTOP);
+    const accountId = await signInWithDevWallet(page);
+    const asked: string[] = [];
+    page.on("request", (request) => asked.push(new URL(request.url()).pathname));
+    const response = await page.goto(`${baseUrl}/feed/${feed.id}/curation`);
+    expect(await response?.text()).not.toContain(accountId);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await page.getByRole("banner").getByTestId("account-menu-trigger").waitFor();
+    // The session is confirmed, and the feed's moderation rights asked for, once the page is the app.
+    await expect.poll(() => asked.includes("/api/users/me")).toBe(true);
+    await expect.poll(() => asked.includes(`/api/feeds/${feed.id}/can-moderate`)).toBe(true);
+    // (The development wallet's own requests to NEAR hosts fail offline; nothing from React or the page's code.)
+    expect(problems.filter((text) => !text.includes("net::ERR_NAME_NOT_RESOLVED"))).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import { signInWithDevWallet } from "./auth.ts";
+import { DEV_WALLET_KEY_STORAGE, MODERATOR_ACCOUNT_ID, MODERATOR_SECRET_KEY_HEX } from "./moderator.ts";
+
+/**
+ * Signs the fixed moderator (a super admin in the e2e server) in through the header. A file's tests share one
+ * browser profile, so a session an earlier test opened is kept.
+ */
+export async function signInAsModerator(page: Page) {
+  if (await page.evaluate(async () => (await fetch("/api/users/me")).ok)) return;
+  await page.evaluate(
+    ([key, value]) => localStorage.setItem(key, value),
+    [DEV_WALLET_KEY_STORAGE, MODERATOR_SECRET_KEY_HEX],
+  );
+  expect(await signInWithDevWallet(page)).toBe(MODERATOR_ACCOUNT_ID);
+}
+
+/** Waits for a toast with this text, visible or stacked behind newer ones (sonner shows at most three). */
+export const toastShown = (page: Page, text: string) =>
+  page.locator("[data-sonner-toast]").filter({ hasText: text }).first().waitFor({ state: "attached" });
+
+/** Posts a command on /test as the e2e curator and waits until intake has recorded it. */
+export async function postOnTestPage(page: Page, baseUrl: string, text: string) {
+  await page.goto(`${baseUrl}/test`);
+  await page.getByRole("heading", { level: 1, name: "Create Test Tweet" }).waitFor();
+  await page.getByLabel("Tweet text").fill(text);
+  await page.getByLabel("Username").fill("e2e_curator");
+  await page.getByRole("button", { name: "Create Tweet" }).click();
+  await page.getByTestId("test-tweet-result").waitFor();
+}

@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { feedConfigSchema } from "./feeds.ts";
+import { processingJobSchema, processingStepSchema, stepErrorSchema } from "./processing.ts";
+
+/** Test this config: how many of the feed's latest approved submissions it runs against by default, and at most. */
+export const TEST_BENCH_DEFAULT_COUNT = 5;
+export const TEST_BENCH_MAX_COUNT = 20;
+
+/**
+ * What one of a feed's channels would publish in a dry run: the request its distributor rendered (sent nowhere),
+ * or the error of the step that stopped it. `replaces` names the earlier publication a replay would edit.
+ */
+export const dryRunChannelSchema = z.object({
+  branch: z.number().int(),
+  pluginName: z.string(),
+  /** The channel's readable name ("Telegram"). */
+  stepName: z.string().nullable(),
+  status: z.enum(["rendered", "failed", "not_run"]),
+  /** The channel's own name of the request (`sendMessage`, `editMessageText`, `pages.create`, …). */
+  action: z.string().nullable(),
+  /** The request as the channel would receive it, credentials left out. */
+  request: z.unknown().nullable(),
+  replaces: z
+    .object({
+      jobId: z.string(),
+      reference: z
+        .object({ kind: z.string(), id: z.string().optional(), url: z.string().optional() })
+        .nullable(),
+    })
+    .nullable(),
+  /** The step that failed on this channel's way (a global transform, one of its own, or its render). */
+  error: stepErrorSchema.nullable(),
+  failedStep: z.string().nullable(),
+  /** An AI transform wrote part of what this channel would publish. */
+  ai: z.boolean(),
+});
+export type DryRunChannel = z.infer<typeof dryRunChannelSchema>;
+
+/** A dry-run job: stored and labelled as such, never counted as published. */
+export const dryRunResultSchema = z.object({
+  job: processingJobSchema,
+  steps: z.array(processingStepSchema),
+  channels: z.array(dryRunChannelSchema),
+});
+export type DryRunResult = z.infer<typeof dryRunResultSchema>;
+
+export const previewRequestSchema = z.object({
+  submissionId: z.string().trim().min(1, "submissionId is required").max(64),
+  feedId: z.string().trim().min(1, "feedId is required").max(64),
+});
+
+export const testBenchRequestSchema = z.object({
+  /** The working config (saved or not): the edit page's form or JSON view. */
+  config: feedConfigSchema,
+  count: z.coerce
+    .number()
+    .int()
+    .min(1, "count must be at least 1")
+    .max(TEST_BENCH_MAX_COUNT, `count must be at most ${TEST_BENCH_MAX_COUNT}`)
+    .default(TEST_BENCH_DEFAULT_COUNT),
+});
+export type TestBenchRequest = z.input<typeof testBenchRequestSchema>;
+
+export const testBenchRunSchema = z.object({
+  submissionId: z.string(),
+  content: z.string(),
+  username: z.string(),
+  approvedAt: z.string().nullable(),
+  result: dryRunResultSchema,
+});
+export type TestBenchRun = z.infer<typeof testBenchRunSchema>;
+
+export const testBenchAnswerSchema = z.object({
+  runs: z.array(testBenchRunSchema),
+  /** Why nothing ran (no approved submissions yet, or a config with nothing to publish). */
+  note: z.string().nullable(),
+});
+export type TestBenchAnswer = z.infer<typeof testBenchAnswerSchema>;
