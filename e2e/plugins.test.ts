@@ -30,7 +30,9 @@ describe("plugin registry", () => {
   it("lists the built-ins, read-only", async () => {
     const table = page.getByRole("table", { name: "Plugins" });
     // Exactly the RSS distributor's row, not @curate/rss-source's.
-    const rss = table.getByRole("row").filter({ has: page.getByText("@curate/rss", { exact: true }) });
+    const rss = table
+      .getByRole("row")
+      .filter({ has: page.getByRole("link", { name: "View @curate/rss", exact: true }) });
     await rss.waitFor();
     expect(await rss.getByText("Built-in").count()).toBe(1);
     await rss.getByRole("link", { name: "View @curate/rss" }).click();
@@ -136,7 +138,7 @@ describe("plugin registry", () => {
     await page.waitForURL("**/plugin");
     await page
       .getByRole("row")
-      .filter({ has: page.getByText("@curate/rss", { exact: true }) })
+      .filter({ has: page.getByRole("link", { name: "View @curate/rss", exact: true }) })
       .waitFor();
     await expect.poll(() => page.getByRole("row").filter({ hasText: pluginName }).count()).toBe(0);
     expect(
