@@ -9,12 +9,15 @@ import { startFakeTelegram } from "../apps/server/test/fakes/telegram.ts";
 import { chromiumExecutable } from "./support/chromium.ts";
 import { E2E_AI_KEY, startFakeAi } from "./support/fake-ai.ts";
 import { startFakeCrosspost } from "./support/fake-crosspost.ts";
+import { startFakeNetworks } from "./support/fake-networks.ts";
 import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
 import { MODERATOR_ACCOUNT_ID } from "./support/moderator.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
+    networksControlUrl: string;
   }
 }
 
@@ -39,6 +42,7 @@ export default async function setup(project: TestProject) {
   const fakeAi = await startFakeAi();
   const fakeTelegram = await startFakeTelegram({ token: E2E_TELEGRAM_TOKEN, chats: [E2E_TELEGRAM_CHAT] });
   const fakeCrosspost = await startFakeCrosspost();
+  const fakeNetworks = await startFakeNetworks();
 
   // node --import tsx keeps the server a single process, so stopping it stops everything it started.
   const server = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY, "serve"], {
@@ -70,6 +74,10 @@ export default async function setup(project: TestProject) {
       TELEGRAM_API_BASE_URL: fakeTelegram.apiRoot,
       // Connected accounts: the browser and the server both talk to a local Crosspost (support/fake-crosspost.ts).
       CROSSPOST_API_URL: fakeCrosspost.baseUrl,
+      // Bluesky and Mastodon intake read the bot's mentions from local fakes, every second so a journey's post
+      // is read while it waits.
+      ...fakeNetworks.env,
+      INTAKE_INTERVAL_MS: "1000",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -87,17 +95,20 @@ export default async function setup(project: TestProject) {
     await fakeAi.close();
     await fakeTelegram.close();
     await fakeCrosspost.close();
+    await fakeNetworks.close();
     rmSync(dataDir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output.join("")}`);
   }
 
   project.provide("baseUrl", baseUrl);
+  project.provide("networksControlUrl", fakeNetworks.controlUrl);
 
   return async () => {
     await stop(server);
     await fakeAi.close();
     await fakeTelegram.close();
     await fakeCrosspost.close();
+    await fakeNetworks.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ENVIRONMENTS } from "./api.ts";
+import { PLATFORMS } from "./platforms.ts";
 
 /** Public, non-secret settings the web app reads at start (GET /api/config). */
 export const appConfigSchema = z.object({
@@ -25,5 +26,10 @@ export const appConfigSchema = z.object({
   pluginHosts: z.array(z.string()),
   /** The Crosspost service the browser connects social accounts through (`CROSSPOST_API_URL`). */
   crosspostUrl: z.string(),
+  /**
+   * The networks this deployment's bot reads commands on, with the bot's handle there (null where the network
+   * names it only once asked, as Telegram does): where a `!link` code or a `!submit` can be posted.
+   */
+  networks: z.array(z.object({ platform: z.enum(PLATFORMS), handle: z.string().nullable() })),
 });
 export type AppConfig = z.infer<typeof appConfigSchema>;

@@ -1,6 +1,7 @@
 import { type AppConfig, appConfigSchema, successEnvelopeSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
+import { listeningNetworks } from "../config/networks.ts";
 import { type AppDeps, createRouter } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
@@ -54,6 +55,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       rssHosts: [new URL(env.PUBLIC_URL).host, ...env.RSS_ALLOWED_HOSTS.map((h) => h.toLowerCase())],
       pluginHosts: env.PLUGIN_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
       crosspostUrl: env.CROSSPOST_API_URL,
+      networks: listeningNetworks(env),
       ...(env.PINATA_JWT
         ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
         : {}),

@@ -69,6 +69,7 @@ describe("system routes", () => {
       rssHosts: [new URL(server.env.PUBLIC_URL).host],
       pluginHosts: [],
       crosspostUrl: server.env.CROSSPOST_API_URL,
+      networks: [{ platform: "twitter", handle: "curatebot" }],
     });
     expect(JSON.stringify(body)).not.toMatch(/very-secret-value|db-password/);
   });

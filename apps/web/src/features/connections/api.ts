@@ -1,4 +1,6 @@
+import type { LinkedAccount } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
+import { api } from "#web/lib/api";
 
 /** One account the NEAR account connected on Crosspost (its `data.accounts` entries). */
 export interface ConnectedAccount {
@@ -45,4 +47,17 @@ export const connectedAccountsQueryOptions = (crosspostUrl: string, accountId: s
     queryKey: connectionKeys.accounts(accountId),
     queryFn: ({ signal }) => fetchConnectedAccounts(crosspostUrl, accountId, signal),
     retry: (count, error) => !(error instanceof CrosspostAuthError) && count < 2,
+  });
+
+export const linkedHandleKeys = {
+  all: ["linked-handles"] as const,
+  /** Per NEAR account, like the connections: another wallet's handles never show. */
+  list: (accountId: string) => [...linkedHandleKeys.all, accountId] as const,
+};
+
+/** The handles this deployment recognises as the signed-in user's, on every network (the moderator rule reads them). */
+export const linkedHandlesQueryOptions = (accountId: string) =>
+  queryOptions({
+    queryKey: linkedHandleKeys.list(accountId),
+    queryFn: ({ signal }) => api<LinkedAccount[]>("/users/me/linked-accounts", { signal }),
   });

@@ -7,6 +7,7 @@ import { SectionHeader } from "#web/components/ui/section-header";
 import { appConfigQueryOptions } from "#web/features/config/api";
 import { CrosspostAuthError, connectedAccountsQueryOptions } from "../api";
 import { connectAccount } from "../connect";
+import { LinkedHandles } from "./LinkedHandles";
 
 /** /profile/settings/connections: the social accounts the user connected through Crosspost. */
 export function ConnectionsPage({ accountId }: { accountId: string }) {
@@ -27,50 +28,53 @@ export function ConnectionsPage({ accountId }: { accountId: string }) {
   }
 
   return (
-    <section aria-labelledby="connections-title" className="flex flex-col gap-5">
-      <SectionHeader
-        id="connections-title"
-        title="Connected Accounts"
-        description="Connect your X account to post through Crosspost and moderate feeds that list your handle."
-        actions={
-          <Button onClick={connect} loading={connecting} disabled={!crosspostUrl}>
-            <LinkIcon aria-hidden="true" />
-            Connect X Account
-          </Button>
-        }
-      />
-      {accounts.isError ? (
-        <Alert>
-          {accounts.error instanceof CrosspostAuthError
-            ? accounts.error.message
-            : `Failed to load connected accounts: ${accounts.error.message}`}
-        </Alert>
-      ) : accounts.isPending ? (
-        <p role="status" className="text-sm text-muted">
-          Loading connected accounts...
-        </p>
-      ) : accounts.data.length === 0 ? (
-        <p className="rounded-md border border-dashed border-line bg-surface px-4 py-8 text-center text-sm text-muted">
-          No accounts connected yet.
-        </p>
-      ) : (
-        <ul
-          aria-label="Connected accounts"
-          className="divide-y divide-line rounded-md border border-line bg-surface"
-        >
-          {accounts.data.map((account) => (
-            <li
-              key={`${account.platform}:${account.userId}`}
-              className="flex items-center gap-3 px-4 py-3 text-sm"
-            >
-              <span className="font-medium">@{account.profile?.username ?? account.userId}</span>
-              <span className="text-muted capitalize">
-                {account.platform === "x" ? "X" : account.platform}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
+    <div className="flex flex-col gap-10">
+      <section aria-labelledby="connections-title" className="flex flex-col gap-5">
+        <SectionHeader
+          id="connections-title"
+          title="Connected Accounts"
+          description="Connect your X account to post through Crosspost and moderate feeds that list your handle."
+          actions={
+            <Button onClick={connect} loading={connecting} disabled={!crosspostUrl}>
+              <LinkIcon aria-hidden="true" />
+              Connect X Account
+            </Button>
+          }
+        />
+        {accounts.isError ? (
+          <Alert>
+            {accounts.error instanceof CrosspostAuthError
+              ? accounts.error.message
+              : `Failed to load connected accounts: ${accounts.error.message}`}
+          </Alert>
+        ) : accounts.isPending ? (
+          <p role="status" className="text-sm text-muted">
+            Loading connected accounts...
+          </p>
+        ) : accounts.data.length === 0 ? (
+          <p className="rounded-md border border-dashed border-line bg-surface px-4 py-8 text-center text-sm text-muted">
+            No accounts connected yet.
+          </p>
+        ) : (
+          <ul
+            aria-label="Connected accounts"
+            className="divide-y divide-line rounded-md border border-line bg-surface"
+          >
+            {accounts.data.map((account) => (
+              <li
+                key={`${account.platform}:${account.userId}`}
+                className="flex items-center gap-3 px-4 py-3 text-sm"
+              >
+                <span className="font-medium">@{account.profile?.username ?? account.userId}</span>
+                <span className="text-muted capitalize">
+                  {account.platform === "x" ? "X" : account.platform}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <LinkedHandles accountId={accountId} networks={config.data?.networks ?? []} />
+    </div>
   );
 }
