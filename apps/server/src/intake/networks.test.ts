@@ -236,4 +236,17 @@ describe("one queue fed by every network", () => {
     ]);
     expect((await server.json("/api/submissions?platform=myspace")).status).toBe(400);
   });
+
+  it("finds a curator on another network by the handle as the app shows it, however short the prefix", async () => {
+    const bluesky = "bluesky:at://did:plc:erin/app.bsky.feed.post/3k1";
+    for (const q of ["@fi", "fi", "@finn.bsky"]) {
+      const found = await server.json(`/api/submissions?q=${encodeURIComponent(q)}`);
+      expect(
+        (found.body.data.items as Array<{ tweetId: string }>).map((item) => item.tweetId),
+        q,
+      ).toEqual([bluesky]);
+      const scoped = await server.json(`/api/submissions/feed/commons?q=${encodeURIComponent(q)}`);
+      expect(scoped.body.data.pagination.totalCount, q).toBe(1);
+    }
+  });
 });

@@ -96,7 +96,8 @@ function postRow(post: SocialPost, curator: Curator, at: Date): typeof submissio
     authorDisplayName: post.authorDisplayName ?? null,
     authorProfileImage: post.authorProfileImage ?? null,
     content: post.text,
-    url: post.url,
+    // A post with no public address (a private Telegram chat) has none: "" would look like one to the web.
+    url: post.url || null,
     media: post.media?.length ? post.media : null,
     curatorId: curator.id,
     curatorUsername: curator.username,

@@ -174,7 +174,8 @@ describe("Telegram intake by polling", () => {
     expect(stored).toMatchObject({
       content: "Benchmarks, see chart (https://bench.example/c)",
       username: "Dee",
-      url: "",
+      // A private chat's messages have no public address.
+      url: null,
       media: [{ url: "telegram-file:AgAD-large", type: "image", alt: null }],
     });
     expect(JSON.stringify(stored)).not.toContain(TOKEN.split(":")[1]);

@@ -1,6 +1,8 @@
 import {
+  handleOnPlatform,
   isTextSearch,
   type Paged,
+  PLATFORMS,
   SEARCH_TOTAL_CAP,
   type Submission,
   type SubmissionListQuery,
@@ -82,9 +84,17 @@ export function submissionSearch(q: string, { indexed = true } = {}): SQL {
   if (!isTextSearch(q)) {
     if (!indexed) {
       return sql`(starts_with(lower(coalesce(s.username, '')), lower(${handle}))
-        or starts_with(lower(coalesce(s.curator_username, '')), lower(${handle})))`;
+        or ${sql.join(
+          curatorKeyPrefixes(handle).map(
+            (prefix) => sql`starts_with(lower(coalesce(s.curator_username, '')), lower(${prefix}))`,
+          ),
+          sql` or `,
+        )})`;
     }
-    return sql`(${handlePrefix(handle, "username")} or ${handlePrefix(handle, "curator_username")})`;
+    return sql`(${handlePrefix(handle, "username")} or ${sql.join(
+      curatorKeyPrefixes(handle).map((prefix) => handlePrefix(prefix, "curator_username")),
+      sql` or `,
+    )})`;
   }
   if (!indexed) {
     return sql`(strpos(lower(s.content), lower(${q})) > 0 or strpos(lower(coalesce(s.username, '')), lower(${handle})) > 0
@@ -94,6 +104,14 @@ export function submissionSearch(q: string, { indexed = true } = {}): SQL {
   const handlePattern = containsPattern(handle);
   return sql`(s.content ilike ${pattern} escape '\\' or s.username ilike ${handlePattern} escape '\\'
       or s.curator_username ilike ${handlePattern} escape '\\')`;
+}
+
+/**
+ * A curator is stored as `<platform>:<handle>` off X (decision 0019), but people search for the handle as the app
+ * shows it: a prefix search over curators tries the bare handle and the handle on each other network.
+ */
+function curatorKeyPrefixes(handle: string): string[] {
+  return [handle, ...PLATFORMS.filter((p) => p !== "twitter").map((p) => handleOnPlatform(p, handle))];
 }
 
 /** A handle lower-cased in byte order: the prefix indexes' key, so LIKE 'ab%' is a range scan in their order. */
@@ -160,9 +178,14 @@ async function pageOfSubmissions(
         ? sql`select c.tweet_id, c.submitted_at from ${candidates(submissionSearch(q))} limit ${cap}`
         : sql`(select c.tweet_id, c.submitted_at from ${candidates(handlePrefix(handle, "username"), handleKey("username"))}
             order by c.key limit ${cap})
-          union
-          (select c.tweet_id, c.submitted_at from ${candidates(handlePrefix(handle, "curator_username"), handleKey("curator_username"))}
-            order by c.key limit ${cap})
+          ${sql.join(
+            curatorKeyPrefixes(handle).map(
+              (prefix) => sql`union
+          (select c.tweet_id, c.submitted_at from ${candidates(handlePrefix(prefix, "curator_username"), handleKey("curator_username"))}
+            order by c.key limit ${cap})`,
+            ),
+            sql` `,
+          )}
           limit ${cap}`;
     statement = sql`with hits as materialized (${hits}),
       dense as materialized (select count(*) > ${SEARCH_TOTAL_CAP} as capped, least(count(*), ${SEARCH_TOTAL_CAP})::int as n
