@@ -18,6 +18,10 @@ export function isPlatform(value: unknown): value is Platform {
   return typeof value === "string" && (PLATFORMS as readonly string[]).includes(value);
 }
 
+/** The networks people moderate from: `moderation.approvers` and `blacklist` list handles under these keys. */
+export const MODERATED_PLATFORMS = ["twitter", "bluesky", "mastodon", "telegram"] as const;
+export type ModeratedPlatform = (typeof MODERATED_PLATFORMS)[number];
+
 /** The key of a post: X's bare id, or `<platform>:<id on that network>` (an AT-URI, a status URI, `chat:message`). */
 export function submissionKey(platform: Platform, postId: string): string {
   return platform === "twitter" ? postId : `${platform}:${postId}`;

@@ -48,7 +48,11 @@ describe("feed editor state", () => {
   describe("form edits (debounced 300 ms by the hook)", () => {
     it("wait in the form until the sync, which writes all of them into the config and the JSON at once", () => {
       expect(FORM_SYNC_DELAY_MS).toBe(300);
-      const edited = run(start(), edit({ name: "Solar Plus" }), edit({ approvers: "kim, ann" }));
+      const edited = run(
+        start(),
+        edit({ name: "Solar Plus" }),
+        edit({ approvers: { twitter: "kim, ann", bluesky: "", mastodon: "", telegram: "" } }),
+      );
       expect(edited.form.name).toBe("Solar Plus");
       expect(edited.pendingFormEdits).toBe(2);
       expect(edited.config?.name).toBe("Solar");

@@ -52,7 +52,9 @@ describe("form ↔ config", () => {
     form.pollingIntervalMs = "";
     form.sources[0].search[0].query = "#solar OR #pv";
     form.distributors[0].config = { serviceUrl: "https://y/rss" };
-    form.approvers = " kim, , Ann ,";
+    form.approvers.twitter = " kim, , Ann ,";
+    form.approvers.bluesky = "amy.bsky.social";
+    form.blacklist.mastodon = "spam@bad.host, ";
     const config = configFromForm(stored, form);
     expect(config.name).toBe("Solar Plus");
     expect(config).not.toHaveProperty("pollingIntervalMs");
@@ -76,8 +78,8 @@ describe("form ↔ config", () => {
       },
     });
     expect(config.moderation).toEqual({
-      approvers: { twitter: ["kim", "Ann"], discord: ["lee"] },
-      blacklist: { twitter: [] },
+      approvers: { twitter: ["kim", "Ann"], discord: ["lee"], bluesky: ["amy.bsky.social"] },
+      blacklist: { twitter: [], mastodon: ["spam@bad.host"] },
     });
     expect(config.ingestion).toEqual(stored.ingestion);
   });
@@ -93,7 +95,8 @@ describe("form ↔ config", () => {
 
   it("gives empty values for no config and defaults the stream to off", () => {
     const form = formFromConfig(null);
-    expect(form).toMatchObject({ name: "", enabled: true, streamEnabled: false, sources: [], approvers: "" });
+    expect(form).toMatchObject({ name: "", enabled: true, streamEnabled: false, sources: [] });
+    expect(form.approvers).toEqual({ twitter: "", bluesky: "", mastodon: "", telegram: "" });
   });
 });
 

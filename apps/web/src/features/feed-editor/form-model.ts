@@ -3,6 +3,8 @@ import {
   isValidTimezone,
   MAX_UNDO_WINDOW_SECONDS,
   MIN_POLLING_INTERVAL_MS,
+  MODERATED_PLATFORMS,
+  type ModeratedPlatform,
   scheduleProblem,
   TIMEZONE_MESSAGE,
 } from "@curate/core";
@@ -57,9 +59,9 @@ export interface FeedForm {
   streamEnabled: boolean;
   transforms: StepForm[];
   distributors: StepForm[];
-  /** Comma-separated Twitter handles. */
-  approvers: string;
-  blacklist: string;
+  /** Comma-separated handles per network, as typed. */
+  approvers: Record<ModeratedPlatform, string>;
+  blacklist: Record<ModeratedPlatform, string>;
   /** Seconds an approval waits so that it can be undone, as typed; empty means at once. */
   undoWindowSeconds: string;
   recaps: RecapForm[];
@@ -78,9 +80,15 @@ export function splitHandles(value: string): string[] {
     .filter(Boolean);
 }
 
-function twitterHandles(group: unknown): string {
-  const list = isEntry(group) && Array.isArray(group.twitter) ? group.twitter : [];
-  return list.filter((handle): handle is string => typeof handle === "string").join(", ");
+function handlesByNetwork(group: unknown): Record<ModeratedPlatform, string> {
+  const listed = (platform: ModeratedPlatform) => {
+    const list = isEntry(group) && Array.isArray(group[platform]) ? group[platform] : [];
+    return list.filter((handle): handle is string => typeof handle === "string").join(", ");
+  };
+  return Object.fromEntries(MODERATED_PLATFORMS.map((p) => [p, listed(p)])) as Record<
+    ModeratedPlatform,
+    string
+  >;
 }
 
 function stepForm(step: Entry): StepForm {
@@ -142,8 +150,8 @@ export function formFromConfig(config: WorkingConfig | null): FeedForm {
     streamEnabled: stream.enabled === true,
     transforms: entries(stream.transform).map(stepForm),
     distributors: entries(stream.distribute).map(stepForm),
-    approvers: twitterHandles(moderation.approvers),
-    blacklist: twitterHandles(moderation.blacklist),
+    approvers: handlesByNetwork(moderation.approvers),
+    blacklist: handlesByNetwork(moderation.blacklist),
     undoWindowSeconds:
       typeof moderation.undoWindowSeconds === "number" ? String(moderation.undoWindowSeconds) : "",
     recaps: (Array.isArray(outputs.recap)
@@ -200,10 +208,14 @@ function withOptionalText(entry: Entry, key: string, value: string): Entry {
   return next;
 }
 
-function withTwitter(group: unknown, handles: string[]): Entry | undefined {
+/** The stored lists with the form's written in; networks the form does not show (e.g. `discord`) are kept. */
+function withNetworks(group: unknown, typed: Record<ModeratedPlatform, string>): Entry | undefined {
   const next: Entry = isEntry(group) ? { ...group } : {};
-  if (handles.length) next.twitter = handles;
-  else if ("twitter" in next) next.twitter = [];
+  for (const platform of MODERATED_PLATFORMS) {
+    const handles = splitHandles(typed[platform]);
+    if (handles.length) next[platform] = handles;
+    else if (platform in next) next[platform] = [];
+  }
   return Object.keys(next).length ? next : undefined;
 }
 
@@ -257,8 +269,8 @@ export function configFromForm(base: WorkingConfig | null, form: FeedForm): Work
   config.outputs = outputs;
 
   const moderation = isEntry(config.moderation) ? { ...config.moderation } : {};
-  const approvers = withTwitter(moderation.approvers, splitHandles(form.approvers));
-  const blacklist = withTwitter(moderation.blacklist, splitHandles(form.blacklist));
+  const approvers = withNetworks(moderation.approvers, form.approvers);
+  const blacklist = withNetworks(moderation.blacklist, form.blacklist);
   if (approvers) moderation.approvers = approvers;
   else delete moderation.approvers;
   if (blacklist) moderation.blacklist = blacklist;

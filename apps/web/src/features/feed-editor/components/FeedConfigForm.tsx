@@ -1,5 +1,12 @@
-import { builtinPluginId, MIN_POLLING_INTERVAL_MS } from "@curate/core";
+import {
+  builtinPluginId,
+  MIN_POLLING_INTERVAL_MS,
+  MODERATED_PLATFORMS,
+  type ModeratedPlatform,
+  PLATFORM_LABELS,
+} from "@curate/core";
 import { PlusIcon } from "lucide-react";
+import { Fragment } from "react";
 import { Button } from "#web/components/ui/button";
 import { FormField } from "#web/components/ui/form-field";
 import { Input } from "#web/components/ui/input";
@@ -8,6 +15,17 @@ import type { FeedForm, FormErrors, SourceForm } from "#web/features/feed-editor
 import type { FieldIssue } from "#web/features/feeds/mutations";
 import { Checkbox, RemoveButton, removeAt, replaceAt, Section, StepList } from "./form-parts";
 import { RecapsSection } from "./RecapsSection";
+
+/** The spec names X "Twitter" in these settings; the other networks by their own names. */
+const NETWORK_NAMES: Record<ModeratedPlatform, string> = { ...PLATFORM_LABELS, twitter: "Twitter" };
+
+/** How a handle is written on each network. */
+const HANDLE_HINTS: Record<ModeratedPlatform, string> = {
+  twitter: "e.g. alice, bob",
+  bluesky: "e.g. alice.bsky.social",
+  mastodon: "e.g. alice@fosstodon.org",
+  telegram: "Usernames, e.g. alice",
+};
 
 type Update = (change: (form: FeedForm) => FeedForm) => void;
 
@@ -180,12 +198,32 @@ export function FeedConfigForm({ form, errors, onChange, generation, issues = []
       </Section>
 
       <Section title="Moderation Settings">
-        <FormField label="Twitter Approvers" hint="Comma-separated usernames, e.g. alice, bob">
-          <Input value={form.approvers} onChange={(event) => set("approvers", event.target.value)} />
-        </FormField>
-        <FormField label="Twitter Blacklist" hint="Comma-separated usernames whose submissions are ignored">
-          <Input value={form.blacklist} onChange={(event) => set("blacklist", event.target.value)} />
-        </FormField>
+        <p className="text-sm text-muted">
+          Approvers decide by replying <code>!approve</code> or <code>!reject</code> on their own network; a
+          blacklisted handle's submissions are ignored. Comma-separated handles on each network.
+        </p>
+        <div className="grid gap-4 md:grid-cols-2">
+          {MODERATED_PLATFORMS.map((platform) => (
+            <Fragment key={platform}>
+              <FormField label={`${NETWORK_NAMES[platform]} Approvers`} hint={HANDLE_HINTS[platform]}>
+                <Input
+                  value={form.approvers[platform]}
+                  onChange={(event) =>
+                    set("approvers", { ...form.approvers, [platform]: event.target.value })
+                  }
+                />
+              </FormField>
+              <FormField label={`${NETWORK_NAMES[platform]} Blacklist`}>
+                <Input
+                  value={form.blacklist[platform]}
+                  onChange={(event) =>
+                    set("blacklist", { ...form.blacklist, [platform]: event.target.value })
+                  }
+                />
+              </FormField>
+            </Fragment>
+          ))}
+        </div>
         <FormField
           label="Undo Window (seconds)"
           hint="How long an approval waits before it is published, so that a mistaken one can be undone. Empty or 0: publish at once."
