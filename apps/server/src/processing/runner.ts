@@ -15,6 +15,7 @@ import {
   type ReplayOf,
 } from "../plugins/types.ts";
 import { recordPublication } from "../publications/ledger.ts";
+import { type AcknowledgementSettings, executeAcknowledgement } from "./acknowledgements.ts";
 import { submissionInput } from "./input.ts";
 import { channelKeyOf, findChannelPause, pauseChannel, pausedStepError } from "./pauses.ts";
 import {
@@ -30,7 +31,14 @@ import {
 import { recapPlan } from "./recaps.ts";
 import { earlierPublication } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
-import { holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
+import {
+  holdSlots,
+  MAX_INLINE_WAIT_MS,
+  type Reservation,
+  reserveSlot,
+  slotKeys,
+  waitFor,
+} from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
 type StepRow = typeof processingSteps.$inferSelect;
@@ -63,6 +71,8 @@ export interface RunnerDeps {
   branchConcurrency: number;
   /** How long a claim holds before another worker may take the job over (a worker that died). */
   leaseMs: number;
+  /** The bots that reply on the post's network; absent, acknowledgement steps fail saying so. */
+  acknowledgements?: AcknowledgementSettings;
 }
 
 /** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
@@ -79,9 +89,6 @@ export type RunResult =
       /** Distributions waiting for their channel's turn; such a wait does not use up an attempt. */
       reservations: Reservations;
     };
-
-/** A send slot this close is waited for in the step; a later one sends the job back to the queue until then. */
-const MAX_INLINE_WAIT_MS = 1500;
 
 /**
  * How outputs flow (docs/plugins.md): a transform's output that is an object merges into the running object
@@ -342,7 +349,9 @@ export async function runProcessingJob(
     const outcome =
       job.kind === "retraction"
         ? await retractionOutcome(deps, job, steps, secrets)
-        : await executePlan(deps, job, plan, steps, secrets, options.reservations ?? {});
+        : job.kind === "acknowledgement"
+          ? await acknowledgementOutcome(deps, job, steps, options.reservations ?? {})
+          : await executePlan(deps, job, plan, steps, secrets, options.reservations ?? {});
     const waiting = Object.values(outcome.deferred);
     const failedRetryably = outcome.retryable.length > 0 && !finalAttempt;
     if (failedRetryably || waiting.length > 0) {
@@ -399,6 +408,22 @@ async function retractionOutcome(
     stepError: toStepError,
   });
   return { globalFailed: false, branchFailed: outcome.failed, retryable: outcome.retryable, deferred: {} };
+}
+
+/** An acknowledgement job's one step (processing/acknowledgements.ts), its outcome told as a branch's. */
+async function acknowledgementOutcome(
+  deps: RunnerDeps,
+  job: JobRow,
+  steps: StepRow[],
+  reservations: Reservations,
+): Promise<PlanOutcome> {
+  const outcome = await executeAcknowledgement(deps, job, steps, reservations);
+  return {
+    globalFailed: false,
+    branchFailed: outcome.failed,
+    retryable: outcome.retryable,
+    deferred: outcome.deferred,
+  };
 }
 
 async function executePlan(
@@ -530,15 +555,6 @@ async function holdIfPaused(
   return error;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
-
 async function runStep(
   deps: RunnerDeps,
   job: JobRow,
@@ -632,7 +648,7 @@ async function runStep(
             .where(eq(processingSteps.id, row.id));
           return { deferred: turn };
         }
-        if (waitMs > 0) await sleep(waitMs, signal);
+        if (waitMs > 0) await waitFor(waitMs, signal);
       }
       output = await plugin.send(rendered, config, context);
       sent = true;

@@ -11,6 +11,19 @@ export interface Reservation {
   at: number;
 }
 
+/** A send slot this close is waited for in the step; a later one sends the job back to the queue until then. */
+export const MAX_INLINE_WAIT_MS = 1500;
+
+/** Waits for a slot in the step, stopping at once when the step runs out of time. */
+export const waitFor = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
 /** Channel keys as stored: the plugin's name and a hash, so a key made of a token never reaches the database. */
 export function slotKeys(pluginName: string, rules: ThrottleRule[]): string[] {
   return rules.map(
