@@ -68,7 +68,7 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     };
   };
 
-  const posted: Array<{ id: string; text: string; inReplyTo: string }> = [];
+  const posted: Array<{ id: string; text: string; inReplyTo: string; receivedAt: number }> = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x.local");
     requests.push(url);
@@ -166,7 +166,7 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     };
     tweets.push(tweet);
     byId.set(id, tweet);
-    posted.push({ id, text: body.text, inReplyTo: parent });
+    posted.push({ id, text: body.text, inReplyTo: parent, receivedAt: Date.now() });
     return answer(201, { data: { id, text: body.text, edit_history_tweet_ids: [id] } });
   };
 

@@ -8,12 +8,8 @@ import { MastodonApiError, MastodonClient } from "../clients/mastodon.ts";
 import { createTelegramBotApi } from "../clients/telegram-bot.ts";
 import { XApiClient, XApiError } from "../clients/x-api.ts";
 import type { AppEnv } from "../config/env.ts";
-import {
-  AcknowledgementError,
-  type AcknowledgementInput,
-  type AcknowledgementSender,
-  type SentReply,
-} from "./acknowledgements.ts";
+import { PluginError } from "../plugins/types.ts";
+import type { AcknowledgementInput, AcknowledgementSender, SentReply } from "./acknowledgements.ts";
 
 type Env = Pick<
   AppEnv,
@@ -111,14 +107,17 @@ function networkReplies(env: Env, logger: Logger): Record<AcknowledgementNetwork
 function refusal(network: AcknowledgementNetwork, error: unknown): unknown {
   const label = PLATFORM_LABELS[network];
   const answered = (status: number, message: string, retryAfterMs?: number) =>
-    new AcknowledgementError(
-      `${label} refused the reply: ${message}`,
-      status === 401 || status === 403 ? "ACK_REFUSED_CREDENTIALS" : "ACK_REFUSED",
-      isRetryableStatus(status),
+    new PluginError(`${label} refused the reply: ${message}`, {
+      code: status === 401 || status === 403 ? "ACK_REFUSED_CREDENTIALS" : "ACK_REFUSED",
+      retryable: isRetryableStatus(status),
       retryAfterMs,
-    );
+    });
   if (error instanceof ExternalServiceError) {
-    return new AcknowledgementError(error.message, "ACK_UNAVAILABLE", error.retryable, error.retryAfterMs);
+    return new PluginError(error.message, {
+      code: "ACK_UNAVAILABLE",
+      retryable: error.retryable,
+      retryAfterMs: error.retryAfterMs,
+    });
   }
   if (error instanceof XApiError || error instanceof MastodonApiError) {
     return answered(error.status, error.message, error instanceof XApiError ? error.retryAfterMs : undefined);
@@ -138,10 +137,9 @@ export function createAcknowledgementSender(env: Env, logger: Logger): Acknowled
     async send(input, idempotencyKey, signal) {
       const reply = replies[input.network]();
       if (!reply) {
-        throw new AcknowledgementError(
+        throw new PluginError(
           `Acknowledgements on ${PLATFORM_LABELS[input.network]} need ${NEEDS[input.network]} in the server's environment.`,
-          "ACK_NOT_CONFIGURED",
-          false,
+          { code: "ACK_NOT_CONFIGURED" },
         );
       }
       let sent: SentReply | null;
@@ -151,10 +149,9 @@ export function createAcknowledgementSender(env: Env, logger: Logger): Acknowled
         throw refusal(input.network, error);
       }
       if (!sent) {
-        throw new AcknowledgementError(
+        throw new PluginError(
           `${PLATFORM_LABELS[input.network]} no longer shows the post to reply to (deleted or hidden).`,
-          "ACK_TARGET_GONE",
-          false,
+          { code: "ACK_TARGET_GONE" },
         );
       }
       return sent;

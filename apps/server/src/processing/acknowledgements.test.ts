@@ -10,6 +10,8 @@ import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
 import { processingJobs, processingSteps } from "../db/schema.ts";
+import { createLogger } from "../logger.ts";
+import { createAcknowledgementSender } from "./acknowledgement-sender.ts";
 
 /**
  * Acknowledgements end to end: a `!submit` read from each network's fake, the reply job on the processing engine,
@@ -23,6 +25,7 @@ const MASTODON_TOKEN = "mastodon-bot-token";
 const MASTODON_DOMAIN = "mastodon.test";
 const TELEGRAM_TOKEN = "7000000002:AAH-ack-bot-secret-token-0456";
 const INTERVAL_MS = 400;
+const CAP = 3;
 
 let server: TestServer;
 let x: Awaited<ReturnType<typeof startFakeX>>;
@@ -61,6 +64,7 @@ beforeAll(async () => {
       ACK_MIN_INTERVAL_MS: String(INTERVAL_MS),
       // One attempt: a failed reply ends its job at once, for the moderator to retry.
       PROCESSING_MAX_ATTEMPTS: "1",
+      ACKS_PER_FEED_PER_HOUR: String(CAP),
     },
     { worker: {} },
   );
@@ -68,9 +72,21 @@ beforeAll(async () => {
   await insertFeed(server.db, {
     id: "acked",
     createdBy: creatorKey.implicitAccountId,
+    config: { acknowledgements },
+  });
+  await insertFeed(server.db, {
+    id: "readers",
+    createdBy: creatorKey.implicitAccountId,
     approvers: { telegram: ["dana"] },
     config: { acknowledgements },
   });
+  for (const id of ["fedi", "relays", "capped"]) {
+    await insertFeed(server.db, {
+      id,
+      createdBy: creatorKey.implicitAccountId,
+      config: { acknowledgements },
+    });
+  }
   await insertFeed(server.db, {
     id: "quiet",
     createdBy: creatorKey.implicitAccountId,
@@ -124,12 +140,44 @@ describe("acknowledgements on the post's own network", () => {
     await intakeAndSettle();
     await intakeAndSettle();
 
-    expect(x.posted).toEqual([{ id: expect.any(String), text: "Submitted to #acked", inReplyTo: submit }]);
+    expect(x.posted).toEqual([
+      {
+        id: expect.any(String),
+        text: "Submitted to #acked",
+        inReplyTo: submit,
+        receivedAt: expect.any(Number),
+      },
+    ]);
     const [job] = await ackJobs(original);
     expect(job).toMatchObject({ status: "completed", feedId: "acked" });
     const [step] = await stepsOf(job.id);
     expect(step).toMatchObject({ pluginName: "acknowledge", stepName: "acknowledge · X", status: "success" });
     expect(await ackJobs(original)).toHaveLength(1);
+  });
+
+  it("stops a feed at its hourly cap: the reply past it fails saying so, and is not sent", async () => {
+    const before = x.posted.length;
+    const originals = Array.from({ length: CAP + 1 }, (_, i) => x.tweet("alice", `Capped post ${i}`));
+    for (const original of originals) x.tweet("sam", "!submit @curatebot #capped", original);
+    await intakeAndSettle();
+
+    expect(x.posted.slice(before).map((post) => post.text)).toEqual(Array(CAP).fill("Submitted to #capped"));
+    const steps = await server.db
+      .select({ status: processingSteps.status, error: processingSteps.error })
+      .from(processingSteps)
+      .innerJoin(processingJobs, eq(processingJobs.id, processingSteps.jobId))
+      .where(and(eq(processingJobs.feedId, "capped"), eq(processingJobs.kind, "acknowledgement")));
+    expect(steps.filter((step) => step.status === "success")).toHaveLength(CAP);
+    expect(steps.filter((step) => step.status === "failed")).toEqual([
+      {
+        status: "failed",
+        error: {
+          code: "ACK_LIMIT_REACHED",
+          retryable: false,
+          message: `This feed has had ${CAP} acknowledgements this hour, the most it may; this one was not sent.`,
+        },
+      },
+    ]);
   });
 
   it("replies on Bluesky with the reply's root and parent refs, and not where the feed turned Bluesky off", async () => {
@@ -158,7 +206,7 @@ describe("acknowledgements on the post's own network", () => {
 
   it("fails visibly when Mastodon answers 500, and the moderator's retry replies once", async () => {
     const original = mastodon.post({ by: "erin", text: "Notes on relays" });
-    const submit = mastodon.post({ by: "dan", inReplyTo: original.id, text: "!submit @curate #acked" });
+    const submit = mastodon.post({ by: "dan", inReplyTo: original.id, text: "!submit @curate #fedi" });
     mastodon.failPath("/api/v1/statuses", 500, "Internal Server Error");
     await intakeAndSettle();
 
@@ -187,13 +235,30 @@ describe("acknowledgements on the post's own network", () => {
     ]);
     expect(mastodon.botPosts).toHaveLength(1);
     expect(mastodon.botPosts[0]).toMatchObject({ in_reply_to_id: submit.id, visibility: "unlisted" });
-    expect(mastodon.botPosts[0].content).toContain("Submitted to");
     const posted = mastodon.requests.filter((r) => r.method === "POST" && r.path === "/api/v1/statuses");
     expect(posted.at(-1)?.body).toEqual({
-      status: "Submitted to #acked",
+      status: "Submitted to #fedi",
       in_reply_to_id: submit.id,
       visibility: "unlisted",
     });
+  });
+
+  it("holds the Mastodon bot for as long as a 429 asks, then replies", async () => {
+    const first = mastodon.post({ by: "erin", text: "Moderation tools" });
+    mastodon.post({ by: "dan", inReplyTo: first.id, text: "!submit @curate #relays" });
+    mastodon.failPath("/api/v1/statuses", 429, "Too many requests", 1, { "retry-after": "1" });
+    await intakeAndSettle();
+    const [limited] = await ackJobs(submissionKey("mastodon", first.uri));
+    const [limitedStep] = await stepsOf(limited.id);
+    expect(limitedStep.error).toMatchObject({ retryable: true, retryAfterMs: expect.any(Number) });
+    const refusedAt = mastodon.requests.filter((r) => r.path === "/api/v1/statuses").at(-1)?.receivedAt ?? 0;
+
+    const second = mastodon.post({ by: "erin", text: "Instance blocklists" });
+    const secondSubmit = mastodon.post({ by: "dan", inReplyTo: second.id, text: "!submit @curate #relays" });
+    await intakeAndSettle();
+    const sentAt = mastodon.requests.filter((r) => r.path === "/api/v1/statuses").at(-1)?.receivedAt ?? 0;
+    expect(sentAt - refusedAt).toBeGreaterThanOrEqual(900);
+    expect(mastodon.botPosts.at(-1)).toMatchObject({ in_reply_to_id: secondSubmit.id });
   });
 
   it("replies on Telegram to a submission and to its auto-approval, spaced by the bot's interval", async () => {
@@ -201,15 +266,17 @@ describe("acknowledgements on the post's own network", () => {
     const author = telegram.user("ferris_fan");
     const dana = telegram.user("dana");
     const { message: original } = telegram.send(chat, author, { text: "Async traits are stable" });
-    const { message: submit } = telegram.send(chat, dana, { text: "!submit #acked", replyTo: original });
+    const { message: submit } = telegram.send(chat, dana, { text: "!submit #readers", replyTo: original });
     await intakeAndSettle();
     await intakeAndSettle();
 
     const replies = telegram.sent.filter((message) => message.token === TELEGRAM_TOKEN);
     expect(
-      replies.map((reply) => [reply.payload.chat_id, reply.visible, reply.payload.reply_parameters]),
+      replies
+        .map((reply) => [reply.payload.chat_id, reply.visible, reply.payload.reply_parameters])
+        .sort((a, b) => String(a[1]).localeCompare(String(b[1]))),
     ).toEqual(
-      ["Submitted to #acked", "Approved for #acked"].map((text) => [
+      ["Approved for #readers", "Submitted to #readers"].map((text) => [
         String(chat.id),
         text,
         { message_id: submit.message_id, allow_sending_without_reply: true },
@@ -220,8 +287,36 @@ describe("acknowledgements on the post's own network", () => {
     expect(sends[1] - sends[0]).toBeGreaterThanOrEqual(INTERVAL_MS - 50);
     const jobs = await ackJobs(submissionKey("telegram", `${chat.id}:${original.message_id}`));
     expect(jobs.map((job) => job.idempotencyKey).sort()).toEqual([
-      `acknowledgement:approved:telegram:${chat.id}:${original.message_id}:acked`,
-      `acknowledgement:submitted:telegram:${chat.id}:${original.message_id}:acked`,
+      `acknowledgement:approved:telegram:${chat.id}:${original.message_id}:readers`,
+      `acknowledgement:submitted:telegram:${chat.id}:${original.message_id}:readers`,
     ]);
+  });
+});
+
+describe("a network without the bot's credentials", () => {
+  it("fails the reply with a message naming what to set, without calling anyone", async () => {
+    const sender = createAcknowledgementSender(
+      {
+        X_API_BASE_URL: "http://127.0.0.1:9",
+        BLUESKY_SERVICE_URL: "http://127.0.0.1:9",
+        TELEGRAM_API_BASE_URL: "http://127.0.0.1:9",
+      },
+      createLogger("silent"),
+    );
+    const input = {
+      network: "twitter",
+      kind: "submitted",
+      replyTo: "1",
+      text: "Submitted to #acked",
+    } as const;
+    await expect(sender.send(input, "key", AbortSignal.timeout(1000))).rejects.toMatchObject({
+      code: "ACK_NOT_CONFIGURED",
+      retryable: false,
+      message:
+        "Acknowledgements on X need X_USER_ACCESS_TOKEN (the bot account's user token with tweet.write) in the server's environment.",
+    });
+    await expect(
+      sender.send({ ...input, network: "mastodon" }, "key", AbortSignal.timeout(1000)),
+    ).rejects.toMatchObject({ code: "ACK_NOT_CONFIGURED" });
   });
 });

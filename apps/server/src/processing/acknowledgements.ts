@@ -12,8 +12,10 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/schema.ts";
 import { consumeLimit } from "../limits/service.ts";
+import { PluginError } from "../plugins/types.ts";
 import type { Plan } from "./plan.ts";
 import type { Reservations, RunnerDeps, StepError } from "./runner.ts";
+import { toStepError } from "./step-error.ts";
 import {
   holdSlots,
   MAX_INLINE_WAIT_MS,
@@ -46,19 +48,6 @@ export interface AcknowledgementInput {
 export interface SentReply {
   id: string;
   url?: string | null;
-}
-
-/** A refusal the step records as it is; `retryable` when asking again later can help. */
-export class AcknowledgementError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-    readonly retryable: boolean,
-    readonly retryAfterMs?: number,
-  ) {
-    super(message);
-    this.name = "AcknowledgementError";
-  }
 }
 
 /** Posts the bots' replies (processing/acknowledgement-sender.ts). */
@@ -245,29 +234,6 @@ async function stillApproved(db: Database, job: JobRow): Promise<boolean> {
   return link?.status === "approved";
 }
 
-function stepErrorOf(error: unknown): StepError {
-  if (error instanceof AcknowledgementError) {
-    return {
-      message: error.message,
-      code: error.code,
-      retryable: error.retryable,
-      ...(error.retryAfterMs ? { retryAfterMs: error.retryAfterMs } : {}),
-    };
-  }
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-    return {
-      message: "The reply took longer than allowed and was stopped.",
-      code: "STEP_TIMEOUT",
-      retryable: true,
-    };
-  }
-  return {
-    message: `The reply failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-    code: "STEP_FAILED",
-    retryable: false,
-  };
-}
-
 async function runAcknowledgementStep(
   deps: RunnerDeps,
   job: JobRow,
@@ -326,10 +292,9 @@ async function runAcknowledgementStep(
         3_600_000,
       );
       if (!cap.allowed) {
-        throw new AcknowledgementError(
+        throw new PluginError(
           `This feed has had ${settings.perFeedPerHour} acknowledgements this hour, the most it may; this one was not sent.`,
-          "ACK_LIMIT_REACHED",
-          false,
+          { code: "ACK_LIMIT_REACHED" },
         );
       }
     }
@@ -357,7 +322,7 @@ async function runAcknowledgementStep(
     );
     return finish({ sent: true, network: input.network, replyTo: input.replyTo, reply: sent }, null);
   } catch (thrown) {
-    const error = stepErrorOf(thrown);
+    const error = toStepError(thrown);
     // The network asked its bot to wait: every acknowledgement on it waits too instead of collecting 429s.
     if (error.retryAfterMs) await holdSlots(db, heldKeys, error.retryAfterMs);
     deps.logger.info({ jobId: job.id, step: step.id, code: error.code }, "acknowledgement failed");

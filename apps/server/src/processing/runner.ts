@@ -31,6 +31,7 @@ import {
 import { recapPlan } from "./recaps.ts";
 import { earlierPublication } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
+import { toStepError } from "./step-error.ts";
 import {
   holdSlots,
   MAX_INLINE_WAIT_MS,
@@ -104,29 +105,6 @@ export function mergeOutput(running: unknown, output: unknown): unknown {
 /** Stable for (publication, branch, distributor): the same across resumes and retries of one publication. */
 export function distributionKey(publicationKey: string, branch: number, plugin: string): string {
   return createHash("sha256").update(`${publicationKey}\u0000${branch}\u0000${plugin}`).digest("hex");
-}
-
-function toStepError(error: unknown): StepError {
-  if (error instanceof PluginError) {
-    return {
-      message: error.message,
-      code: error.code,
-      retryable: error.retryable,
-      ...(error.retryAfterMs ? { retryAfterMs: error.retryAfterMs } : {}),
-    };
-  }
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-    return {
-      message: "The step took longer than allowed and was stopped.",
-      code: "STEP_TIMEOUT",
-      retryable: true,
-    };
-  }
-  return {
-    message: `The step failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-    code: "STEP_FAILED",
-    retryable: false,
-  };
 }
 
 /**

@@ -351,8 +351,8 @@ export async function startFakeMastodon(options: {
       queue.push(error(status, message, headers));
     },
     /** The next `times` requests for `path` get this `{ error }` answer; other paths answer as usual. */
-    failPath(path: string, status: number, message: string, times = 1) {
-      for (let i = 0; i < times; i++) pathFailures.push({ path, answer: error(status, message) });
+    failPath(path: string, status: number, message: string, times = 1, headers?: Record<string, string>) {
+      for (let i = 0; i < times; i++) pathFailures.push({ path, answer: error(status, message, headers) });
     },
     /** The next request is throttled as Mastodon throttles: 429, its window's end in X-RateLimit-Reset. */
     rateLimitNext(resetInSeconds: number) {
