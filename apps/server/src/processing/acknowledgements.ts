@@ -14,16 +14,10 @@ import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/s
 import { consumeLimit } from "../limits/service.ts";
 import { PluginError } from "../plugins/types.ts";
 import type { Plan } from "./plan.ts";
+import { markStepRunning } from "./retraction.ts";
 import type { Reservations, RunnerDeps, StepError } from "./runner.ts";
 import { toStepError } from "./step-error.ts";
-import {
-  holdSlots,
-  MAX_INLINE_WAIT_MS,
-  type Reservation,
-  reserveSlot,
-  slotKeys,
-  waitFor,
-} from "./throttle.ts";
+import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
 type StepRow = typeof processingSteps.$inferSelect;
@@ -242,18 +236,7 @@ async function runAcknowledgementStep(
 ): Promise<{ error?: StepError; deferred?: Reservation }> {
   const { db } = deps;
   const input = step.input as AcknowledgementInput;
-  await db
-    .update(processingSteps)
-    .set({
-      status: "processing",
-      output: null,
-      error: null,
-      attempts: sql`${processingSteps.attempts} + 1`,
-      startedAt: sql`now()`,
-      completedAt: null,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(processingSteps.id, step.id));
+  await markStepRunning(db, step.id);
   const finish = async (output: unknown, error: StepError | null) => {
     await db
       .update(processingSteps)
@@ -300,20 +283,8 @@ async function runAcknowledgementStep(
     }
     if (rules.length) {
       const turn = reservation ?? (await reserveSlot(db, ACKNOWLEDGE_STEP, rules));
-      const waitMs = turn.at - Date.now();
-      if (waitMs > MAX_INLINE_WAIT_MS) {
-        await db
-          .update(processingSteps)
-          .set({
-            status: "pending",
-            attempts: sql`greatest(0, ${processingSteps.attempts} - 1)`,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(processingSteps.id, step.id));
-        return { deferred: turn };
-      }
-      const signal = AbortSignal.timeout(deps.stepTimeoutMs);
-      if (waitMs > 0) await waitFor(waitMs, signal);
+      const deferred = await awaitTurn(db, step.id, turn, AbortSignal.timeout(deps.stepTimeoutMs));
+      if (deferred) return { deferred };
     }
     const sent = await settings.sender.send(
       input,

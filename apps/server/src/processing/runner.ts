@@ -32,14 +32,7 @@ import { recapPlan } from "./recaps.ts";
 import { earlierPublication } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
 import { toStepError } from "./step-error.ts";
-import {
-  holdSlots,
-  MAX_INLINE_WAIT_MS,
-  type Reservation,
-  reserveSlot,
-  slotKeys,
-  waitFor,
-} from "./throttle.ts";
+import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
 type StepRow = typeof processingSteps.$inferSelect;
@@ -614,19 +607,8 @@ async function runStep(
       if (rules.length > 0) {
         heldKeys = slotKeys(plugin.name, rules);
         const turn = reservation ?? (await reserveSlot(db, plugin.name, rules));
-        const waitMs = turn.at - Date.now();
-        if (waitMs > MAX_INLINE_WAIT_MS) {
-          await db
-            .update(processingSteps)
-            .set({
-              status: "pending",
-              attempts: sql`greatest(0, ${processingSteps.attempts} - 1)`,
-              updatedAt: sql`now()`,
-            })
-            .where(eq(processingSteps.id, row.id));
-          return { deferred: turn };
-        }
-        if (waitMs > 0) await waitFor(waitMs, signal);
+        const deferred = await awaitTurn(db, row.id, turn, signal);
+        if (deferred) return { deferred };
       }
       output = await plugin.send(rendered, config, context);
       sent = true;

@@ -219,8 +219,8 @@ export function FeedConfigForm({
           The bot replies under the curator's post on the network it came from: "
           {acknowledgementText("submitted", feedId)}" when a post is submitted, "
           {acknowledgementText("approved", feedId)}" when it is approved. Replies are spaced per network and
-          capped per feed each hour; each one is a job on the Processing tab, where a failed reply can be
-          retried.
+          capped per feed each hour; each one is a processing job, shown with the post's other jobs, where a
+          failed reply can be retried.
         </p>
         <div className="flex flex-wrap gap-x-6 gap-y-3">
           {ACKNOWLEDGEMENT_NETWORKS.map((network) => (
