@@ -1,4 +1,4 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 interface FakeTweet {
@@ -11,9 +11,10 @@ interface FakeTweet {
 
 /**
  * A local X API v2 speaking the real wire format for what intake uses: user lookup, mentions and recent
- * search, newest first, with since_id, max_results, pagination_token and rate-limit answers.
+ * search, newest first, with since_id, max_results, pagination_token and rate-limit answers; and POST /2/tweets
+ * (a reply `{ text, reply: { in_reply_to_tweet_id } }`), which takes only the bot's user token, as X does.
  */
-export async function startFakeX(options: { bearerToken: string; botUsername: string }) {
+export async function startFakeX(options: { bearerToken: string; botUsername: string; userToken?: string }) {
   const users = new Map<string, { id: string; username: string; name: string; profile_image_url: string }>();
   const tweets: FakeTweet[] = [];
   // Lookups by id and the newest-first order are kept as tweets are added: a bench of 10,000 mentions pages
@@ -67,10 +68,17 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     };
   };
 
+  const posted: Array<{ id: string; text: string; inReplyTo: string; receivedAt: number }> = [];
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://x.local");
     requests.push(url);
     res.setHeader("Content-Type", "application/json");
+    if (req.method === "POST" && url.pathname === "/2/tweets") {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => postTweet(req.headers.authorization, Buffer.concat(chunks).toString("utf8"), res));
+      return;
+    }
     if (req.headers.authorization !== `Bearer ${options.bearerToken}`) {
       res.statusCode = 401;
       res.end(JSON.stringify({ title: "Unauthorized", status: 401 }));
@@ -116,11 +124,59 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     res.statusCode = 404;
     res.end(JSON.stringify({ title: "Not Found" }));
   });
+  const postTweet = (authorization: string | undefined, raw: string, res: ServerResponse) => {
+    const answer = (status: number, body: unknown) => {
+      res.statusCode = status;
+      res.end(JSON.stringify(body));
+    };
+    // Posting needs the account's own token: the app-only bearer token is refused, as X refuses it.
+    if (!options.userToken || authorization !== `Bearer ${options.userToken}`) {
+      return answer(403, { title: "Unsupported Authentication", status: 403 });
+    }
+    const failure = failures.shift();
+    if (failure) {
+      if (failure.resetInSeconds !== undefined) {
+        res.setHeader("x-rate-limit-reset", String(Math.floor(Date.now() / 1000) + failure.resetInSeconds));
+      }
+      return answer(failure.status, { title: "Service Unavailable", status: failure.status });
+    }
+    let body: { text?: unknown; reply?: { in_reply_to_tweet_id?: unknown } };
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return answer(400, { title: "Invalid Request", status: 400 });
+    }
+    const parent =
+      typeof body.reply?.in_reply_to_tweet_id === "string" ? body.reply.in_reply_to_tweet_id : "";
+    if (typeof body.text !== "string" || !body.text || (body.reply && !byId.has(parent))) {
+      return answer(400, {
+        title: "Invalid Request",
+        status: 400,
+        detail: "One or more parameters are invalid.",
+      });
+    }
+    nextId += 1n;
+    const id = String(nextId);
+    const tweet: FakeTweet = {
+      id,
+      text: body.text,
+      author_id: bot.id,
+      created_at: new Date().toISOString(),
+      ...(parent ? { referenced_tweets: [{ type: "replied_to" as const, id: parent }] } : {}),
+    };
+    tweets.push(tweet);
+    byId.set(id, tweet);
+    posted.push({ id, text: body.text, inReplyTo: parent, receivedAt: Date.now() });
+    return answer(201, { data: { id, text: body.text, edit_history_tweet_ids: [id] } });
+  };
+
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
+    /** The bot's posts through POST /2/tweets, in order. */
+    posted,
     /** Posts a tweet; returns its id. */
     tweet(username: string, text: string, inReplyTo?: string): string {
       nextId += 1n;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ACKNOWLEDGEMENT_NETWORKS } from "./acknowledgement-rules.ts";
 import {
   FEED_ID_MESSAGES,
   FEED_ID_PATTERN,
@@ -132,6 +133,19 @@ function depthOf(value: unknown, depth = 0): number {
   return depth;
 }
 
+/** Replies on the post's own network (acknowledgement-rules.ts): every switch off unless set. */
+const acknowledgementsSchema = z.strictObject({
+  networks: z
+    .strictObject(
+      Object.fromEntries(
+        ACKNOWLEDGEMENT_NETWORKS.map((network) => [network, z.boolean().optional()]),
+      ) as Record<(typeof ACKNOWLEDGEMENT_NETWORKS)[number], z.ZodOptional<z.ZodBoolean>>,
+    )
+    .optional(),
+  onSubmit: z.boolean().optional(),
+  onApprove: z.boolean().optional(),
+});
+
 export const feedConfigSchema = z
   .looseObject({
     id: feedIdSchema,
@@ -169,6 +183,7 @@ export const feedConfigSchema = z
           .optional(),
       })
       .optional(),
+    acknowledgements: acknowledgementsSchema.optional(),
     sources: list(sourceSchema, FEED_LIMITS.sources, "sources").optional(),
     ingestion: z
       .looseObject({ enabled: z.boolean().optional(), schedule: z.string().min(1).max(100).optional() })

@@ -1,3 +1,4 @@
+export * from "./acknowledgement-rules.ts";
 export * from "./activity.ts";
 export * from "./api.ts";
 export * from "./commands.ts";

@@ -166,6 +166,42 @@ export class BlueskyClient {
     return posts;
   }
 
+  /**
+   * Posts `text` as the bot's reply to a post: its parent is that post (its CID read from the AppView) and its
+   * root the thread's first post, as app.bsky.feed.post records a reply. Null when the post is gone.
+   */
+  async reply(parentUri: string, text: string): Promise<{ uri: string; cid: string } | null> {
+    const [view] = (await this.getPosts([parentUri])) as Array<
+      | { uri?: unknown; cid?: unknown; record?: { reply?: { root?: { uri?: unknown; cid?: unknown } } } }
+      | undefined
+    >;
+    if (typeof view?.uri !== "string" || typeof view.cid !== "string") return null;
+    const parent = { uri: view.uri, cid: view.cid };
+    const root = view.record?.reply?.root;
+    const thread =
+      typeof root?.uri === "string" && typeof root.cid === "string"
+        ? { uri: root.uri, cid: root.cid }
+        : parent;
+    await this.ensureSession();
+    const repo = this.pds.session?.did;
+    if (!repo) throw new Error("Bluesky gave the bot's session no DID.");
+    try {
+      const { data } = await this.pds.com.atproto.repo.createRecord({
+        repo,
+        collection: "app.bsky.feed.post",
+        record: {
+          $type: "app.bsky.feed.post",
+          text,
+          createdAt: new Date().toISOString(),
+          reply: { root: thread, parent },
+        },
+      });
+      return { uri: data.uri, cid: data.cid };
+    } catch (error) {
+      throw unwrap(error);
+    }
+  }
+
   async searchPosts(params: {
     q: string;
     sort: "latest";

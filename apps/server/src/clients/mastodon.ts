@@ -99,13 +99,24 @@ export class MastodonClient {
   private async get(path: string, params: Array<[string, string]>): Promise<Response> {
     const url = new URL(path, this.options.baseUrl);
     for (const [key, value] of params) url.searchParams.append(key, value);
+    return this.call(url, {}, this.options.maxRetries ?? 4);
+  }
+
+  private async call(url: URL, init: RequestInit, retries: number): Promise<Response> {
     const response = await callExternal(
       url,
-      { headers: { Authorization: `Bearer ${this.options.accessToken}`, Accept: "application/json" } },
+      {
+        ...init,
+        headers: {
+          Authorization: `Bearer ${this.options.accessToken}`,
+          Accept: "application/json",
+          ...(init.headers as Record<string, string> | undefined),
+        },
+      },
       {
         service: "Mastodon API",
         timeoutMs: 20_000,
-        retries: this.options.maxRetries ?? 4,
+        retries,
         logger: this.options.logger,
         sleep: this.options.sleep,
         waitHint: rateLimitReset,
@@ -155,6 +166,44 @@ export class MastodonClient {
       if (error instanceof MastodonApiError && [403, 404, 410].includes(error.status)) return null;
       throw error;
     }
+  }
+
+  /**
+   * Posts `text` as the bot's reply to a status known by its URI: the instance resolves the URI to its own status
+   * (`GET /api/v2/search?resolve=true`), then `POST /api/v1/statuses` with `in_reply_to_id`, unlisted so the
+   * acknowledgement does not fill public timelines. The Idempotency-Key makes a repeated POST one status. Null
+   * when the instance cannot find the status.
+   */
+  async reply(
+    statusUri: string,
+    text: string,
+    idempotencyKey: string,
+  ): Promise<{ id: string; url: string | null } | null> {
+    const found = (await this.json(
+      await this.get("/api/v2/search", [
+        ["q", statusUri],
+        ["type", "statuses"],
+        ["resolve", "true"],
+        ["limit", "1"],
+      ]),
+    )) as { statuses?: Array<{ id?: unknown; uri?: unknown }> } | null;
+    const status = found?.statuses?.find((entry) => entry?.uri === statusUri) ?? found?.statuses?.[0];
+    if (typeof status?.id !== "string") return null;
+    const url = new URL("/api/v1/statuses", this.options.baseUrl);
+    const posted = (await this.json(
+      await this.call(
+        url,
+        {
+          method: "POST",
+          headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey },
+          body: JSON.stringify({ status: text, in_reply_to_id: status.id, visibility: "unlisted" }),
+        },
+        0,
+      ),
+    )) as { id?: unknown; url?: unknown } | null;
+    if (typeof posted?.id !== "string")
+      throw new MastodonApiError("Mastodon API /api/v1/statuses named no status", 502);
+    return { id: posted.id, url: typeof posted.url === "string" ? posted.url : null };
   }
 
   /** One page of a list endpoint (notifications, a timeline), newest first as Mastodon sends it. */

@@ -70,6 +70,8 @@ export class XApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
+    /** How long X asked us to wait (a 429's reset). */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }
@@ -118,6 +120,44 @@ export class XApiClient {
     if (!response.ok)
       throw new XApiError(`X API ${url.pathname} answered ${response.status}`, response.status);
     return (await response.json()) as T;
+  }
+
+  /**
+   * `POST /2/tweets` as a reply; the client's token must be the bot account's user token. Not retried here: a
+   * repeated POST would post twice, so the caller (the processing engine) decides when to try again.
+   */
+  async reply(text: string, inReplyToTweetId: string): Promise<{ id: string }> {
+    const url = new URL("/2/tweets", this.options.baseUrl);
+    let response: Response;
+    try {
+      response = await callExternal(
+        url,
+        {
+          method: "POST",
+          headers: {
+            Authorization: `Bearer ${this.options.bearerToken}`,
+            "Content-Type": "application/json",
+          },
+          body: JSON.stringify({ text, reply: { in_reply_to_tweet_id: inReplyToTweetId } }),
+        },
+        {
+          service: "X API",
+          timeoutMs: 30_000,
+          retries: 0,
+          logger: this.options.logger,
+          waitHint: rateLimitReset,
+        },
+      );
+    } catch (error) {
+      if (error instanceof ExternalServiceError) {
+        throw new XApiError(error.message, error.status, error.retryAfterMs);
+      }
+      throw error;
+    }
+    const body = (await response.json().catch(() => null)) as { data?: { id?: unknown } } | null;
+    if (!response.ok) throw new XApiError(`X API /2/tweets answered ${response.status}`, response.status);
+    if (typeof body?.data?.id !== "string") throw new XApiError("X API /2/tweets named no post", 502);
+    return { id: body.data.id };
   }
 
   async userIdOf(username: string): Promise<string> {

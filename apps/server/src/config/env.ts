@@ -39,6 +39,11 @@ const envSchema = z.object({
   NEAR_RPC_URL: z.url().default("https://rpc.mainnet.near.org"),
   X_API_BASE_URL: z.url().default("https://api.x.com"),
   X_BEARER_TOKEN: z.string().optional(),
+  /**
+   * The bot account's OAuth 2.0 user access token (scope tweet.write): posting replies needs the account's own
+   * token, which the app-only X_BEARER_TOKEN is not. Only acknowledgements on X use it.
+   */
+  X_USER_ACCESS_TOKEN: z.string().min(1).max(500).optional(),
   /** The bot's Bluesky PDS: where it logs in (com.atproto.server.createSession) and reads its notifications. */
   BLUESKY_SERVICE_URL: z.url().default("https://bsky.social"),
   /**
@@ -149,6 +154,10 @@ const envSchema = z.object({
     .default(50 * 1024 * 1024),
   X_API_CALLS_PER_HOUR: z.coerce.number().int().min(1).default(300),
   AI_CALLS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).default(120),
+  /** The shortest time between two acknowledgements of one network's bot, over every feed and worker. */
+  ACK_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
+  /** Acknowledgements one feed may make the bots send an hour (over every network), so no feed makes them spam. */
+  ACKS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(60),
   /** Dry runs (previews, config tests, replays) one account may start an hour; a config test of N posts is N. */
   DRY_RUNS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(200),
   RSS_ALLOWED_HOSTS: list,

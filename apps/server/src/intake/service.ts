@@ -18,6 +18,7 @@ import { activities, feeds, sourceCursors, submissionFeeds, submissions } from "
 import { AppError } from "../errors.ts";
 import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
 import { moderateLink } from "../moderation/service.ts";
+import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
 import { oldestFirst } from "../sources/types.ts";
 import { redeemLinkCode } from "../users/link-codes.ts";
@@ -165,6 +166,22 @@ async function linkToFeed(
   return true;
 }
 
+/** "Submitted to #feed" under the curator's post, when the feed asks for it on that network. */
+async function acknowledgeSubmission(
+  tx: Database,
+  submissionId: string,
+  feed: FeedRow,
+  curatorPostKey: string,
+) {
+  await requestAcknowledgement(tx, {
+    submissionId,
+    feedId: feed.id,
+    kind: "submitted",
+    config: feed.config,
+    curatorPostKey,
+  });
+}
+
 function feedIsEnabled(config: unknown): boolean {
   return !(config && typeof config === "object" && (config as { enabled?: unknown }).enabled === false);
 }
@@ -216,6 +233,7 @@ async function handleSubmit(
   });
   for (const feed of allowed) {
     if (!(await linkToFeed(tx, target, feed.id, curator, at))) continue;
+    await acknowledgeSubmission(tx, target.id, feed, mention.id);
     if (canModerateFor(moderatorReason(feed, curatorActor))) {
       await moderateLink(tx, {
         submissionId: target.id,
@@ -505,6 +523,7 @@ export async function ingestMentionBatch(
         for (const { submit, feed } of newLinks) {
           const actor = actors.get(actorKey(submit.mention)) ?? {};
           const outcome = outcomes[submit.index];
+          await acknowledgeSubmission(tx, submit.target.id, feed, submit.mention.id);
           if (canModerateFor(moderatorReason(feed, actor))) {
             await moderateLink(tx, {
               submissionId: submit.target.id,

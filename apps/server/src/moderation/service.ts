@@ -18,6 +18,7 @@ import { moderationHistory, processingJobs, submissionFeeds } from "../db/schema
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
+import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import { approvalJobKey, requestProcessing } from "../processing/requests.ts";
 import { submissionSearch } from "../submissions/service.ts";
 
@@ -105,6 +106,14 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
           moderationId: history.id,
         })
       : null;
+  if (request) {
+    await requestAcknowledgement(tx, {
+      submissionId: input.submissionId,
+      feedId: input.feedId,
+      kind: "approved",
+      notBefore: request.notBefore,
+    });
+  }
 
   return {
     submissionId: input.submissionId,

@@ -76,6 +76,22 @@ export async function requestRetraction(
   return id;
 }
 
+/** A step starts (again): in flight, its previous outcome cleared, one more attempt counted. */
+export async function markStepRunning(db: Database, stepId: string) {
+  await db
+    .update(processingSteps)
+    .set({
+      status: "processing",
+      output: null,
+      error: null,
+      attempts: sql`${processingSteps.attempts} + 1`,
+      startedAt: sql`now()`,
+      completedAt: null,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(processingSteps.id, stepId));
+}
+
 /** What the runner lends the retraction: its plugin lookup and its error shape. */
 export interface RetractionTools {
   resolve(name: string): Promise<Plugin>;
@@ -130,18 +146,7 @@ async function runRetractionStep(
   tools: RetractionTools,
 ): Promise<StepError | null> {
   const { db } = deps;
-  await db
-    .update(processingSteps)
-    .set({
-      status: "processing",
-      output: null,
-      error: null,
-      attempts: sql`${processingSteps.attempts} + 1`,
-      startedAt: sql`now()`,
-      completedAt: null,
-      updatedAt: sql`now()`,
-    })
-    .where(eq(processingSteps.id, step.id));
+  await markStepRunning(db, step.id);
   const finish = async (
     result: { output: unknown; error: null } | { output: null; error: StepError },
     ledger: { status: "retracted" | "cannot_retract" | "published"; note: string | null } | null,

@@ -15,6 +15,7 @@ import {
   type ReplayOf,
 } from "../plugins/types.ts";
 import { recordPublication } from "../publications/ledger.ts";
+import { type AcknowledgementSettings, executeAcknowledgement } from "./acknowledgements.ts";
 import { submissionInput } from "./input.ts";
 import { channelKeyOf, findChannelPause, pauseChannel, pausedStepError } from "./pauses.ts";
 import {
@@ -30,7 +31,8 @@ import {
 import { recapPlan } from "./recaps.ts";
 import { earlierPublication } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
-import { holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
+import { toStepError } from "./step-error.ts";
+import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
 type StepRow = typeof processingSteps.$inferSelect;
@@ -63,6 +65,8 @@ export interface RunnerDeps {
   branchConcurrency: number;
   /** How long a claim holds before another worker may take the job over (a worker that died). */
   leaseMs: number;
+  /** The bots that reply on the post's network; absent, acknowledgement steps fail saying so. */
+  acknowledgements?: AcknowledgementSettings;
 }
 
 /** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
@@ -80,9 +84,6 @@ export type RunResult =
       reservations: Reservations;
     };
 
-/** A send slot this close is waited for in the step; a later one sends the job back to the queue until then. */
-const MAX_INLINE_WAIT_MS = 1500;
-
 /**
  * How outputs flow (docs/plugins.md): a transform's output that is an object merges into the running object
  * (its keys win); any other output (text, a list) replaces it. `undefined` leaves it as it was.
@@ -97,29 +98,6 @@ export function mergeOutput(running: unknown, output: unknown): unknown {
 /** Stable for (publication, branch, distributor): the same across resumes and retries of one publication. */
 export function distributionKey(publicationKey: string, branch: number, plugin: string): string {
   return createHash("sha256").update(`${publicationKey}\u0000${branch}\u0000${plugin}`).digest("hex");
-}
-
-function toStepError(error: unknown): StepError {
-  if (error instanceof PluginError) {
-    return {
-      message: error.message,
-      code: error.code,
-      retryable: error.retryable,
-      ...(error.retryAfterMs ? { retryAfterMs: error.retryAfterMs } : {}),
-    };
-  }
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) {
-    return {
-      message: "The step took longer than allowed and was stopped.",
-      code: "STEP_TIMEOUT",
-      retryable: true,
-    };
-  }
-  return {
-    message: `The step failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`,
-    code: "STEP_FAILED",
-    retryable: false,
-  };
 }
 
 /**
@@ -342,7 +320,9 @@ export async function runProcessingJob(
     const outcome =
       job.kind === "retraction"
         ? await retractionOutcome(deps, job, steps, secrets)
-        : await executePlan(deps, job, plan, steps, secrets, options.reservations ?? {});
+        : job.kind === "acknowledgement"
+          ? await acknowledgementOutcome(deps, job, steps, options.reservations ?? {})
+          : await executePlan(deps, job, plan, steps, secrets, options.reservations ?? {});
     const waiting = Object.values(outcome.deferred);
     const failedRetryably = outcome.retryable.length > 0 && !finalAttempt;
     if (failedRetryably || waiting.length > 0) {
@@ -399,6 +379,22 @@ async function retractionOutcome(
     stepError: toStepError,
   });
   return { globalFailed: false, branchFailed: outcome.failed, retryable: outcome.retryable, deferred: {} };
+}
+
+/** An acknowledgement job's one step (processing/acknowledgements.ts), its outcome told as a branch's. */
+async function acknowledgementOutcome(
+  deps: RunnerDeps,
+  job: JobRow,
+  steps: StepRow[],
+  reservations: Reservations,
+): Promise<PlanOutcome> {
+  const outcome = await executeAcknowledgement(deps, job, steps, reservations);
+  return {
+    globalFailed: false,
+    branchFailed: outcome.failed,
+    retryable: outcome.retryable,
+    deferred: outcome.deferred,
+  };
 }
 
 async function executePlan(
@@ -530,15 +526,6 @@ async function holdIfPaused(
   return error;
 }
 
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    });
-  });
-
 async function runStep(
   deps: RunnerDeps,
   job: JobRow,
@@ -620,19 +607,8 @@ async function runStep(
       if (rules.length > 0) {
         heldKeys = slotKeys(plugin.name, rules);
         const turn = reservation ?? (await reserveSlot(db, plugin.name, rules));
-        const waitMs = turn.at - Date.now();
-        if (waitMs > MAX_INLINE_WAIT_MS) {
-          await db
-            .update(processingSteps)
-            .set({
-              status: "pending",
-              attempts: sql`greatest(0, ${processingSteps.attempts} - 1)`,
-              updatedAt: sql`now()`,
-            })
-            .where(eq(processingSteps.id, row.id));
-          return { deferred: turn };
-        }
-        if (waitMs > 0) await sleep(waitMs, signal);
+        const deferred = await awaitTurn(db, row.id, turn, signal);
+        if (deferred) return { deferred };
       }
       output = await plugin.send(rendered, config, context);
       sent = true;

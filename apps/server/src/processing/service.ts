@@ -9,7 +9,7 @@ import {
   type ProcessingStep,
   type ProcessingSummary,
 } from "@curate/core";
-import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { processingJobs, processingSteps, submissionFeeds, type User } from "../db/schema.ts";
@@ -17,6 +17,7 @@ import { isoUtc, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { assertCanManageFeed, moderationRight } from "../feeds/permissions.ts";
 import { publicationsByIds } from "../publications/ledger.ts";
+import { requestAcknowledgementRetry } from "./acknowledgements.ts";
 import { countChannelPauses, listChannelPauses, resumeFeedChannels } from "./pauses.ts";
 import type { Plan, PlanEntry } from "./plan.ts";
 import { createRecapRun, listRecapRuns, listRecapStatuses } from "./recaps.ts";
@@ -136,6 +137,11 @@ async function assertNoneRunning(db: Database, job: JobRow) {
       ? eq(processingJobs.submissionId, job.submissionId)
       : null;
   if (!same) return;
+  // An acknowledgement waiting for its bot's turn never holds up publishing, nor publishing a reply.
+  const kinds =
+    job.kind === "acknowledgement"
+      ? eq(processingJobs.kind, "acknowledgement")
+      : notInArray(processingJobs.kind, ["dry_run", "acknowledgement"]);
   const [running] = await db
     .select({ id: processingJobs.id })
     .from(processingJobs)
@@ -144,7 +150,7 @@ async function assertNoneRunning(db: Database, job: JobRow) {
         same,
         eq(processingJobs.feedId, job.feedId),
         inArray(processingJobs.status, ["pending", "processing"]),
-        ne(processingJobs.kind, "dry_run"),
+        kinds,
       ),
     )
     .limit(1);
@@ -250,6 +256,13 @@ async function retryRetraction(db: Database, job: JobRow, user: User, steps: Ste
   return toProcessingJob(await findJob(db, id));
 }
 
+/** An acknowledgement's failed reply again, in a new acknowledgement job (no pipeline, no approval needed). */
+async function retryAcknowledgement(db: Database, job: JobRow, user: User, step: StepRow) {
+  await assertNoneRunning(db, job);
+  const id = await db.transaction((tx) => requestAcknowledgementRetry(tx, job, step, user.nearAccountId));
+  return toProcessingJob(await findJob(db, id));
+}
+
 /** Retry Failed: every failed step of a finished job, in one new job, each from its stored input. */
 export async function retryFailedSteps(db: Database, env: Env, user: User, jobId: string) {
   const job = await findJob(db, jobId);
@@ -264,6 +277,7 @@ export async function retryFailedSteps(db: Database, env: Env, user: User, jobId
     .orderBy(asc(processingSteps.stepOrder));
   if (failed.length === 0) throw AppError.conflict("This job has no failed steps to retry.");
   if (job.kind === "retraction") return retryRetraction(db, job, user, failed);
+  if (job.kind === "acknowledgement") return retryAcknowledgement(db, job, user, failed[0]);
   const plan = planOf(job);
   const globalFailure = failed.find((step) => step.branch === null);
   const entries: PlanEntry[] = globalFailure
@@ -292,6 +306,15 @@ export async function retryFromStep(db: Database, env: Env, user: User, stepId: 
       throw AppError.conflict("This step did not fail: there is nothing to retry.");
     return retryRetraction(db, found, user, [step]);
   }
+  if (found.kind === "acknowledgement") {
+    await assertModerates(db, env, found.feedId, user);
+    if (!FINISHED_JOB_STATUSES.includes(found.status)) {
+      throw AppError.conflict("This acknowledgement is still running; retry it when it has finished.");
+    }
+    if (step.status !== "failed")
+      throw AppError.conflict("This step did not fail: there is nothing to retry.");
+    return retryAcknowledgement(db, found, user, step);
+  }
   const { job, kind, plan, samePublication } = await retryStepFollowUp(db, env, user, stepId);
   return createFollowUp(db, job, user, kind, plan, samePublication);
 }
@@ -309,6 +332,9 @@ export async function retryStepFollowUp(
   }
   // A retraction is retried for real from its failed steps (retryFromStep); there is nothing to preview.
   if (job.kind === "retraction") throw AppError.conflict("A retraction's steps cannot run as a dry run.");
+  if (job.kind === "acknowledgement") {
+    throw AppError.conflict("An acknowledgement cannot run as a dry run: retry it if it failed.");
+  }
   const entries: PlanEntry[] = [{ chain: chainOf(step), from: step.position, input: step.input }];
   return { job, kind: "retry", plan: { ...planOf(job), entries }, samePublication: true };
 }
@@ -333,6 +359,9 @@ export async function reprocessFollowUp(
   if (job.kind === "retraction") {
     throw AppError.conflict("A retraction cannot be reprocessed: retry its failed steps instead.");
   }
+  if (job.kind === "acknowledgement") {
+    throw AppError.conflict("An acknowledgement cannot be reprocessed: retry it if it failed.");
+  }
   return { job, kind: "reprocess", plan: null, samePublication: false };
 }
 
@@ -353,6 +382,9 @@ export async function tweakFollowUp(
   await assertModerates(db, env, job.feedId, user);
   if (job.kind === "retraction") {
     throw AppError.conflict("A retraction step cannot be tweaked: retry it instead.");
+  }
+  if (job.kind === "acknowledgement") {
+    throw AppError.conflict("An acknowledgement's text is fixed: retry it instead.");
   }
   let input: unknown;
   try {

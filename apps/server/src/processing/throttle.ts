@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
+import { processingSteps } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import type { ThrottleRule } from "../plugins/types.ts";
 
@@ -9,6 +10,44 @@ export interface Reservation {
   keys: string[];
   /** Epoch milliseconds. */
   at: number;
+}
+
+/** A send slot this close is waited for in the step; a later one sends the job back to the queue until then. */
+const MAX_INLINE_WAIT_MS = 1500;
+
+const waitFor = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+/**
+ * Waits for a step's turn when it is close. A later turn puts the step back to pending (waiting is not a failed
+ * attempt) and answers the reservation, which the job keeps while the queue holds it until then.
+ */
+export async function awaitTurn(
+  db: Database,
+  stepId: string,
+  turn: Reservation,
+  signal: AbortSignal,
+): Promise<Reservation | null> {
+  const waitMs = turn.at - Date.now();
+  if (waitMs > MAX_INLINE_WAIT_MS) {
+    await db
+      .update(processingSteps)
+      .set({
+        status: "pending",
+        attempts: sql`greatest(0, ${processingSteps.attempts} - 1)`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(processingSteps.id, stepId));
+    return turn;
+  }
+  if (waitMs > 0) await waitFor(waitMs, signal);
+  return null;
 }
 
 /** Channel keys as stored: the plugin's name and a hash, so a key made of a token never reaches the database. */

@@ -9,6 +9,7 @@ import { createExternalPlugins } from "../plugins/external/loader.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
 import type { Plugin } from "../plugins/types.ts";
+import { createAcknowledgementSender } from "../processing/acknowledgement-sender.ts";
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
@@ -81,6 +82,11 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
     branchConcurrency: 4,
     leaseMs: env.PROCESSING_HEARTBEAT_SECONDS * 1000,
+    acknowledgements: {
+      sender: createAcknowledgementSender(env, logger),
+      minIntervalMs: env.ACK_MIN_INTERVAL_MS,
+      perFeedPerHour: env.ACKS_PER_FEED_PER_HOUR,
+    },
   };
 }
 

@@ -6,7 +6,8 @@ import { type FakeAnswer, type ReceivedRequest, startFakeServer } from "./server
  * getSession; the bot's listNotifications (newest first, `limit`, `reasons`, and the real cursor: the sortAt time
  * of the page's last entry); getPosts (at most 25 `uris`); searchPosts (`q`, `sort=latest`, `since`, offset
  * cursors). Refusals are XRPC's `{ error, message }`, a 429 carries the ratelimit-* headers, and an expired access
- * token answers 400 `ExpiredToken` as the PDS does. Posts are stored as records and shown as post views, with
+ * token answers 400 `ExpiredToken` as the PDS does. The bot posts through com.atproto.repo.createRecord (its own
+ * repo, `app.bsky.feed.post`, a reply's root and parent strong refs checked against stored posts). Posts are stored as records and shown as post views, with
  * mention facets at their UTF-8 byte offsets, CIDs and blob refs in their wire form.
  */
 
@@ -289,6 +290,8 @@ export async function startFakeBluesky(options: { handle: string; appPassword: s
     return { accessJwt, refreshJwt, handle: bot.handle, did: bot.did, active: true };
   };
 
+  /** The bot's own posts, made through createRecord. */
+  const created: StoredPost[] = [];
   let loginCount = 0;
   let refreshCount = 0;
 
@@ -378,6 +381,31 @@ export async function startFakeBluesky(options: { handle: string; appPassword: s
         },
       };
     }
+    if (method === "com.atproto.repo.createRecord" && request.method === "POST") {
+      const who = authorise(request);
+      if ("status" in who || "hang" in who) return who;
+      const { repo, collection, record } = request.body ?? {};
+      if (repo !== who.did) return xrpcError(400, "InvalidRequest", "Input/repo must be the session's DID");
+      if (collection !== "app.bsky.feed.post" || typeof record?.text !== "string") {
+        return xrpcError(400, "InvalidRequest", "Invalid app.bsky.feed.post record");
+      }
+      const known = (ref: { uri?: string; cid?: string } | undefined) =>
+        Boolean(ref?.uri && posts.get(ref.uri)?.cid === ref.cid);
+      if (record.reply && !(known(record.reply.parent) && known(record.reply.root))) {
+        return xrpcError(400, "InvalidRequest", "Reply refs must name existing posts by uri and cid");
+      }
+      const uri = `at://${bot.did}/app.bsky.feed.post/${tid(BigInt(clock) * 1000n + BigInt(created.length + 1))}`;
+      const stored: StoredPost = {
+        uri,
+        cid: cidOf(JSON.stringify(record), "dag-cbor"),
+        author: bot,
+        record,
+        indexedAt: tick(),
+      };
+      posts.set(uri, stored);
+      created.push(stored);
+      return { status: 200, body: { uri, cid: stored.cid, validationStatus: "valid" } };
+    }
     return xrpcError(501, "MethodNotImplemented", "Method Not Implemented");
   };
 
@@ -390,6 +418,8 @@ export async function startFakeBluesky(options: { handle: string; appPassword: s
     account,
     addPost,
     addNotification,
+    /** The records the bot created (its replies), in order. */
+    created: () => created.map((post) => ({ uri: post.uri, record: post.record })),
     /** A stored post's wire form: `record` as on the PDS, and its post view. */
     post(uri: string) {
       const post = posts.get(uri);

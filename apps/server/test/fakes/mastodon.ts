@@ -7,6 +7,8 @@ import { answerQueue, type FakeAnswer, type ReceivedRequest, startFakeServer } f
  * renders them: paragraphs, `<br />`, links shortened with invisible spans, mentions as h-cards showing the bare
  * username, hashtags as links; `mentions` lists who is mentioned with `acct` bare for the instance's own accounts.
  * Errors are `{ "error": … }`; a 429 carries X-RateLimit-* with an ISO 8601 reset time, as Mastodon sends them.
+ * The bot also posts: `GET /api/v2/search?resolve=true` finds a status by its URI, and `POST /api/v1/statuses`
+ * (`status`, `in_reply_to_id`, `visibility`) posts as the bot, one status per Idempotency-Key as Mastodon keeps it.
  */
 
 export interface FakeAccount {
@@ -269,7 +271,13 @@ export async function startFakeMastodon(options: {
     if (failure !== -1) return pathFailures.splice(failure, 1)[0].answer;
     const queued = queue.next();
     if (queued) return queued;
+    if (request.method === "POST" && request.path === "/api/v1/statuses") return postAsBot(request);
     if (request.method !== "GET") return error(404, "Not Found");
+    if (request.path === "/api/v2/search") {
+      const q = request.query.get("q") ?? "";
+      const found = [...statuses.values()].filter((status) => status.uri === q && visible(status));
+      return { status: 200, body: { accounts: [], statuses: found.slice(0, 1), hashtags: [] } };
+    }
     if (request.path === "/api/v1/accounts/verify_credentials") {
       return { status: 200, body: { ...bot, source: { privacy: "public", note: "" } } };
     }
@@ -296,6 +304,31 @@ export async function startFakeMastodon(options: {
     return error(404, "Not Found");
   };
 
+  /** The bot's own statuses by Idempotency-Key: a repeated POST answers the status it already made. */
+  const byIdempotencyKey = new Map<string, Json>();
+  const botPosts: Json[] = [];
+  const postAsBot = (request: ReceivedRequest): FakeAnswer => {
+    const body = request.body ?? {};
+    if (typeof body.status !== "string" || !body.status.trim()) {
+      return error(422, "Validation failed: Text can't be blank");
+    }
+    if (body.in_reply_to_id !== undefined && !statuses.has(String(body.in_reply_to_id))) {
+      return error(404, "Record not found");
+    }
+    const key = request.headers["idempotency-key"];
+    const earlier = typeof key === "string" ? byIdempotencyKey.get(key) : undefined;
+    if (earlier) return { status: 200, body: earlier };
+    const status = post({
+      by: bot.username,
+      text: body.status,
+      inReplyTo: body.in_reply_to_id ? String(body.in_reply_to_id) : undefined,
+      visibility: body.visibility,
+    });
+    if (typeof key === "string") byIdempotencyKey.set(key, status);
+    botPosts.push(status);
+    return { status: 200, body: status };
+  };
+
   const server = await startFakeServer(handle);
   return {
     url: server.url,
@@ -305,6 +338,8 @@ export async function startFakeMastodon(options: {
     post,
     follow,
     rawNotification,
+    /** The statuses the bot posted through the API, in order. */
+    botPosts,
     /** The newest notification's id: what a pass that read everything saves as its cursor. */
     newestNotificationId: () => String(notifications.at(-1)?.seq),
     /** Deletes a status: its id answers 404 from now on. */
@@ -316,8 +351,8 @@ export async function startFakeMastodon(options: {
       queue.push(error(status, message, headers));
     },
     /** The next `times` requests for `path` get this `{ error }` answer; other paths answer as usual. */
-    failPath(path: string, status: number, message: string, times = 1) {
-      for (let i = 0; i < times; i++) pathFailures.push({ path, answer: error(status, message) });
+    failPath(path: string, status: number, message: string, times = 1, headers?: Record<string, string>) {
+      for (let i = 0; i < times; i++) pathFailures.push({ path, answer: error(status, message, headers) });
     },
     /** The next request is throttled as Mastodon throttles: 429, its window's end in X-RateLimit-Reset. */
     rateLimitNext(resetInSeconds: number) {

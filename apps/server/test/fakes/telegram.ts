@@ -8,7 +8,8 @@ import { answerQueue, type FakeAnswer, type ReceivedRequest, startFakeServer } f
  * edits the bot's own messages (refusing an unknown message and an unchanged text, as Telegram does).
  *
  * For intake it is also the bot's inbox: getMe, getUpdates (an offset confirms and forgets every earlier update;
- * `limit`, `allowed_updates`; a getUpdates that overlaps another ends the older one with 409 Conflict, and none is
+ * `limit`, `allowed_updates`; a sendMessage's `reply_parameters` must name a message sent into that chat unless
+ * `allow_sending_without_reply`; a getUpdates that overlaps another ends the older one with 409 Conflict, and none is
  * allowed while a webhook is set) and setWebhook / deleteWebhook / getWebhookInfo. Tests post messages into groups
  * and channels through `send`.
  */
@@ -154,6 +155,8 @@ export async function startFakeTelegram(options: { token: string; chats?: string
   const deleted: SentMessage[] = [];
   const queue = answerQueue();
   const chats = new Map<string, { id: number; type: string; title?: string; username?: string }>();
+  /** Messages people sent into chats, by `{chat.id}/{message_id}`: what a reply_parameters may answer. */
+  const incoming = new Map<string, unknown>();
   let nextChat = 1001234567000;
   const addChat = (chat: string) => {
     if (chat.startsWith("@")) {
@@ -355,6 +358,11 @@ export async function startFakeTelegram(options: { token: string; chats?: string
       return fail(400, `Bad Request: can't parse entities: ${error.message}`);
     }
     if (visible.length > 4096) return fail(400, "Bad Request: message is too long");
+    const replyTo = payload.reply_parameters?.message_id;
+    const repliedTo = replyTo === undefined ? undefined : incoming.get(`${chat.id}/${replyTo}`);
+    if (replyTo !== undefined && !repliedTo && !payload.reply_parameters.allow_sending_without_reply) {
+      return fail(400, "Bad Request: message to be replied not found");
+    }
     const messageId = nextMessage++;
     sent.push({ token, payload, visible, chatId: chat.id, messageId });
     messages.set(`${chat.id}/${messageId}`, { chat, text: visible, payload });
@@ -369,6 +377,7 @@ export async function startFakeTelegram(options: { token: string; chats?: string
           ...(payload.message_thread_id
             ? { message_thread_id: payload.message_thread_id, is_topic_message: true }
             : {}),
+          ...(repliedTo ? { reply_to_message: repliedTo } : {}),
           text: visible,
         },
       },
@@ -433,6 +442,7 @@ export async function startFakeTelegram(options: { token: string; chats?: string
         ...(replyTo ? { reply_to_message: withoutReply(replyTo) } : {}),
         ...fields,
       };
+      incoming.set(`${chat.id}/${message.message_id}`, withoutReply(message));
       const update = pushUpdate(chat.type === "channel" ? { channel_post: message } : { message });
       return { message, update };
     },

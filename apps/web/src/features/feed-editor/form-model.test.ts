@@ -100,6 +100,29 @@ describe("form ↔ config", () => {
   });
 });
 
+describe("acknowledgements in the form", () => {
+  it("reads them off by default, writes only what is switched on, and drops the key when nothing is", () => {
+    const form = formFromConfig(stored);
+    expect(form.acknowledgements).toEqual({
+      networks: { twitter: false, bluesky: false, mastodon: false, telegram: false },
+      onSubmit: false,
+      onApprove: false,
+    });
+    form.acknowledgements = {
+      ...form.acknowledgements,
+      networks: { ...form.acknowledgements.networks, bluesky: true, telegram: true },
+      onApprove: true,
+    };
+    const config = configFromForm(stored, form);
+    expect(config.acknowledgements).toEqual({ networks: { bluesky: true, telegram: true }, onApprove: true });
+    expect(formFromConfig(config).acknowledgements.networks.telegram).toBe(true);
+
+    const off = formFromConfig(config);
+    off.acknowledgements = formFromConfig(null).acknowledgements;
+    expect(configFromForm(config, off)).not.toHaveProperty("acknowledgements");
+  });
+});
+
 describe("validateForm", () => {
   it("requires name and description and a polling interval of at least 1000 ms when given", () => {
     const form = formFromConfig({ name: " ", description: "", pollingIntervalMs: 999 });

@@ -1,4 +1,6 @@
 import {
+  ACKNOWLEDGEMENT_NETWORKS,
+  type AcknowledgementNetwork,
   builtinPluginName,
   isValidTimezone,
   MAX_UNDO_WINDOW_SECONDS,
@@ -64,7 +66,15 @@ export interface FeedForm {
   blacklist: Record<ModeratedPlatform, string>;
   /** Seconds an approval waits so that it can be undone, as typed; empty means at once. */
   undoWindowSeconds: string;
+  /** The bot's replies on the post's network: which networks, and on which occasions. */
+  acknowledgements: AcknowledgementsForm;
   recaps: RecapForm[];
+}
+
+export interface AcknowledgementsForm {
+  networks: Record<AcknowledgementNetwork, boolean>;
+  onSubmit: boolean;
+  onApprove: boolean;
 }
 
 const isEntry = (value: unknown): value is Entry =>
@@ -154,6 +164,7 @@ export function formFromConfig(config: WorkingConfig | null): FeedForm {
     blacklist: handlesByNetwork(moderation.blacklist),
     undoWindowSeconds:
       typeof moderation.undoWindowSeconds === "number" ? String(moderation.undoWindowSeconds) : "",
+    acknowledgements: acknowledgementsForm(c.acknowledgements),
     recaps: (Array.isArray(outputs.recap)
       ? entries(outputs.recap)
       : isEntry(outputs.recap)
@@ -281,7 +292,36 @@ export function configFromForm(base: WorkingConfig | null, form: FeedForm): Work
   if (Object.keys(moderation).length) config.moderation = moderation;
   else delete config.moderation;
 
+  const acknowledgements = acknowledgementsConfig(form.acknowledgements);
+  if (acknowledgements) config.acknowledgements = acknowledgements;
+  else delete config.acknowledgements;
+
   return config;
+}
+
+function acknowledgementsForm(value: unknown): AcknowledgementsForm {
+  const stored = isEntry(value) ? value : {};
+  const networks = isEntry(stored.networks) ? stored.networks : {};
+  return {
+    networks: Object.fromEntries(
+      ACKNOWLEDGEMENT_NETWORKS.map((network) => [network, networks[network] === true]),
+    ) as Record<AcknowledgementNetwork, boolean>,
+    onSubmit: stored.onSubmit === true,
+    onApprove: stored.onApprove === true,
+  };
+}
+
+/** Only what is switched on is written: a feed that asks for nothing keeps no `acknowledgements` key. */
+function acknowledgementsConfig(form: AcknowledgementsForm): Entry | undefined {
+  const networks = Object.fromEntries(
+    ACKNOWLEDGEMENT_NETWORKS.filter((network) => form.networks[network]).map((network) => [network, true]),
+  );
+  const config: Entry = {
+    ...(Object.keys(networks).length ? { networks } : {}),
+    ...(form.onSubmit ? { onSubmit: true } : {}),
+    ...(form.onApprove ? { onApprove: true } : {}),
+  };
+  return Object.keys(config).length ? config : undefined;
 }
 
 const writeSteps = (steps: StepForm[]) =>

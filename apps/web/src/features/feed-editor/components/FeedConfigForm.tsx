@@ -1,4 +1,6 @@
 import {
+  ACKNOWLEDGEMENT_NETWORKS,
+  acknowledgementText,
   builtinPluginId,
   MIN_POLLING_INTERVAL_MS,
   MODERATED_PLATFORMS,
@@ -30,6 +32,7 @@ const HANDLE_HINTS: Record<ModeratedPlatform, string> = {
 type Update = (change: (form: FeedForm) => FeedForm) => void;
 
 interface FeedConfigFormProps {
+  feedId: string;
   form: FeedForm;
   errors: FormErrors;
   onChange: Update;
@@ -41,9 +44,16 @@ interface FeedConfigFormProps {
 
 /**
  * The sections of the edit form: General, Content Sources, Output Settings, Moderation Settings (document 2 §2),
- * and Recaps (scheduled digests).
+ * Acknowledgements (the bot's replies, issue 18) and Recaps (scheduled digests).
  */
-export function FeedConfigForm({ form, errors, onChange, generation, issues = [] }: FeedConfigFormProps) {
+export function FeedConfigForm({
+  feedId,
+  form,
+  errors,
+  onChange,
+  generation,
+  issues = [],
+}: FeedConfigFormProps) {
   const set = <K extends keyof FeedForm>(key: K, value: FeedForm[K]) =>
     onChange((current) => ({ ...current, [key]: value }));
   const setSource = (index: number, source: SourceForm) =>
@@ -236,6 +246,43 @@ export function FeedConfigForm({ form, errors, onChange, generation, issues = []
             onChange={(event) => set("undoWindowSeconds", event.target.value)}
           />
         </FormField>
+      </Section>
+
+      <Section title="Acknowledgements">
+        <p className="text-sm text-muted">
+          The bot replies under the curator's post on the network it came from: "
+          {acknowledgementText("submitted", feedId)}" when a post is submitted, "
+          {acknowledgementText("approved", feedId)}" when it is approved. Replies are spaced per network and
+          capped per feed each hour; each one is a processing job, shown with the post's other jobs, where a
+          failed reply can be retried.
+        </p>
+        <div className="flex flex-wrap gap-x-6 gap-y-3">
+          {ACKNOWLEDGEMENT_NETWORKS.map((network) => (
+            <Checkbox
+              key={network}
+              label={`Reply on ${PLATFORM_LABELS[network]}`}
+              checked={form.acknowledgements.networks[network]}
+              onChange={(value) =>
+                set("acknowledgements", {
+                  ...form.acknowledgements,
+                  networks: { ...form.acknowledgements.networks, [network]: value },
+                })
+              }
+            />
+          ))}
+        </div>
+        <div className="flex flex-wrap gap-x-6 gap-y-3">
+          <Checkbox
+            label="When a post is submitted"
+            checked={form.acknowledgements.onSubmit}
+            onChange={(value) => set("acknowledgements", { ...form.acknowledgements, onSubmit: value })}
+          />
+          <Checkbox
+            label="When a post is approved"
+            checked={form.acknowledgements.onApprove}
+            onChange={(value) => set("acknowledgements", { ...form.acknowledgements, onApprove: value })}
+          />
+        </div>
       </Section>
 
       <RecapsSection

@@ -92,6 +92,7 @@ export function FeedEditor({ feed, onRestored }: { feed: Feed; onRestored?: (fee
             </TabsList>
             <TabsContent value="form">
               <FeedConfigForm
+                feedId={feed.id}
                 form={editor.form}
                 errors={editor.errors}
                 onChange={editor.editForm}
