@@ -18,8 +18,9 @@ interface JobActionsProps {
 /** A job's row actions, alike for a submission's jobs and a recap's runs. */
 export function JobActions(props: JobActionsProps) {
   const { job } = props;
-  // A dry run's plan may be a config never saved, and a retraction is retried, not reprocessed.
-  const replayable = job.kind !== "dry_run" && job.kind !== "retraction";
+  // A dry run's plan may be a config never saved; a retraction or an acknowledgement is retried, not reprocessed
+  // (an acknowledgement sent again would reply twice).
+  const replayable = job.kind !== "dry_run" && job.kind !== "retraction" && job.kind !== "acknowledgement";
   return (
     <div className="flex gap-2">
       <Button
@@ -35,7 +36,13 @@ export function JobActions(props: JobActionsProps) {
         variant="secondary"
         size="sm"
         disabled={!replayable}
-        title={job.kind === "retraction" ? "A retraction is retried, not reprocessed" : undefined}
+        title={
+          job.kind === "retraction"
+            ? "A retraction is retried, not reprocessed"
+            : job.kind === "acknowledgement"
+              ? "An acknowledgement is retried, not reprocessed"
+              : undefined
+        }
         loading={props.reprocessing}
         onClick={props.onReprocess}
       >
