@@ -290,6 +290,19 @@ describe("acknowledgements on the post's own network", () => {
       `acknowledgement:approved:telegram:${chat.id}:${original.message_id}:readers`,
       `acknowledgement:submitted:telegram:${chat.id}:${original.message_id}:readers`,
     ]);
+
+    // The processing tab's row shows the pipeline's job; the replies are listed with the post's jobs.
+    const { cookie } = await signIn(server, creatorKey);
+    const key = submissionKey("telegram", `${chat.id}:${original.message_id}`);
+    const page = await server.json("/api/processing/feeds/readers/submissions?limit=5", {
+      headers: sessionHeaders(server, cookie),
+    });
+    const row = page.body.data.items.find((r: { submissionId: string }) => r.submissionId === key);
+    const [approval] = await server.db
+      .select()
+      .from(processingJobs)
+      .where(and(eq(processingJobs.submissionId, key), eq(processingJobs.kind, "approval")));
+    expect(row.latestJob.id).toBe(approval.id);
   });
 });
 

@@ -439,7 +439,8 @@ export async function listProcessedSubmissions(
         (sf.status = 'rejected') as "retracted",
         (select json_build_object('id', j.id, 'status', j.status, 'startedAt', ${isoUtc("j.started_at")})
           from processing_jobs j where j.submission_id = sf.submission_id and j.feed_id = sf.feed_id
-            and j.kind <> 'dry_run'
+            -- The row's job is the pipeline's: a bot's reply is listed with the post's jobs, not in its place.
+            and j.kind not in ('dry_run', 'acknowledgement')
           order by j.started_at desc nulls first, j.created_at desc limit 1) as "latestJob"
       from submission_feeds sf join submissions s on s.tweet_id = sf.submission_id
       where sf.feed_id = ${feedId} and ${shown} ${filter}
