@@ -8,6 +8,11 @@ export const leaderboardEntrySchema = z.object({
   rank: z.number().int(),
   curatorId: z.string(),
   curatorUsername: z.string(),
+  /**
+   * The statistics keys counted in this entry (`handleOnPlatform`), strongest first: one handle, or every handle
+   * of a Curate account that linked several, whose counts are summed.
+   */
+  handles: z.array(z.string()),
   submissionCount: z.number().int(),
   approvalCount: z.number().int(),
   rejectionCount: z.number().int(),
