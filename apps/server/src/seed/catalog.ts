@@ -796,7 +796,18 @@ export interface NetworkPerson {
  * The demo's people on Bluesky, Mastodon and Telegram (authors of posts, and curators who `!submit` them), the
  * Telegram groups the bot reads, and the blogs feeds follow. All invented.
  */
-export const NETWORK_PEOPLE = {
+interface NetworkCommunity {
+  authors: NetworkPerson[];
+  curators: NetworkPerson[];
+}
+
+export const NETWORK_PEOPLE: {
+  bluesky: NetworkCommunity;
+  mastodon: NetworkCommunity;
+  telegram: NetworkCommunity & { chats: string[] };
+  /** Blogs some feeds read through their RSS source, with the feeds they write for. */
+  blogs: Array<{ title: string; host: string; author: string; feeds: string[] }>;
+} = {
   bluesky: {
     authors: [
       { handle: "marisol.bsky.social", name: "Marisol Vega" },
@@ -846,24 +857,46 @@ export const NETWORK_PEOPLE = {
     ],
   },
   blogs: [
-    { title: "The Gradient Notebook", host: "gradientnotebook.io", author: "Ravi Menon" },
-    { title: "Chain Letters", host: "chainletters.news", author: "Clara Osei" },
-    { title: "Open Source Weekly", host: "osweekly.dev", author: "Ines Duarte" },
-    { title: "Carbon & Code", host: "carbonandcode.org", author: "Hana Sato" },
-    { title: "Pixel Margins", host: "pixelmargins.design", author: "Yasmin Adeyemi" },
+    {
+      title: "The Gradient Notebook",
+      host: "gradientnotebook.io",
+      author: "Ravi Menon",
+      feeds: ["airesearch", "desci"],
+    },
+    {
+      title: "Chain Letters",
+      host: "chainletters.news",
+      author: "Clara Osei",
+      feeds: ["cryptonews", "near", "publicgoods"],
+    },
+    {
+      title: "Open Source Weekly",
+      host: "osweekly.dev",
+      author: "Ines Duarte",
+      feeds: ["opensource", "devtools", "privacy"],
+    },
+    { title: "Carbon & Code", host: "carbonandcode.org", author: "Hana Sato", feeds: ["climatetech"] },
+    {
+      title: "Pixel Margins",
+      host: "pixelmargins.design",
+      author: "Yasmin Adeyemi",
+      feeds: ["design", "gaming"],
+    },
   ],
-} as const;
+};
 
 /**
  * Approvers per network for some feeds, beside their X approvers: who may `!approve` / `!reject` by replying on
  * that network. A few also curate there, which gives auto-approvals.
  */
-export const NETWORK_APPROVERS: Record<string, { bluesky?: string[]; mastodon?: string[]; telegram?: string[] }> =
-  {
-    cryptonews: { bluesky: ["mira-onchain.bsky.social"], telegram: ["anya_curates"] },
-    airesearch: { bluesky: ["sana-k.bsky.social"], mastodon: ["yuki@hachyderm.io"] },
-    near: { telegram: ["dmitri_b"], bluesky: ["ollie.bsky.social"] },
-    opensource: { mastodon: ["noor@fosstodon.org"], telegram: ["zoe_links"] },
-    climatetech: { mastodon: ["piet@mastodon.social"] },
-    devtools: { bluesky: ["wren-reads.bsky.social"], mastodon: ["noor@fosstodon.org"] },
-  };
+export const NETWORK_APPROVERS: Record<
+  string,
+  { bluesky?: string[]; mastodon?: string[]; telegram?: string[] }
+> = {
+  cryptonews: { bluesky: ["mira-onchain.bsky.social"], telegram: ["anya_curates"] },
+  airesearch: { bluesky: ["sana-k.bsky.social"], mastodon: ["yuki@hachyderm.io"] },
+  near: { telegram: ["dmitri_b"], bluesky: ["ollie.bsky.social"] },
+  opensource: { mastodon: ["noor@fosstodon.org"], telegram: ["zoe_links"] },
+  climatetech: { mastodon: ["piet@mastodon.social"] },
+  devtools: { bluesky: ["wren-reads.bsky.social"], mastodon: ["noor@fosstodon.org"] },
+};
