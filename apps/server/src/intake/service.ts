@@ -376,7 +376,7 @@ export async function ingestSourcePosts(
   found: readonly SocialPost[],
   attribution: SourceAttribution,
 ): Promise<number> {
-  // One row per key, the first as one by one: a feed listing an item twice must not make an insert touch a row twice.
+  // One row per key, the first as one by one: an item listed twice gets one link and one activity.
   const seen = new Set<string>();
   const posts = found.map(keyed).filter((post) => !seen.has(post.id) && Boolean(seen.add(post.id)));
   if (posts.length === 0) return 0;
