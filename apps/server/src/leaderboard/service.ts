@@ -75,10 +75,13 @@ function curatorRows(query: LeaderboardQuery, since: string | null): SQL {
     );
   }
   const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
-  return sql`select curator_username, max(curator_id) as curator_id, sum(submission_count)::int as submission_count,
-      sum(approval_count)::int as approval_count, sum(rejection_count)::int as rejection_count
-    from curator_daily_stats where day >= ${since}::date${feedFilter}
-    group by curator_username having sum(submission_count) > 0`;
+  // The range's sums once, then the same cut as above, so merging groups a page of rows rather than every curator.
+  return sql`select * from (with daily as materialized (
+      select curator_username, max(curator_id) as curator_id, sum(submission_count)::int as submission_count,
+        sum(approval_count)::int as approval_count, sum(rejection_count)::int as rejection_count
+      from curator_daily_stats where day >= ${since}::date${feedFilter}
+      group by curator_username having sum(submission_count) > 0
+    ) ${rankedOrLinked(sql`daily`, sql`true`, query.limit)}) in_range`;
 }
 
 /** A curator's strongest feeds shown per row; a prolific curator may have posted to hundreds. */
