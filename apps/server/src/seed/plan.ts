@@ -162,6 +162,19 @@ function moderationDelay(rng: Random): number {
   ]);
 }
 
+/** A link's status and when it was decided; a decision due within the last minute has not happened yet. */
+function linkOutcome(
+  rng: Random,
+  now: number,
+  linkAt: number,
+  decidable: boolean,
+): { status: Status; decidedAt: number | null } {
+  const status: Status = decidable ? pickStatus(rng, now - linkAt) : "pending";
+  if (status === "pending") return { status, decidedAt: null };
+  const decidedAt = linkAt + moderationDelay(rng);
+  return decidedAt > now - MINUTE ? { status: "pending", decidedAt: null } : { status, decidedAt };
+}
+
 const SOURCE_MAPPING = {
   plugin: "@curatedotfun/object-transform",
   config: {
@@ -765,15 +778,7 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
         ? Math.min(now - 2 * MINUTE, submittedAt + rng.int(10, 36 * 60) * MINUTE)
         : submittedAt;
       const linkAt = Math.max(at, submittedAt + i * 1000);
-      let status: Status = spec ? pickStatus(rng, now - linkAt) : "pending";
-      let decidedAt: number | null = null;
-      if (status !== "pending") {
-        decidedAt = linkAt + moderationDelay(rng);
-        if (decidedAt > now - MINUTE) {
-          status = "pending";
-          decidedAt = null;
-        }
-      }
+      const { status, decidedAt } = linkOutcome(rng, now, linkAt, Boolean(spec));
       links.push({
         feedId,
         curator,
@@ -871,15 +876,7 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
     feedIds.forEach((feedId, i) => {
       const spec = specById.get(feedId)!;
       const linkAt = submittedAt + i * 1000;
-      let status = pickStatus(netRng, now - linkAt);
-      let decidedAt: number | null = null;
-      if (status !== "pending") {
-        decidedAt = linkAt + moderationDelay(netRng);
-        if (decidedAt > now - MINUTE) {
-          status = "pending";
-          decidedAt = null;
-        }
-      }
+      const { status, decidedAt } = linkOutcome(netRng, now, linkAt, true);
       const link: LinkDraft = {
         feedId,
         curator: curatorKey,
