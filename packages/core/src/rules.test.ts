@@ -70,6 +70,7 @@ describe("leaderboard rules", () => {
       rank: 1,
       curatorId: "1",
       curatorUsername: "alice",
+      handles: ["alice"],
       submissionCount: 7,
       approvalCount: 3,
       rejectionCount: 1,

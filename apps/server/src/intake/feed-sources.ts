@@ -6,7 +6,7 @@ import { feeds, sourceCursors } from "../db/schema.ts";
 import { nextScheduledRun } from "../feeds/schedules.ts";
 import { oldestFirst } from "../sources/types.ts";
 import type { Intake } from "./runtime.ts";
-import { ingestSourcePost, saveCursor } from "./service.ts";
+import { ingestSourcePosts, saveCursor } from "./service.ts";
 
 export const DEFAULT_SOURCE_INTERVAL_MS = 5 * 60 * 1000;
 
@@ -44,7 +44,12 @@ export function searchKey(feedId: string, sourceIndex: number, searchIndex: numb
  * Runs every due search of every enabled feed's sources through this deployment's adapters, storing what
  * they find as pending submissions of that feed; each search keeps its own cursor.
  */
-export async function runFeedSources(db: Database, intake: Intake, logger: Logger, now = new Date()) {
+export async function runFeedSources(
+  db: Database,
+  intake: Pick<Intake, "searchSourceFor">,
+  logger: Logger,
+  now = new Date(),
+) {
   const runs = await lastRuns(db);
   const rows = await db
     .select({ id: feeds.id, config: feeds.config })
@@ -63,9 +68,10 @@ export async function runFeedSources(db: Database, intake: Intake, logger: Logge
         if (!isDue(config, last?.at, now, logger)) continue;
         try {
           const result = await adapter.search(search, last?.cursor ?? null);
-          for (const post of oldestFirst(result.posts)) {
-            if (await ingestSourcePost(db, post, { sourceId: key, feedId: feed.id })) stored++;
-          }
+          stored += await ingestSourcePosts(db, oldestFirst(result.posts), {
+            sourceId: key,
+            feedId: feed.id,
+          });
           await saveCursor(db, key, result.cursor ?? last?.cursor ?? "");
         } catch (error) {
           logger.warn({ err: error, feed: feed.id, search: key }, "feed source failed");

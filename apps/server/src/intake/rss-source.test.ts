@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { feedConfigSchema, submissionKey } from "@curate/core";
-import { eq, like } from "drizzle-orm";
+import { eq, like, sql } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { insertFeed } from "../../test/factories.ts";
@@ -8,6 +8,7 @@ import { startFakeFeeds } from "../../test/fakes/rss-feed.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { BlockedUrlError } from "../clients/outbound.ts";
 import { sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
+import { queryRows } from "../db/sql.ts";
 import { RssSearchSource } from "../sources/rss.ts";
 import { runFeedSources } from "./feed-sources.ts";
 import type { Intake } from "./runtime.ts";
@@ -240,6 +241,24 @@ describe("RSS, Atom and JSON Feed sources", () => {
     expect((await pass()).stored).toBe(0);
     expect(feeds.requests.slice(sent).every((request) => !request.headers["if-none-match"])).toBe(true);
     expect(await storedBy("blog")).toHaveLength(3);
+  });
+
+  it("stores an item its document lists twice once, with one submission activity", async () => {
+    const item = {
+      id: "4129-bis",
+      title: "Shared sequencing, revisited",
+      link: "https://blog.example.org/revisited/",
+      published: minutesAgo(0.8),
+    };
+    feeds.add(BLOG, item, item);
+    expect((await pass()).stored).toBe(1);
+    const stored = (await storedBy("blog")).filter((row) => row.text === item.title);
+    expect(stored).toHaveLength(1);
+    const [{ n }] = await queryRows<{ n: number }>(
+      server.db,
+      sql`select count(*)::int as n from activities where submission_id = ${stored[0].id}`,
+    );
+    expect(n).toBe(1);
   });
 
   it("skips and logs an unreadable item, storing the others", async () => {

@@ -385,13 +385,40 @@ export async function ingestMention(
   });
 }
 
-/** Stores a post a feed source found, as a pending submission attributed to that source. */
-export async function ingestSourcePost(db: Database, found: SocialPost, attribution: SourceAttribution) {
-  const post = keyed(found);
+/**
+ * Stores what one feed search found as pending submissions attributed to that search, in one transaction: one
+ * multi-row insert each for the posts, their links and the new links' activities. A post or link already stored is
+ * left alone, so reading the same items again stores nothing. Returns how many new links were made.
+ */
+export async function ingestSourcePosts(
+  db: Database,
+  found: readonly SocialPost[],
+  attribution: SourceAttribution,
+): Promise<number> {
+  // One row per key, the first as one by one: an item listed twice gets one link and one activity.
+  const seen = new Set<string>();
+  const posts = found.map(keyed).filter((post) => !seen.has(post.id) && Boolean(seen.add(post.id)));
+  if (posts.length === 0) return 0;
+  const curator = { id: `source:${attribution.sourceId}`, username: null, tweetId: null, notes: null };
+  const at = new Date();
   return db.transaction(async (tx) => {
-    const curator = { id: `source:${attribution.sourceId}`, username: null, tweetId: null, notes: null };
-    await storePost(tx, post, curator, new Date());
-    return linkToFeed(tx, post, attribution.feedId, curator, new Date());
+    await tx
+      .insert(submissions)
+      .values(posts.map((post) => postRow(post, curator, at)))
+      .onConflictDoNothing({ target: submissions.tweetId });
+    const inserted = await tx
+      .insert(submissionFeeds)
+      .values(posts.map((post) => linkRow(post, attribution.feedId, curator, at)))
+      .onConflictDoNothing()
+      .returning({ submissionId: submissionFeeds.submissionId });
+    const fresh = new Set(inserted.map((link) => link.submissionId));
+    const linked = posts.filter((post) => fresh.has(post.id));
+    if (linked.length) {
+      await tx
+        .insert(activities)
+        .values(linked.map((post) => submissionActivity(post, attribution.feedId, curator)));
+    }
+    return linked.length;
   });
 }
 

@@ -56,6 +56,7 @@ const entry = (
 ): Omit<LeaderboardEntry, "rank"> => ({
   curatorId: `c-${curator}`,
   curatorUsername: curator,
+  handles: [curator],
   submissionCount,
   approvalCount,
   rejectionCount,

@@ -43,6 +43,7 @@ describe("GET /api/leaderboard", () => {
         rank: 1,
         curatorId: "c-alice",
         curatorUsername: "alice",
+        handles: ["alice"],
         submissionCount: 3,
         approvalCount: 2,
         rejectionCount: 1,

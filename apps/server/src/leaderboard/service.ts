@@ -29,54 +29,77 @@ export interface LeaderboardQuery {
 }
 
 const ORDER = sql`submission_count desc, approval_count desc, curator_username`;
+const STATS = sql`curator_username, curator_id, submission_count, approval_count, rejection_count`;
 
 /**
- * The ranked curators (the first `limit`) from the trigger-kept statistics: all-time totals, per-feed totals,
- * the month's roll-up, or the daily rows of a shorter range — never the raw links (docs/decisions/0004).
- * This Month is the calendar month of `now` (UTC).
+ * Every linked handle as statistics key it (`handleOnPlatform`: X's bare handle, `<platform>:<handle>` elsewhere)
+ * and the Curate account it belongs to. A handle is one account's at a time; should two rows name it (a handle
+ * renamed and taken by someone else), the latest proof wins, as it does for moderation.
  */
-function rankedCurators(query: LeaderboardQuery, since: string | null): SQL {
-  if (!since && !query.feedId) {
-    return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
-      from curator_stats order by ${ORDER} limit ${query.limit}`;
-  }
+const LINKED = sql`select distinct on (handle) handle, 'account:' || user_id as entry from (
+    select case lower(platform_name) when 'twitter' then username when 'x' then username
+        else lower(platform_name) || ':' || username end as handle, user_id, updated_at
+    from linked_accounts) keyed
+  order by handle, updated_at desc`;
+
+/**
+ * Rows that may make the first `limit` entries once linked handles merge: the first `limit` handles nobody
+ * linked (any handle below them is outranked by `limit` distinct entries whatever merges), and every linked
+ * handle's row (an account's sum may outrank each of its handles). Straight from the rank index, never a scan.
+ */
+function rankedOrLinked(table: SQL, where: SQL, limit: number): SQL {
+  return sql`(select ${STATS} from ${table} s where ${where}
+      and not exists (select 1 from linked l where l.handle = s.curator_username)
+      order by ${ORDER} limit ${limit})
+    union all
+    (select ${STATS} from ${table} s join linked l on l.handle = s.curator_username where ${where})`;
+}
+
+/**
+ * The curators' rows in scope from the trigger-kept statistics: all-time totals, per-feed totals, the month's
+ * roll-up, or the daily rows of a shorter range — never the raw links (docs/decisions/0004). This Month is the
+ * calendar month of `now` (UTC).
+ */
+function curatorRows(query: LeaderboardQuery, since: string | null): SQL {
+  if (!since && !query.feedId) return rankedOrLinked(sql`curator_stats`, sql`true`, query.limit);
   if (!since) {
-    return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
-      from feed_user_stats where feed_id = ${query.feedId}
-      order by ${ORDER} limit ${query.limit}`;
+    return rankedOrLinked(sql`feed_user_stats`, sql`s.feed_id = ${query.feedId}`, query.limit);
   }
   if (query.timeRange === "month") {
-    // The month's roll-up in rank order (all feeds under scope "*"); "*" as a curator is a feed's month total.
-    return sql`select curator_username, curator_id, submission_count, approval_count, rejection_count
-      from curator_monthly_stats where scope = ${query.feedId ?? "*"} and month = ${since}::date
-        and curator_username <> '*' and submission_count > 0
-      order by ${ORDER} limit ${query.limit}`;
+    // The month's roll-up (all feeds under scope "*"); "*" as a curator is a feed's month total.
+    return rankedOrLinked(
+      sql`curator_monthly_stats`,
+      sql`s.scope = ${query.feedId ?? "*"} and s.month = ${since}::date and s.curator_username <> '*'
+        and s.submission_count > 0`,
+      query.limit,
+    );
   }
   const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
-  return sql`select curator_username, max(curator_id) as curator_id, sum(submission_count)::int as submission_count,
-      sum(approval_count)::int as approval_count, sum(rejection_count)::int as rejection_count
-    from curator_daily_stats where day >= ${since}::date${feedFilter}
-    group by curator_username having sum(submission_count) > 0
-    order by ${ORDER} limit ${query.limit}`;
+  // The range's sums once, then the same cut as above, so merging groups a page of rows rather than every curator.
+  return sql`select * from (with daily as materialized (
+      select curator_username, max(curator_id) as curator_id, sum(submission_count)::int as submission_count,
+        sum(approval_count)::int as approval_count, sum(rejection_count)::int as rejection_count
+      from curator_daily_stats where day >= ${since}::date${feedFilter}
+      group by curator_username having sum(submission_count) > 0
+    ) ${rankedOrLinked(sql`daily`, sql`true`, query.limit)}) in_range`;
 }
 
 /** A curator's strongest feeds shown per row; a prolific curator may have posted to hundreds. */
 export const TOP_FEEDS_PER_CURATOR = 10;
 
-/** Each ranked curator's submissions per feed (their top feeds), and those feeds' totals, in the same scope. */
+/**
+ * Each ranked handle's submissions per feed (its top feeds; a merged account sums its handles' top feeds), and
+ * those feeds' totals, in the same scope.
+ */
 function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; totals: SQL } {
   const feedFilter = query.feedId ? sql` and feed_id = ${query.feedId}` : sql``;
-  const top = (rows: SQL) => sql`select curator_username, feed_id, count from (
-      select *, row_number() over (partition by curator_username order by count desc, feed_id) as position
-      from (${rows}) all_rows
-    ) numbered where position <= ${TOP_FEEDS_PER_CURATOR}`;
   if (!since) {
     return {
-      // Each curator's strongest feeds straight from the (curator, count) index, never all their feeds.
-      counts: sql`select r.curator_username, f.feed_id, f.submission_count as count from ranked r
+      // Each handle's strongest feeds straight from the (curator, count) index, never all their feeds.
+      counts: sql`select m.member, f.feed_id, f.submission_count as count from members m
         cross join lateral (
           select feed_id, submission_count from feed_user_stats s
-          where s.curator_username = r.curator_username and s.submission_count > 0${feedFilter}
+          where s.curator_username = m.member and s.submission_count > 0${feedFilter}
           order by s.submission_count desc, s.feed_id limit ${TOP_FEEDS_PER_CURATOR}
         ) f`,
       totals: sql`select scope as feed_id, sum(count)::int as total from submission_counts
@@ -84,30 +107,33 @@ function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; 
     };
   }
   if (query.timeRange === "month") {
-    const scopeFilter = query.feedId ? sql` and m.scope = ${query.feedId}` : sql` and m.scope <> '*'`;
+    const scopeFilter = query.feedId ? sql` and s.scope = ${query.feedId}` : sql` and s.scope <> '*'`;
     return {
-      counts: sql`select r.curator_username, f.feed_id, f.count from ranked r
+      counts: sql`select m.member, f.feed_id, f.count from members m
         cross join lateral (
-          select m.scope as feed_id, m.submission_count as count from curator_monthly_stats m
-          where m.month = ${since}::date and m.curator_username = r.curator_username
-            and m.submission_count > 0${scopeFilter}
-          order by m.submission_count desc, m.scope limit ${TOP_FEEDS_PER_CURATOR}
+          select s.scope as feed_id, s.submission_count as count from curator_monthly_stats s
+          where s.month = ${since}::date and s.curator_username = m.member
+            and s.submission_count > 0${scopeFilter}
+          order by s.submission_count desc, s.scope limit ${TOP_FEEDS_PER_CURATOR}
         ) f`,
       totals: sql`select scope as feed_id, submission_count as total from curator_monthly_stats
         where month = ${since}::date and curator_username = '*' and scope in (select feed_id from per_feed)`,
     };
   }
   return {
-    counts:
-      top(sql`select curator_username, feed_id, sum(submission_count)::int as count from curator_daily_stats
-      where day >= ${since}::date and curator_username in (select curator_username from ranked)${feedFilter}
-      group by curator_username, feed_id having sum(submission_count) > 0`),
+    counts: sql`select curator_username as member, feed_id, sum(submission_count)::int as count
+      from curator_daily_stats
+      where day >= ${since}::date and curator_username in (select member from members)${feedFilter}
+      group by curator_username, feed_id having sum(submission_count) > 0`,
     totals: sql`select feed_id, sum(submission_count)::int as total from curator_daily_stats
       where day >= ${since}::date and feed_id in (select feed_id from per_feed) group by feed_id`,
   };
 }
 
-/** Curators ordered by submissions then approvals; each feed link counts once in its own feed. */
+/**
+ * Curators ordered by submissions then approvals; each feed link counts once in its own feed. A Curate account's
+ * linked handles are one entry (decision 0019); the same name on two networks unlinked stays two.
+ */
 export async function getLeaderboard(
   db: Database,
   query: LeaderboardQuery,
@@ -122,10 +148,33 @@ export async function getLeaderboard(
   const start = timeRangeStart(query.timeRange, now);
   const since = start ? start.toISOString().slice(0, 10) : null;
   const { counts, totals } = perFeed(normalized, since);
+  const byRank = sql`c.submission_count desc, c.approval_count desc, c.curator_username`;
   return queryRows<LeaderboardEntry>(
     db,
-    sql`with ranked as materialized (${rankedCurators(normalized, since)}),
-    per_feed as materialized (${counts}),
+    sql`with linked as materialized (${LINKED}),
+    candidates as materialized (${curatorRows(normalized, since)}),
+    -- One entry per account (its handles summed, its strongest handle naming it), else per handle.
+    ranked as materialized (
+      select (array_agg(c.curator_username order by ${byRank}))[1] as curator_username,
+        (array_agg(c.curator_id order by ${byRank}))[1] as curator_id,
+        array_agg(c.curator_username order by ${byRank}) as handles,
+        sum(c.submission_count)::int as submission_count, sum(c.approval_count)::int as approval_count,
+        sum(c.rejection_count)::int as rejection_count
+      from candidates c left join linked l on l.handle = c.curator_username
+      group by coalesce(l.entry, c.curator_username)
+      having sum(c.submission_count) > 0
+      order by ${ORDER} limit ${normalized.limit}
+    ),
+    members as (select curator_username as entry, unnest(handles) as member from ranked),
+    member_feeds as materialized (${counts}),
+    per_feed as materialized (
+      select curator_username, feed_id, count from (
+        select m.entry as curator_username, f.feed_id, sum(f.count)::int as count,
+          row_number() over (partition by m.entry order by sum(f.count) desc, f.feed_id) as position
+        from member_feeds f join members m using (member)
+        group by m.entry, f.feed_id
+      ) numbered where position <= ${TOP_FEEDS_PER_CURATOR}
+    ),
     feed_totals as (${totals}),
     feed_rows as (
       select p.curator_username, json_agg(
@@ -137,10 +186,10 @@ export async function getLeaderboard(
     select (row_number() over (order by r.submission_count desc, r.approval_count desc, r.curator_username))::int
         as "rank",
       coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",
+      to_json(r.handles) as "handles",
       r.submission_count::int as "submissionCount", r.approval_count::int as "approvalCount",
       r.rejection_count::int as "rejectionCount", coalesce(f.feeds, '[]'::json) as "feedSubmissions"
     from ranked r left join feed_rows f using (curator_username)
-    where r.submission_count > 0
     order by r.submission_count desc, r.approval_count desc, r.curator_username`,
   );
 }

@@ -785,3 +785,118 @@ export const FEED_SPECS: DemoFeedSpec[] = [
     topic: space,
   },
 ];
+
+/** Someone posting on a network other than X: the handle as the network shows it, and the name beside it. */
+export interface NetworkPerson {
+  handle: string;
+  name: string;
+}
+
+/**
+ * The demo's people on Bluesky, Mastodon and Telegram (authors of posts, and curators who `!submit` them), the
+ * Telegram groups the bot reads, and the blogs feeds follow. All invented.
+ */
+interface NetworkCommunity {
+  authors: NetworkPerson[];
+  curators: NetworkPerson[];
+}
+
+export const NETWORK_PEOPLE: {
+  bluesky: NetworkCommunity;
+  mastodon: NetworkCommunity;
+  telegram: NetworkCommunity & { chats: string[] };
+  /** Blogs some feeds read through their RSS source, with the feeds they write for. */
+  blogs: Array<{ title: string; host: string; author: string; feeds: string[] }>;
+} = {
+  bluesky: {
+    authors: [
+      { handle: "marisol.bsky.social", name: "Marisol Vega" },
+      { handle: "devon-writes.bsky.social", name: "Devon Hart" },
+      { handle: "priyaraman.dev", name: "Priya Raman" },
+      { handle: "tomasz.bsky.social", name: "Tomasz Nowak" },
+      { handle: "juniperlabs.bsky.social", name: "Juniper Labs" },
+      { handle: "chidi.codes", name: "Chidi Okafor" },
+      { handle: "harbor-notes.bsky.social", name: "Harbor Notes" },
+      { handle: "elin.bsky.social", name: "Elin Berg 🌿" },
+    ],
+    curators: [
+      { handle: "wren-reads.bsky.social", name: "Wren" },
+      { handle: "ollie.bsky.social", name: "Ollie Brandt" },
+      { handle: "sana-k.bsky.social", name: "Sana K." },
+      { handle: "mira-onchain.bsky.social", name: "Mira" },
+    ],
+  },
+  mastodon: {
+    authors: [
+      { handle: "ada@hachyderm.io", name: "Ada Lindqvist" },
+      { handle: "kofi@fosstodon.org", name: "Kofi Mensah" },
+      { handle: "lena@mastodon.social", name: "Lena Park" },
+      { handle: "rustweekly@floss.social", name: "This Week in Rust" },
+      { handle: "odile@scholar.social", name: "Dr. Odile Marchand" },
+      { handle: "grid@climatejustice.social", name: "Grid Watch" },
+    ],
+    curators: [
+      { handle: "noor@fosstodon.org", name: "Noor" },
+      { handle: "piet@mastodon.social", name: "Piet de Vries" },
+      { handle: "yuki@hachyderm.io", name: "Yuki Tanaka" },
+    ],
+  },
+  telegram: {
+    chats: ["cryptodigest_chat", "ai_papers_club", "near_builders", "opensource_lounge"],
+    authors: [
+      { handle: "maks_reads", name: "Maks Petrenko" },
+      { handle: "ines_k", name: "Inês Carvalho" },
+      { handle: "bao_tran", name: "Bao Tran" },
+      { handle: "leila_m", name: "Leila M." },
+      { handle: "gonzo_dev", name: "Gonzalo" },
+    ],
+    curators: [
+      { handle: "anya_curates", name: "Anya" },
+      { handle: "dmitri_b", name: "Dmitri B." },
+      { handle: "zoe_links", name: "Zoë" },
+    ],
+  },
+  blogs: [
+    {
+      title: "The Gradient Notebook",
+      host: "gradientnotebook.io",
+      author: "Ravi Menon",
+      feeds: ["airesearch", "desci"],
+    },
+    {
+      title: "Chain Letters",
+      host: "chainletters.news",
+      author: "Clara Osei",
+      feeds: ["cryptonews", "near", "publicgoods"],
+    },
+    {
+      title: "Open Source Weekly",
+      host: "osweekly.dev",
+      author: "Ines Duarte",
+      feeds: ["opensource", "devtools", "privacy"],
+    },
+    { title: "Carbon & Code", host: "carbonandcode.org", author: "Hana Sato", feeds: ["climatetech"] },
+    {
+      title: "Pixel Margins",
+      host: "pixelmargins.design",
+      author: "Yasmin Adeyemi",
+      feeds: ["design", "gaming"],
+    },
+  ],
+};
+
+/**
+ * Approvers per network for some feeds, beside their X approvers: who may `!approve` / `!reject` by replying on
+ * that network. A few also curate there, which gives auto-approvals.
+ */
+export const NETWORK_APPROVERS: Record<
+  string,
+  { bluesky?: string[]; mastodon?: string[]; telegram?: string[] }
+> = {
+  cryptonews: { bluesky: ["mira-onchain.bsky.social"], telegram: ["anya_curates"] },
+  airesearch: { bluesky: ["sana-k.bsky.social"], mastodon: ["yuki@hachyderm.io"] },
+  near: { telegram: ["dmitri_b"], bluesky: ["ollie.bsky.social"] },
+  opensource: { mastodon: ["noor@fosstodon.org"], telegram: ["zoe_links"] },
+  climatetech: { mastodon: ["piet@mastodon.social"] },
+  devtools: { bluesky: ["wren-reads.bsky.social"], mastodon: ["noor@fosstodon.org"] },
+};

@@ -2,7 +2,15 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Feed, feedConfigSchema, isFeedComplete } from "@curate/core";
+import {
+  type Feed,
+  feedConfigSchema,
+  handleOnPlatform,
+  isFeedComplete,
+  type Platform,
+  splitHandleKey,
+  submissionKey,
+} from "@curate/core";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase } from "../../test/harness.ts";
@@ -90,9 +98,9 @@ describe("seedDemoData", () => {
     for (const feed of feeds) visit(feed.config);
   });
 
-  it("seeds about 300 submissions in all three statuses from dozens of curators", async () => {
-    expect(summary.submissions).toBeGreaterThanOrEqual(250);
-    expect(summary.submissions).toBeLessThanOrEqual(350);
+  it("seeds about 400 submissions in all three statuses from dozens of curators", async () => {
+    expect(summary.submissions).toBeGreaterThanOrEqual(350);
+    expect(summary.submissions).toBeLessThanOrEqual(450);
     expect(summary.curators).toBeGreaterThanOrEqual(30);
     const byStatus = await rows<{ status: string; n: number }>(
       sql`select status, count(*)::int as n from submissions group by status`,
@@ -121,6 +129,82 @@ describe("seedDemoData", () => {
     expect(shape.withoutNotes).toBeGreaterThan(0);
     expect(shape.withLinks).toBeGreaterThan(30);
     expect(shape.withImage).toBe(0);
+  });
+
+  it("seeds about a quarter of its posts from Bluesky, Mastodon, Telegram and blogs, keyed per network", async () => {
+    const byPlatform = await rows<{ platform: string; n: number; named: number }>(sql`
+      select platform, count(*)::int as n, count(author_display_name)::int as named
+      from submissions group by platform order by platform`);
+    const counts = Object.fromEntries(byPlatform.map((r) => [r.platform, r.n]));
+    for (const platform of ["bluesky", "mastodon", "telegram", "rss"]) {
+      expect(counts[platform], platform).toBeGreaterThan(5);
+      expect(byPlatform.find((r) => r.platform === platform)?.named, platform).toBe(counts[platform]);
+    }
+    const others = summary.submissions - counts.twitter;
+    expect(others / summary.submissions).toBeGreaterThanOrEqual(0.25);
+    expect(others / summary.submissions).toBeLessThanOrEqual(0.35);
+
+    const posts = await rows<{
+      platform: Platform;
+      tweet_id: string;
+      url: string;
+      username: string;
+      curator_username: string | null;
+      curator_tweet_id: string | null;
+    }>(sql`select platform, tweet_id, url, username, curator_username, curator_tweet_id from submissions
+      where platform <> 'twitter'`);
+    const shapes: Record<string, { key: RegExp; url: (post: (typeof posts)[number]) => RegExp }> = {
+      bluesky: {
+        key: /^at:\/\/did:plc:[a-z2-7]{24}\/app\.bsky\.feed\.post\/([a-z2-7]{13})$/,
+        url: (post) => new RegExp(`^https://bsky\\.app/profile/${post.username}/post/[a-z2-7]{13}$`),
+      },
+      mastodon: {
+        key: /^https:\/\/[a-z.]+\/users\/[a-z]+\/statuses\/\d{18}$/,
+        url: (post) =>
+          new RegExp(`^https://${post.username.split("@")[1]}/@${post.username.split("@")[0]}/\\d{18}$`),
+      },
+      telegram: { key: /^-100\d{10}:\d+$/, url: () => /^https:\/\/t\.me\/[a-z_]+\/\d+$/ },
+      rss: {
+        key: /^https:\/\/[a-z.]+\/\d{4}\/\d{2}\/\d{2}\/[a-z0-9-]+$/,
+        url: () => /^https:\/\/[a-z.]+\/\d{4}\//,
+      },
+    };
+    for (const post of posts) {
+      const shape = shapes[post.platform];
+      const id = post.tweet_id.slice(post.platform.length + 1);
+      expect(post.tweet_id, post.tweet_id).toBe(submissionKey(post.platform, id));
+      expect(id, post.tweet_id).toMatch(shape.key);
+      expect(post.url, post.tweet_id).toMatch(shape.url(post));
+      if (post.platform === "bluesky") expect(post.url.endsWith(id.split("/").at(-1) ?? "")).toBe(true);
+      if (post.platform === "rss") {
+        expect(post.url).toBe(id);
+        expect(post.curator_username).toBeNull();
+      } else {
+        const handle = post.curator_username ? splitHandleKey(post.curator_username) : null;
+        expect(handle?.platform, post.tweet_id).toBe(post.platform);
+        expect(post.curator_username).toBe(handleOnPlatform(post.platform, handle?.handle ?? ""));
+        expect(post.curator_tweet_id?.startsWith(`${post.platform}:`), post.tweet_id).toBe(true);
+      }
+    }
+  });
+
+  it("names approvers per network in some feeds, who decide by reply on their network", async () => {
+    const feeds = await fullFeeds();
+    const networks = new Set(
+      feeds.flatMap((feed) =>
+        Object.entries(feed.config.moderation?.approvers ?? {})
+          .filter(([platform, handles]) => platform !== "twitter" && handles.length > 0)
+          .map(([platform]) => platform),
+      ),
+    );
+    expect([...networks].sort()).toEqual(["bluesky", "mastodon", "telegram"]);
+    const replies = await rows<{ platform: string; moderator: string }>(sql`
+      select distinct s.platform, mh.moderator_account_id as moderator
+      from moderation_history mh join submissions s on s.tweet_id = mh.submission_id
+      where mh.source in ('platform_comment', 'auto_approval') and s.platform <> 'twitter'`);
+    expect(replies.length).toBeGreaterThan(0);
+    for (const reply of replies)
+      expect(reply.moderator.startsWith(`${reply.platform}:`), reply.moderator).toBe(true);
   });
 
   it("cross-posts some submissions to several feeds with different per-feed outcomes", async () => {
@@ -190,7 +274,8 @@ describe("seedDemoData", () => {
         select feed_id, curator_username, count(*)::int as s,
           (count(*) filter (where status = 'approved'))::int as a,
           (count(*) filter (where status = 'rejected'))::int as r
-        from submission_feeds group by feed_id, curator_username
+        -- What a feed source found has no curator to count.
+        from submission_feeds where curator_username is not null group by feed_id, curator_username
       )
       select * from actual a full join feed_user_stats f using (feed_id, curator_username)
       where a.s is distinct from f.submission_count or a.a is distinct from f.approval_count

@@ -1,4 +1,11 @@
-import { ALL_FEED_ID, canonicalPluginName, type FeedConfig } from "@curate/core";
+import {
+  ALL_FEED_ID,
+  canonicalPluginName,
+  type FeedConfig,
+  handleOnPlatform,
+  type Platform,
+  submissionKey,
+} from "@curate/core";
 import type {
   activities,
   feeds,
@@ -17,6 +24,9 @@ import {
   GENERIC_NOTES,
   GENERIC_TAKES,
   NEAR_ACCOUNTS,
+  NETWORK_APPROVERS,
+  NETWORK_PEOPLE,
+  type NetworkPerson,
   REJECT_NOTES,
   type Topic,
 } from "./catalog.ts";
@@ -152,6 +162,19 @@ function moderationDelay(rng: Random): number {
   ]);
 }
 
+/** A link's status and when it was decided; a decision due within the last minute has not happened yet. */
+function linkOutcome(
+  rng: Random,
+  now: number,
+  linkAt: number,
+  decidable: boolean,
+): { status: Status; decidedAt: number | null } {
+  const status: Status = decidable ? pickStatus(rng, now - linkAt) : "pending";
+  if (status === "pending") return { status, decidedAt: null };
+  const decidedAt = linkAt + moderationDelay(rng);
+  return decidedAt > now - MINUTE ? { status: "pending", decidedAt: null } : { status, decidedAt };
+}
+
 const SOURCE_MAPPING = {
   plugin: "@curatedotfun/object-transform",
   config: {
@@ -270,7 +293,10 @@ function feedConfig(spec: DemoFeedSpec, publicUrl: string, botHandle: string): O
     enabled: true,
     admins: spec.admins,
     pollingIntervalMs: spec.pollingIntervalMs,
-    moderation: { approvers: { twitter: spec.approvers }, blacklist: { twitter: spec.blacklist } },
+    moderation: {
+      approvers: { twitter: spec.approvers, ...NETWORK_APPROVERS[spec.id] },
+      blacklist: { twitter: spec.blacklist },
+    },
     outputs: { stream: streamOutput(spec, publicUrl) },
   };
   if (spec.sourcePlugin) {
@@ -294,9 +320,11 @@ function feedConfig(spec: DemoFeedSpec, publicUrl: string, botHandle: string): O
 
 interface LinkDraft {
   feedId: string;
-  curator: string;
+  /** The curator's key (`handleOnPlatform`); null for a post a feed source found. */
+  curator: string | null;
+  curatorId: string | null;
   notes: string | null;
-  curatorTweetId: string;
+  curatorTweetId: string | null;
   submittedAt: number;
   status: Status;
   decidedAt: number | null;
@@ -311,11 +339,152 @@ interface Decision {
   at: number;
 }
 
-/** Who decided a link and how: an approver's own submission is approved on intake; others by reply or in the app. */
-function decide(rng: Random, spec: DemoFeedSpec, link: LinkDraft): Decision | null {
+/** Posts from Bluesky, Mastodon, Telegram and blogs: about a quarter of the demo's posts. */
+const NETWORK_POST_COUNT = 110;
+/** Their own generator, so every X row above is drawn exactly as before these networks existed. */
+const NETWORK_SEED = 0x0b5e_7a11;
+type Network = Exclude<Platform, "twitter">;
+const NETWORK_SHARE: readonly (readonly [Network, number])[] = [
+  ["bluesky", 40],
+  ["mastodon", 25],
+  ["telegram", 20],
+  ["rss", 15],
+];
+const SORTABLE_BASE32 = "234567abcdefghijklmnopqrstuvwxyz";
+
+/** A `did:plc` that stays the same for a handle on every build. */
+function plcDid(handle: string): string {
+  const rng = new Random(hashString(`did:${handle}`));
+  return `did:plc:${Array.from({ length: 24 }, () => SORTABLE_BASE32[rng.int(0, 31)]).join("")}`;
+}
+
+/** A record key as Bluesky makes them: microseconds since the epoch and a clock id, base32-sortable. */
+function recordKey(at: number, rng: Random): string {
+  const value = ((BigInt(at) * 1000n) << 10n) | BigInt(rng.int(0, 1023));
+  return [...value.toString(32).padStart(13, "0")]
+    .map((digit) => SORTABLE_BASE32[parseInt(digit, 32)])
+    .join("");
+}
+
+/** A post as its network names it: the key rows store, where readers open it, and who wrote it. */
+interface NetworkPost {
+  key: string;
+  url: string;
+  userId: string;
+  username: string;
+  displayName: string;
+  /** The key of the curator's `!submit` reply, made `at` (null for what a feed source found). */
+  replyKey: (curator: NetworkPerson, at: number) => string | null;
+}
+
+/** Telegram group ids and the next message id in each: ids grow with time within a chat. */
+function telegramChats(rng: Random) {
+  return new Map(
+    NETWORK_PEOPLE.telegram.chats.map((chat) => [
+      chat,
+      { id: -(1_001_000_000_000 + (hashString(chat) % 900_000_000)), next: rng.int(2_000, 9_000) },
+    ]),
+  );
+}
+
+function slug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 60);
+}
+
+/** A Telegram user id that stays the same for a username on every build. */
+const telegramUserId = (username: string) => String(100_000_000 + (hashString(username) % 900_000_000));
+
+/** The id a network gives a curator (intake stores it beside their handle). */
+function curatorIdOn(network: Network, curator: NetworkPerson): string {
+  if (network === "bluesky") return plcDid(curator.handle);
+  return network === "telegram" ? telegramUserId(curator.handle) : curator.handle;
+}
+
+function networkPost(
+  network: Network,
+  rng: Random,
+  post: { at: number; headline: string; feedId: string },
+  chats: ReturnType<typeof telegramChats>,
+): NetworkPost {
+  const postedAt = post.at;
+  if (network === "bluesky") {
+    const author = rng.pick(NETWORK_PEOPLE.bluesky.authors);
+    const rkey = recordKey(postedAt, rng);
+    return {
+      key: submissionKey("bluesky", `at://${plcDid(author.handle)}/app.bsky.feed.post/${rkey}`),
+      url: `https://bsky.app/profile/${author.handle}/post/${rkey}`,
+      userId: plcDid(author.handle),
+      username: author.handle,
+      displayName: author.name,
+      replyKey: (curator, at) =>
+        submissionKey("bluesky", `at://${plcDid(curator.handle)}/app.bsky.feed.post/${recordKey(at, rng)}`),
+    };
+  }
+  if (network === "mastodon") {
+    const author = rng.pick(NETWORK_PEOPLE.mastodon.authors);
+    // Mastodon's ids carry the time in their upper bits, like X's.
+    const statusId = (at: number) => ((BigInt(at) << 16n) | BigInt(rng.int(0, 65_535))).toString();
+    const statusUri = (acct: string, id: string) => {
+      const [user, instance] = acct.split("@");
+      return `https://${instance}/users/${user}/statuses/${id}`;
+    };
+    const id = statusId(postedAt);
+    const [user, instance] = author.handle.split("@");
+    return {
+      key: submissionKey("mastodon", statusUri(author.handle, id)),
+      url: `https://${instance}/@${user}/${id}`,
+      userId: author.handle,
+      username: author.handle,
+      displayName: author.name,
+      replyKey: (curator, at) => submissionKey("mastodon", statusUri(curator.handle, statusId(at))),
+    };
+  }
+  if (network === "telegram") {
+    const author = rng.pick(NETWORK_PEOPLE.telegram.authors);
+    const name = rng.pick(NETWORK_PEOPLE.telegram.chats);
+    const chat = chats.get(name)!;
+    const messageId = chat.next;
+    chat.next += rng.int(3, 40);
+    return {
+      key: submissionKey("telegram", `${chat.id}:${messageId}`),
+      url: `https://t.me/${name}/${messageId}`,
+      userId: telegramUserId(author.handle),
+      username: author.handle,
+      displayName: author.name,
+      replyKey: () => {
+        const reply = chat.next;
+        chat.next += rng.int(1, 5);
+        return submissionKey("telegram", `${chat.id}:${reply}`);
+      },
+    };
+  }
+  const blogs = NETWORK_PEOPLE.blogs.filter((candidate) => candidate.feeds.includes(post.feedId));
+  const blog = rng.pick(blogs.length ? blogs : NETWORK_PEOPLE.blogs);
+  const day = new Date(postedAt).toISOString().slice(0, 10).replaceAll("-", "/");
+  const url = `https://${blog.host}/${day}/${slug(post.headline)}`;
+  return {
+    // The article's address is its guid: an absolute URI, so the key is the same whichever feed lists it.
+    key: submissionKey("rss", url),
+    url,
+    userId: `https://${blog.host}/`,
+    username: blog.author,
+    displayName: blog.author,
+    replyKey: () => null,
+  };
+}
+
+/**
+ * Who decided a link and how: an approver's own submission is approved on intake; others by reply or in the app.
+ * `approvers` are the keys of the feed's approvers on the post's network.
+ */
+function decide(rng: Random, spec: DemoFeedSpec, link: LinkDraft, approvers: string[]): Decision | null {
   if (link.status === "pending" || link.decidedAt === null) return null;
   const action = link.status === "approved" ? "approve" : "reject";
-  if (action === "approve" && spec.approvers.includes(link.curator) && rng.chance(0.7)) {
+  if (action === "approve" && link.curator && approvers.includes(link.curator) && rng.chance(0.7)) {
     return {
       moderator: link.curator,
       idType: "platform_username",
@@ -327,7 +496,7 @@ function decide(rng: Random, spec: DemoFeedSpec, link: LinkDraft): Decision | nu
   }
   const notes = action === "approve" ? APPROVE_NOTES : REJECT_NOTES;
   const note = rng.chance(action === "approve" ? 0.25 : 0.65) ? rng.pick(notes) : null;
-  const platformModerators = spec.approvers.filter((h) => h !== link.curator);
+  const platformModerators = approvers.filter((h) => h !== link.curator);
   if (platformModerators.length > 0 && rng.chance(0.45)) {
     const moderator = rng.pick(platformModerators);
     return {
@@ -454,6 +623,114 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
   );
   const curatorsUsed = new Set<string>();
 
+  /** A post's link to one feed: its row, its activities, and its decision's history row and processing request. */
+  const recordLink = (
+    submission: typeof submissions.$inferInsert,
+    link: LinkDraft,
+    spec: DemoFeedSpec | undefined,
+    decision: Decision | null,
+  ) => {
+    const tweetId = submission.tweetId;
+    const platform = submission.platform ?? "twitter";
+    const touched = decision?.at ?? link.submittedAt;
+    if (link.curator) curatorsUsed.add(link.curator);
+    planLinks.push({
+      submissionId: tweetId,
+      feedId: link.feedId,
+      status: link.status,
+      curatorId: link.curatorId,
+      curatorUsername: link.curator,
+      curatorNotes: link.notes,
+      curatorTweetId: link.curatorTweetId,
+      submittedAt: new Date(link.submittedAt),
+      createdAt: new Date(link.submittedAt),
+      updatedAt: new Date(touched),
+    });
+    if (touched > (submission.updatedAt as Date).getTime()) submission.updatedAt = new Date(touched);
+    planActivities.push({
+      userId: link.curator ?? link.curatorId ?? "unknown",
+      type: "CONTENT_SUBMISSION",
+      timestamp: new Date(link.submittedAt),
+      feedId: link.feedId,
+      submissionId: tweetId,
+      data: { curatorTweetId: link.curatorTweetId, curatorNotes: link.notes },
+      metadata: { platform },
+      createdAt: new Date(link.submittedAt),
+      updatedAt: new Date(link.submittedAt),
+    });
+
+    if (!decision) return;
+    const at = new Date(decision.at);
+    planModeration.push({
+      submissionId: tweetId,
+      feedId: link.feedId,
+      moderatorAccountId: decision.moderator,
+      moderatorAccountIdType: decision.idType,
+      source: decision.source,
+      action: decision.action,
+      note: decision.note,
+      createdAt: at,
+      updatedAt: at,
+    });
+    if (decision.action === "approve" && spec) {
+      const key = `approval:${tweetId}:${link.feedId}:demo`;
+      // The newest approvals of a few feeds ran while the feed still had an AI step or a Telegram branch,
+      // whose keys a fresh install does not have: their jobs carry that earlier plan and fail for it.
+      const earlier = (earlierPlanLeft.get(link.feedId) ?? 0) > 0 && now - decision.at < DAY;
+      if (earlier) earlierPlanLeft.set(link.feedId, (earlierPlanLeft.get(link.feedId) ?? 0) - 1);
+      const input = {
+        tweetId,
+        ...(platform === "twitter" ? {} : { platform, authorDisplayName: submission.authorDisplayName }),
+        userId: submission.userId,
+        username: submission.username,
+        authorProfileImage: null,
+        content: submission.content,
+        url: submission.url,
+        media: [],
+        createdAt: (submission.createdAt as Date).toISOString(),
+        feedId: link.feedId,
+        curatorId: link.curatorId,
+        curatorUsername: link.curator,
+        curatorNotes: link.notes,
+        curatorTweetId: link.curatorTweetId,
+        submittedAt: new Date(link.submittedAt).toISOString(),
+        approver: decision.moderator,
+        approvalNote: decision.note,
+        approvedAt: at.toISOString(),
+      };
+      planJobs.push({
+        id: seededUuid(jobIds),
+        kind: "approval",
+        submissionId: tweetId,
+        feedId: link.feedId,
+        status: "pending",
+        idempotencyKey: key,
+        publicationKey: key,
+        plan: earlier ? earlierPlan(spec, base, input) : null,
+        createdAt: at,
+        updatedAt: at,
+      });
+    }
+    planActivities.push({
+      userId: decision.moderator,
+      type: decision.action === "approve" ? "CONTENT_APPROVAL" : "CONTENT_REJECTION",
+      timestamp: at,
+      feedId: link.feedId,
+      submissionId: tweetId,
+      data: {
+        moderationDetails: {
+          action: decision.action,
+          source: decision.source,
+          moderatorAccountIdType: decision.idType,
+          note: decision.note,
+        },
+      },
+      metadata: { platform: decision.idType === "near" ? "near" : platform },
+      createdAt: at,
+      updatedAt: at,
+    });
+  };
+
   ages.forEach((age, index) => {
     const submittedAt = now - age;
     const unrouted = unroutedAt.has(index);
@@ -501,18 +778,11 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
         ? Math.min(now - 2 * MINUTE, submittedAt + rng.int(10, 36 * 60) * MINUTE)
         : submittedAt;
       const linkAt = Math.max(at, submittedAt + i * 1000);
-      let status: Status = spec ? pickStatus(rng, now - linkAt) : "pending";
-      let decidedAt: number | null = null;
-      if (status !== "pending") {
-        decidedAt = linkAt + moderationDelay(rng);
-        if (decidedAt > now - MINUTE) {
-          status = "pending";
-          decidedAt = null;
-        }
-      }
+      const { status, decidedAt } = linkOutcome(rng, now, linkAt, Boolean(spec));
       links.push({
         feedId,
         curator,
+        curatorId: xUserId(curator),
         notes: otherCurator ? noteFor() : firstNotes,
         curatorTweetId: otherCurator ? snowflake(linkAt, tweetRng) : firstReply,
         submittedAt: linkAt,
@@ -541,105 +811,89 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
 
     for (const link of links) {
       const spec = specById.get(link.feedId);
-      const decision = spec ? decide(rng, spec, link) : null;
-      const touched = decision?.at ?? link.submittedAt;
-      curatorsUsed.add(link.curator);
-      planLinks.push({
-        submissionId: tweetId,
-        feedId: link.feedId,
-        status: link.status,
-        curatorId: xUserId(link.curator),
-        curatorUsername: link.curator,
-        curatorNotes: link.notes,
-        curatorTweetId: link.curatorTweetId,
-        submittedAt: new Date(link.submittedAt),
-        createdAt: new Date(link.submittedAt),
-        updatedAt: new Date(touched),
-      });
-      if (touched > (submission.updatedAt as Date).getTime()) submission.updatedAt = new Date(touched);
-      planActivities.push({
-        userId: link.curator,
-        type: "CONTENT_SUBMISSION",
-        timestamp: new Date(link.submittedAt),
-        feedId: link.feedId,
-        submissionId: tweetId,
-        data: { curatorTweetId: link.curatorTweetId, curatorNotes: link.notes },
-        metadata: { platform: "twitter" },
-        createdAt: new Date(link.submittedAt),
-        updatedAt: new Date(link.submittedAt),
-      });
-
-      if (!decision) continue;
-      const at = new Date(decision.at);
-      planModeration.push({
-        submissionId: tweetId,
-        feedId: link.feedId,
-        moderatorAccountId: decision.moderator,
-        moderatorAccountIdType: decision.idType,
-        source: decision.source,
-        action: decision.action,
-        note: decision.note,
-        createdAt: at,
-        updatedAt: at,
-      });
-      if (decision.action === "approve" && spec) {
-        const key = `approval:${tweetId}:${link.feedId}:demo`;
-        // The newest approvals of a few feeds ran while the feed still had an AI step or a Telegram branch,
-        // whose keys a fresh install does not have: their jobs carry that earlier plan and fail for it.
-        const earlier = (earlierPlanLeft.get(link.feedId) ?? 0) > 0 && now - decision.at < DAY;
-        if (earlier) earlierPlanLeft.set(link.feedId, (earlierPlanLeft.get(link.feedId) ?? 0) - 1);
-        const input = {
-          tweetId,
-          userId: submission.userId,
-          username: author,
-          authorProfileImage: null,
-          content,
-          url: submission.url,
-          media: [],
-          createdAt: new Date(postedAt).toISOString(),
-          feedId: link.feedId,
-          curatorId: xUserId(link.curator),
-          curatorUsername: link.curator,
-          curatorNotes: link.notes,
-          curatorTweetId: link.curatorTweetId,
-          submittedAt: new Date(link.submittedAt).toISOString(),
-          approver: decision.moderator,
-          approvalNote: decision.note,
-          approvedAt: at.toISOString(),
-        };
-        planJobs.push({
-          id: seededUuid(jobIds),
-          kind: "approval",
-          submissionId: tweetId,
-          feedId: link.feedId,
-          status: "pending",
-          idempotencyKey: key,
-          publicationKey: key,
-          plan: earlier ? earlierPlan(spec, base, input) : null,
-          createdAt: at,
-          updatedAt: at,
-        });
-      }
-      planActivities.push({
-        userId: decision.moderator,
-        type: decision.action === "approve" ? "CONTENT_APPROVAL" : "CONTENT_REJECTION",
-        timestamp: at,
-        feedId: link.feedId,
-        submissionId: tweetId,
-        data: {
-          moderationDetails: {
-            action: decision.action,
-            source: decision.source,
-            moderatorAccountIdType: decision.idType,
-            note: decision.note,
-          },
-        },
-        metadata: { platform: decision.idType === "near" ? "near" : "twitter" },
-        createdAt: at,
-        updatedAt: at,
-      });
+      recordLink(submission, link, spec, spec ? decide(rng, spec, link, spec.approvers) : null);
     }
   });
+
+  // Posts from Bluesky, Mastodon, Telegram and blogs, curated the same way into the same feeds.
+  const netRng = new Random(NETWORK_SEED);
+  const chats = telegramChats(netRng);
+  const usedKeys = new Set<string>();
+  const networkAges = Array.from(
+    { length: NETWORK_POST_COUNT },
+    () => 20 * MINUTE + Math.floor(netRng.next() ** 1.7 * SPREAD_DAYS * DAY),
+  ).sort((a, b) => b - a);
+  for (const age of networkAges) {
+    const submittedAt = now - age;
+    const eligible = activeFeeds.filter((s) => now - s.createdDaysAgo * DAY < submittedAt - HOUR);
+    if (eligible.length === 0) continue;
+    const network = netRng.weighted(NETWORK_SHARE);
+    const primary = netRng.weighted(eligible.map((s) => [s, s.weight] as const));
+    const related = primary.related.filter((id) => eligible.some((s) => s.id === id));
+    const feedIds = [primary.id, ...(netRng.chance(0.15) ? netRng.sample(related, 1) : [])];
+    // A blog's item is found by its feed's source within minutes; a post waits for a curator a while longer.
+    const postedAt = submittedAt - netRng.int(3, network === "rss" ? 30 : 20 * 60) * MINUTE;
+    const headline = netRng.pick(primary.topic.headlines);
+    let content =
+      network === "rss"
+        ? `${headline}\n\n${netRng.pick(primary.topic.takes)} ${netRng.pick(GENERIC_TAKES)}`
+        : composePost(netRng, primary.topic);
+    if (usedContent.has(content)) content = `${content} ${netRng.pick(GENERIC_TAKES)}`;
+    usedContent.add(content);
+    const post = networkPost(network, netRng, { at: postedAt, headline, feedId: primary.id }, chats);
+    // One blog writing the same headline twice in a day would be one article: the demo keeps the first.
+    if (usedKeys.has(post.key)) continue;
+    usedKeys.add(post.key);
+    const people = network === "rss" ? null : NETWORK_PEOPLE[network];
+    const curator = people ? netRng.pick(people.curators) : null;
+    const curatorKey = curator ? handleOnPlatform(network, curator.handle) : null;
+    // What a feed source finds is curated by the source (intake's `source:<search key>`). The demo leaves the
+    // source out of the feed's config: a fresh install must not fetch from the internet on its first pass.
+    const curatorId = curator
+      ? curatorIdOn(network, curator)
+      : `source:feed:${primary.id}:1:${new URL(post.userId).host}`;
+    const notes = curator && netRng.chance(0.7) ? netRng.pick(GENERIC_NOTES) : null;
+    const replyKey = curator ? post.replyKey(curator, submittedAt) : null;
+    const submission: typeof submissions.$inferInsert = {
+      tweetId: post.key,
+      platform: network,
+      userId: post.userId,
+      username: post.username,
+      authorDisplayName: post.displayName,
+      authorProfileImage: null,
+      content,
+      url: post.url,
+      curatorId,
+      curatorUsername: curatorKey,
+      curatorNotes: notes,
+      curatorTweetId: replyKey,
+      status: "pending",
+      createdAt: new Date(postedAt),
+      submittedAt: new Date(submittedAt),
+      updatedAt: new Date(submittedAt),
+    };
+    planSubmissions.push(submission);
+    feedIds.forEach((feedId, i) => {
+      const spec = specById.get(feedId)!;
+      const linkAt = submittedAt + i * 1000;
+      const { status, decidedAt } = linkOutcome(netRng, now, linkAt, true);
+      const link: LinkDraft = {
+        feedId,
+        curator: curatorKey,
+        curatorId,
+        notes,
+        curatorTweetId: replyKey,
+        submittedAt: linkAt,
+        status,
+        decidedAt,
+      };
+      const approvers =
+        network === "rss"
+          ? []
+          : (NETWORK_APPROVERS[feedId]?.[network] ?? []).map((handle) => handleOnPlatform(network, handle));
+      recordLink(submission, link, spec, decide(netRng, spec, link, approvers));
+    });
+  }
 
   const byTime = <T extends { createdAt?: Date }>(rows: T[]) =>
     rows.sort((a, b) => (a.createdAt?.getTime() ?? 0) - (b.createdAt?.getTime() ?? 0));
