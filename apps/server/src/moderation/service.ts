@@ -51,7 +51,7 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
         eq(submissionFeeds.status, "pending"),
       ),
     )
-    .returning({ feedId: submissionFeeds.feedId });
+    .returning({ feedId: submissionFeeds.feedId, curatorPostKey: submissionFeeds.curatorTweetId });
 
   if (!link) {
     const [existing] = await tx
@@ -112,6 +112,8 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
       feedId: input.feedId,
       kind: "approved",
       notBefore: request.notBefore,
+      config: { acknowledgements: request.acknowledgements },
+      curatorPostKey: link.curatorPostKey,
     });
   }
 

@@ -12,7 +12,7 @@ import { feeds, processingJobs } from "../db/schema.ts";
 export async function requestProcessing(
   tx: Database,
   request: { submissionId: string; feedId: string; moderationId: number },
-): Promise<{ jobId: string; notBefore: Date | null } | null> {
+): Promise<{ jobId: string; notBefore: Date | null; acknowledgements: unknown } | null> {
   const key = approvalJobKey(request);
   // The feed's undo window (moderation.undoWindowSeconds) holds the job in the outbox; the clock is the database's.
   const window = sql`coalesce((select (${feeds.config} -> 'moderation' ->> 'undoWindowSeconds')::int
@@ -30,8 +30,14 @@ export async function requestProcessing(
       notBefore: sql`case when ${window} > 0 then now() + make_interval(secs => ${window}) end`,
     })
     .onConflictDoNothing({ target: processingJobs.idempotencyKey })
-    .returning({ id: processingJobs.id, notBefore: processingJobs.notBefore });
-  return job ? { jobId: job.id, notBefore: job.notBefore } : null;
+    // The feed's acknowledgement setting comes back with the job: the approval's reply needs it, and intake
+    // applies hundreds of approvals a batch, so it costs no statement of its own.
+    .returning({
+      id: processingJobs.id,
+      notBefore: processingJobs.notBefore,
+      acknowledgements: sql<unknown>`(select ${feeds.config} -> 'acknowledgements' from ${feeds} where ${feeds.id} = ${request.feedId})`,
+    });
+  return job ? { jobId: job.id, notBefore: job.notBefore, acknowledgements: job.acknowledgements } : null;
 }
 
 /** The approval job of one decision (its moderation record). */
