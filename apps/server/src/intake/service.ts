@@ -17,7 +17,7 @@ import type { Database } from "../db/index.ts";
 import { activities, feeds, sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
-import { moderateLink } from "../moderation/service.ts";
+import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
 import { oldestFirst } from "../sources/types.ts";
@@ -336,6 +336,7 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
         decisions.map(({ reply }) => reply),
       )
     : new Map<string, ModerationActor>();
+  const planned: Array<{ outcome: IngestOutcome; input: ModerationInput }> = [];
   for (const { reply, action, feedIds, note, outcome } of decisions) {
     if (!reply.inReplyToId && namedPosts(reply.text).length === 0) {
       outcome.ignored = "not a reply";
@@ -346,19 +347,37 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
       if (link.status !== "pending" || !answers(reply, link)) continue;
       if (feedIds.length && !feedIds.includes(link.feedId)) continue;
       if (!canModerateFor(moderatorReason(link, moderator))) continue;
-      const result = await moderateLink(tx, {
-        submissionId: link.submissionId,
-        feedId: link.feedId,
-        action,
-        note: link.url ? withoutAddress(note, link.url) : note,
-        moderatorAccountId: authorKey(reply),
-        moderatorAccountIdType: "platform_username",
-        source: "platform_comment",
+      link.status = action === "approve" ? "approved" : "rejected";
+      planned.push({
+        outcome,
+        input: {
+          submissionId: link.submissionId,
+          feedId: link.feedId,
+          action,
+          note: link.url ? withoutAddress(note, link.url) : note,
+          moderatorAccountId: authorKey(reply),
+          moderatorAccountIdType: "platform_username",
+          source: "platform_comment",
+        },
       });
-      link.status = result.status;
-      outcome.moderated.push({ submissionId: link.submissionId, feedId: link.feedId, status: result.status });
     }
-    if (outcome.moderated.length === 0) outcome.ignored = "nothing this author may moderate";
+  }
+  // Applied together: a link decided on the web meanwhile is left as it is, and not reported as decided here.
+  const results = await moderateLinks(
+    tx,
+    planned.map(({ input }) => input),
+  );
+  for (const [index, result] of results.entries()) {
+    if (!result) continue;
+    planned[index].outcome.moderated.push({
+      submissionId: result.submissionId,
+      feedId: result.feedId,
+      status: result.status,
+    });
+  }
+  for (const { outcome } of decisions) {
+    if (!outcome.ignored && outcome.moderated.length === 0)
+      outcome.ignored = "nothing this author may moderate";
   }
 }
 
@@ -547,12 +566,13 @@ export async function ingestMentionBatch(
               ),
             );
         }
+        const autoApprovals: ModerationInput[] = [];
         for (const { submit, feed } of newLinks) {
           const actor = actors.get(actorKey(submit.mention)) ?? {};
           const outcome = outcomes[submit.index];
           await acknowledgeSubmission(tx, submit.target.id, feed, submit.mention.id);
           if (canModerateFor(moderatorReason(feed, actor))) {
-            await moderateLink(tx, {
+            autoApprovals.push({
               submissionId: submit.target.id,
               feedId: feed.id,
               action: "approve",
@@ -565,6 +585,8 @@ export async function ingestMentionBatch(
             outcome.submitted.push({ submissionId: submit.target.id, feedId: feed.id, status: "pending" });
           }
         }
+        // Links this batch made: nobody else can have decided them, so each is approved.
+        await moderateLinks(tx, autoApprovals);
       }
     }
 

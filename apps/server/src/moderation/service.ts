@@ -10,11 +10,10 @@ import {
   type UndoRequest,
 } from "@curate/core";
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { recordActivity } from "../activity/service.ts";
 import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { moderationHistory, processingJobs, submissionFeeds } from "../db/schema.ts";
+import { activities, moderationHistory, processingJobs, submissionFeeds } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
@@ -40,102 +39,141 @@ export interface ModerationInput {
  * approval — the pipeline's processing job request are written with it (statistics follow by trigger).
  */
 export async function moderateLink(tx: Database, input: ModerationInput): Promise<ModerationOutcome> {
-  const status = input.action === "approve" ? "approved" : "rejected";
-  const [link] = await tx
-    .update(submissionFeeds)
-    .set({ status, updatedAt: sql`now()` })
+  const [outcome] = await moderateLinks(tx, [input]);
+  if (outcome) return outcome;
+  const [existing] = await tx
+    .select({ status: submissionFeeds.status })
+    .from(submissionFeeds)
     .where(
-      and(
-        eq(submissionFeeds.submissionId, input.submissionId),
-        eq(submissionFeeds.feedId, input.feedId),
-        eq(submissionFeeds.status, "pending"),
-      ),
-    )
-    .returning({ feedId: submissionFeeds.feedId, curatorPostKey: submissionFeeds.curatorTweetId });
-
-  if (!link) {
-    const [existing] = await tx
-      .select({ status: submissionFeeds.status })
-      .from(submissionFeeds)
-      .where(
-        and(eq(submissionFeeds.submissionId, input.submissionId), eq(submissionFeeds.feedId, input.feedId)),
-      );
-    if (!existing) {
-      throw AppError.notFound(`Submission "${input.submissionId}" is not in feed "${input.feedId}".`);
-    }
-    throw AppError.conflict(
-      `Submission "${input.submissionId}" is already ${existing.status} in "${input.feedId}".`,
+      and(eq(submissionFeeds.submissionId, input.submissionId), eq(submissionFeeds.feedId, input.feedId)),
     );
+  if (!existing) {
+    throw AppError.notFound(`Submission "${input.submissionId}" is not in feed "${input.feedId}".`);
   }
+  throw AppError.conflict(
+    `Submission "${input.submissionId}" is already ${existing.status} in "${input.feedId}".`,
+  );
+}
 
-  const note = input.note?.trim() || null;
-  const [history] = await tx
+const linkKey = (link: { submissionId: string; feedId: string }) =>
+  `${link.submissionId}\u0000${link.feedId}`;
+
+/**
+ * `moderateLink` for many links at once, with one statement per table whatever their number (intake applies a page
+ * of replies, a bulk run a chunk): each link still pending is decided, in the order given. A link that is not
+ * pending any more (decided meanwhile, or earlier in the list) answers null and nothing is written for it.
+ */
+export async function moderateLinks(
+  tx: Database,
+  inputs: readonly ModerationInput[],
+): Promise<Array<ModerationOutcome | null>> {
+  if (inputs.length === 0) return [];
+  const firstOfLink = new Map<string, ModerationInput>();
+  for (const input of inputs) if (!firstOfLink.has(linkKey(input))) firstOfLink.set(linkKey(input), input);
+  const statusOf = (input: ModerationInput) => (input.action === "approve" ? "approved" : "rejected");
+  const updated = await queryRows<{ submissionId: string; feedId: string; curatorPostKey: string | null }>(
+    tx,
+    sql`update submission_feeds sf set status = v.status, updated_at = now()
+      from (values ${sql.join(
+        [...firstOfLink.values()].map(
+          (input) => sql`(${input.submissionId}, ${input.feedId}, ${statusOf(input)})`,
+        ),
+        sql`, `,
+      )}) as v(submission_id, feed_id, status)
+      where sf.submission_id = v.submission_id and sf.feed_id = v.feed_id and sf.status = 'pending'
+      returning sf.submission_id as "submissionId", sf.feed_id as "feedId", sf.curator_tweet_id as "curatorPostKey"`,
+  );
+  if (updated.length === 0) return inputs.map(() => null);
+  const curatorPostKeys = new Map(updated.map((link) => [linkKey(link), link.curatorPostKey]));
+  const decided = [...firstOfLink.values()].filter((input) => curatorPostKeys.has(linkKey(input)));
+
+  const histories = await tx
     .insert(moderationHistory)
-    .values({
-      submissionId: input.submissionId,
-      feedId: input.feedId,
-      moderatorAccountId: input.moderatorAccountId,
-      moderatorAccountIdType: input.moderatorAccountIdType,
-      source: input.source,
-      action: input.action,
-      note,
-    })
-    .returning();
-
-  await recordActivity(tx, {
-    userId: input.moderatorAccountId,
-    type: input.action === "approve" ? "CONTENT_APPROVAL" : "CONTENT_REJECTION",
-    feedId: input.feedId,
-    submissionId: input.submissionId,
-    data: {
-      moderationDetails: {
-        moderationId: history.id,
-        action: input.action,
-        source: input.source,
+    .values(
+      decided.map((input) => ({
+        submissionId: input.submissionId,
+        feedId: input.feedId,
+        moderatorAccountId: input.moderatorAccountId,
         moderatorAccountIdType: input.moderatorAccountIdType,
-        note,
-      },
-    },
-  });
+        source: input.source,
+        action: input.action,
+        note: input.note?.trim() || null,
+      })),
+    )
+    .returning();
+  const historyOf = new Map(histories.map((history) => [linkKey(history), history]));
 
-  const request =
-    input.action === "approve"
-      ? await requestProcessing(tx, {
-          submissionId: input.submissionId,
-          feedId: input.feedId,
-          moderationId: history.id,
-        })
-      : null;
-  if (request) {
+  await tx.insert(activities).values(
+    decided.map((input) => {
+      const history = historyOf.get(linkKey(input)) as (typeof histories)[number];
+      return {
+        userId: input.moderatorAccountId,
+        type: input.action === "approve" ? ("CONTENT_APPROVAL" as const) : ("CONTENT_REJECTION" as const),
+        feedId: input.feedId,
+        submissionId: input.submissionId,
+        data: {
+          moderationDetails: {
+            moderationId: history.id,
+            action: input.action,
+            source: input.source,
+            moderatorAccountIdType: input.moderatorAccountIdType,
+            note: history.note,
+          },
+        },
+      };
+    }),
+  );
+
+  const approvals = decided.flatMap((input) => {
+    const history = historyOf.get(linkKey(input));
+    return input.action === "approve" && history
+      ? [{ submissionId: input.submissionId, feedId: input.feedId, moderationId: history.id }]
+      : [];
+  });
+  const requests = await requestProcessing(tx, approvals);
+  for (const approval of approvals) {
+    const request = requests.get(approvalJobKey(approval));
+    if (!request) continue;
     await requestAcknowledgement(tx, {
-      submissionId: input.submissionId,
-      feedId: input.feedId,
+      submissionId: approval.submissionId,
+      feedId: approval.feedId,
       kind: "approved",
       notBefore: request.notBefore,
       config: { acknowledgements: request.acknowledgements },
-      curatorPostKey: link.curatorPostKey,
+      curatorPostKey: curatorPostKeys.get(linkKey(approval)) ?? null,
     });
   }
 
-  return {
-    submissionId: input.submissionId,
-    feedId: input.feedId,
-    status,
-    processingJobId: request?.jobId ?? null,
-    undoUntil: request?.notBefore ? request.notBefore.toISOString() : null,
-    moderation: {
-      id: history.id,
-      submissionId: history.submissionId,
-      feedId: history.feedId,
-      moderatorAccountId: history.moderatorAccountId,
-      moderatorAccountIdType: history.moderatorAccountIdType,
-      source: history.source,
-      action: history.action,
-      note: history.note,
-      createdAt: history.createdAt.toISOString(),
-      updatedAt: history.updatedAt.toISOString(),
-    },
-  };
+  const answered = new Set<string>();
+  return inputs.map((input) => {
+    const key = linkKey(input);
+    const history = historyOf.get(key);
+    if (!history || answered.has(key) || firstOfLink.get(key) !== input) return null;
+    answered.add(key);
+    const request =
+      input.action === "approve"
+        ? requests.get(approvalJobKey({ ...input, moderationId: history.id }))
+        : undefined;
+    return {
+      submissionId: input.submissionId,
+      feedId: input.feedId,
+      status: statusOf(input),
+      processingJobId: request?.jobId ?? null,
+      undoUntil: request?.notBefore ? request.notBefore.toISOString() : null,
+      moderation: {
+        id: history.id,
+        submissionId: history.submissionId,
+        feedId: history.feedId,
+        moderatorAccountId: history.moderatorAccountId,
+        moderatorAccountIdType: history.moderatorAccountIdType,
+        source: history.source,
+        action: history.action,
+        note: history.note,
+        createdAt: history.createdAt.toISOString(),
+        updatedAt: history.updatedAt.toISOString(),
+      },
+    };
+  });
 }
 
 /** The session's user must moderate the feed: 404 for an unknown feed, 403 for anyone else. */
@@ -236,6 +274,7 @@ export async function decideChunk(tx: Database, decision: ChunkDecision, ids: st
   let lastUndoUntil: string | null = null;
   const links = await lockLinks(tx, decision.feedId, ids);
   const statusOf = new Map(links.map((link) => [link.id, link.status]));
+  const pending: string[] = [];
   for (const id of ids) {
     const status = statusOf.get(id);
     if (status === undefined) {
@@ -246,14 +285,24 @@ export async function decideChunk(tx: Database, decision: ChunkDecision, ids: st
         processingJobId: null,
       });
     } else {
-      const outcome = await moderateLink(tx, { ...decision, submissionId: id });
-      // A post decided earlier in this chunk (a repeated id) is not pending any more.
-      statusOf.set(id, outcome.status);
-      results.set(id, { outcome: "decided", processingJobId: outcome.processingJobId });
-      if (outcome.undoUntil) {
-        if (!firstUndoUntil || outcome.undoUntil < firstUndoUntil) firstUndoUntil = outcome.undoUntil;
-        if (!lastUndoUntil || outcome.undoUntil > lastUndoUntil) lastUndoUntil = outcome.undoUntil;
-      }
+      // A post repeated later in this chunk is decided once.
+      statusOf.set(id, decision.action === "approve" ? "approved" : "rejected");
+      results.set(id, { outcome: "decided", processingJobId: null });
+      pending.push(id);
+    }
+  }
+  // The links are locked: every one still pending is decided.
+  const outcomes = await moderateLinks(
+    tx,
+    pending.map((submissionId) => ({ ...decision, submissionId })),
+  );
+  for (const [index, outcome] of outcomes.entries()) {
+    if (!outcome) continue;
+    const result = results.get(pending[index]);
+    if (result?.outcome === "decided") result.processingJobId = outcome.processingJobId;
+    if (outcome.undoUntil) {
+      if (!firstUndoUntil || outcome.undoUntil < firstUndoUntil) firstUndoUntil = outcome.undoUntil;
+      if (!lastUndoUntil || outcome.undoUntil > lastUndoUntil) lastUndoUntil = outcome.undoUntil;
     }
   }
   return { results, firstUndoUntil, lastUndoUntil };
