@@ -60,6 +60,19 @@ describe("toRows", () => {
 });
 
 describe("sortRows", () => {
+  it("sorts handles from other networks by the handle shown, not their network's prefix", () => {
+    const mixed = toRows([
+      entry("mastodon:zoe@fosstodon.org", { submissions: 3, approvals: 1 }),
+      entry("bluesky:yan.bsky.social", { submissions: 2, approvals: 1 }),
+      entry("adam", { submissions: 1, approvals: 1 }),
+    ]);
+    expect(usernames(sortRows(mixed, { key: "username", direction: "ascending" }))).toEqual([
+      "adam",
+      "bluesky:yan.bsky.social",
+      "mastodon:zoe@fosstodon.org",
+    ]);
+  });
+
   it("keeps the server's order by default", () => {
     expect(usernames(sortBy(DEFAULT_SORT))).toEqual(["zed", "Alice", "bob", "carol"]);
   });

@@ -1,4 +1,4 @@
-import { approvalRate, type LeaderboardEntry } from "@curate/core";
+import { approvalRate, type LeaderboardEntry, splitHandleKey } from "@curate/core";
 
 /** Feed rows shown per curator before the row is expanded. */
 export const COLLAPSED_FEED_ROWS = 2;
@@ -64,7 +64,12 @@ const compareUsernames = new Intl.Collator(undefined, { sensitivity: "base", num
 
 const comparators: Record<SortKey, (a: LeaderboardRow, b: LeaderboardRow) => number> = {
   rank: (a, b) => a.rank - b.rank,
-  username: (a, b) => compareUsernames(a.entry.curatorUsername, b.entry.curatorUsername),
+  // By the handle as shown, so `bluesky:zoe` sorts under z, not b.
+  username: (a, b) =>
+    compareUsernames(
+      splitHandleKey(a.entry.curatorUsername).handle,
+      splitHandleKey(b.entry.curatorUsername).handle,
+    ),
   approvalRate: (a, b) => a.approvalRate - b.approvalRate,
   submissions: (a, b) => a.entry.submissionCount - b.entry.submissionCount,
   // Breadth: how many feeds the curator submits to (the Submissions column already covers volume).

@@ -1,7 +1,9 @@
+import { displayHandle, splitHandleKey } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { ArrowDownIcon, ArrowUpIcon, ChevronsUpDownIcon } from "lucide-react";
 import { useId } from "react";
 import { Avatar } from "#web/components/ui/avatar";
+import { Handle } from "#web/components/ui/handle";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
 import {
@@ -101,15 +103,8 @@ function LeaderboardCards({
           >
             <div className="flex items-center gap-3">
               <RankStar rank={row.rank} />
-              <Avatar name={row.entry.curatorUsername} size={32} />
-              <a
-                href={`https://x.com/${encodeURIComponent(row.entry.curatorUsername)}`}
-                target="_blank"
-                rel="noreferrer"
-                className="min-w-0 truncate font-medium text-ink hover:text-accent hover:underline"
-              >
-                @{row.entry.curatorUsername}
-              </a>
+              <Avatar name={splitHandleKey(row.entry.curatorUsername).handle} size={32} />
+              <Handle handleKey={row.entry.curatorUsername} className="font-medium text-ink" />
             </div>
             <dl className="grid grid-cols-2 gap-3 text-sm">
               <div>
@@ -236,15 +231,8 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
       <TableCell className="align-top">
         {/* Pulled up so the handle sits on the same line as the other cells' first line of text. */}
         <div className="-my-1.5 flex items-center gap-3">
-          <Avatar name={entry.curatorUsername} size={32} />
-          <a
-            href={`https://x.com/${encodeURIComponent(entry.curatorUsername)}`}
-            target="_blank"
-            rel="noreferrer"
-            className="truncate font-medium text-ink hover:text-accent hover:underline"
-          >
-            @{entry.curatorUsername}
-          </a>
+          <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
+          <Handle handleKey={entry.curatorUsername} className="font-medium text-ink" />
         </div>
       </TableCell>
       <TableCell className="align-top">
@@ -339,8 +327,8 @@ function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
           aria-controls={listId}
           aria-label={
             expanded
-              ? `Show fewer feeds for @${row.entry.curatorUsername}`
-              : `Show all ${row.feeds.length} feeds for @${row.entry.curatorUsername}`
+              ? `Show fewer feeds for ${handleText(row.entry.curatorUsername)}`
+              : `Show all ${row.feeds.length} feeds for ${handleText(row.entry.curatorUsername)}`
           }
           className="self-start rounded-sm text-xs font-medium text-accent hover:underline"
         >
@@ -349,6 +337,11 @@ function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
       ) : null}
     </div>
   );
+}
+
+function handleText(key: string): string {
+  const { platform, handle } = splitHandleKey(key);
+  return displayHandle(platform, handle);
 }
 
 const SKELETON_ROWS = 8;
