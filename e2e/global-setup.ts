@@ -70,6 +70,10 @@ export default async function setup(project: TestProject) {
       TELEGRAM_API_BASE_URL: fakeTelegram.apiRoot,
       // Connected accounts: the browser and the server both talk to a local Crosspost (support/fake-crosspost.ts).
       CROSSPOST_API_URL: fakeCrosspost.baseUrl,
+      // The platforms journey's feed reads a blog served by the test itself on this machine, and sees its post
+      // within seconds rather than at the next minute's intake pass.
+      PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
+      INTAKE_INTERVAL_MS: "2000",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

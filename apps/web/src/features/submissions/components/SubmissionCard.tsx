@@ -62,18 +62,21 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
       data-platform={platform}
     >
       <article aria-label={`Post by ${author}`} className="flex gap-3 sm:gap-4">
-        <Avatar name={username} src={submission.authorProfileImage} size={40} />
+        <Avatar name={displayName ?? username} src={submission.authorProfileImage} size={40} />
         <div className="min-w-0 flex-1">
           <header className="flex items-start justify-between gap-3">
-            <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-0.5">
-              {displayName ? <span className="truncate font-semibold text-ink">{displayName}</span> : null}
-              <Handle
-                platform={platform}
-                handle={username}
-                icon={false}
-                className={displayName ? "text-sm text-muted" : "font-semibold text-ink"}
-              />
-              <span className="flex items-center gap-2 text-sm text-muted">
+            <div className="min-w-0">
+              <p className="flex min-w-0 flex-wrap items-baseline gap-x-2">
+                {displayName ? <span className="truncate font-semibold text-ink">{displayName}</span> : null}
+                <Handle
+                  platform={platform}
+                  handle={username}
+                  icon={false}
+                  className={displayName ? "text-sm text-muted" : "font-semibold text-ink"}
+                />
+              </p>
+              <p className="mt-0.5 flex items-center gap-1.5 text-sm text-muted">
+                <PlatformLabel platform={platform} />
                 <span aria-hidden="true">·</span>
                 {original ? (
                   <a href={original} target="_blank" rel="noopener noreferrer" className="hover:underline">
@@ -82,9 +85,7 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
                 ) : (
                   time
                 )}
-                <span aria-hidden="true">·</span>
-                <PlatformLabel platform={platform} />
-              </span>
+              </p>
             </div>
             <div className="flex shrink-0 flex-wrap items-center justify-end gap-1.5">
               <StatusPill status={submission.status} />
