@@ -8,6 +8,12 @@ export const leaderboardEntrySchema = z.object({
   rank: z.number().int(),
   curatorId: z.string(),
   curatorUsername: z.string(),
+  /**
+   * The statistics keys counted in this entry (`handleOnPlatform`), strongest first: one handle, or every handle
+   * of a Curate account that linked several, whose counts are summed. The server always sends it; it is optional
+   * so that entries written before accounts merged (the web's fixtures) still describe a valid entry.
+   */
+  handles: z.array(z.string()).optional(),
   submissionCount: z.number().int(),
   approvalCount: z.number().int(),
   rejectionCount: z.number().int(),

@@ -5,6 +5,7 @@ import {
   DEFAULT_SORT,
   expandableIds,
   filterRows,
+  handlesOf,
   type LeaderboardRow,
   nextSort,
   type SortState,
@@ -195,5 +196,23 @@ describe("filterRows", () => {
 describe("expandableIds", () => {
   it("lists the curators with more feeds than a collapsed row shows", () => {
     expect(expandableIds(rows)).toEqual(["id-bob"]);
+  });
+});
+
+describe("linked handles", () => {
+  const merged: LeaderboardEntry = {
+    ...entry("bluesky:dana.bsky.social", { submissions: 12, approvals: 6 }),
+    handles: ["bluesky:dana.bsky.social", "mastodon:dana@hachyderm.io", "dana_x"],
+  };
+
+  it("name the entry by its strongest handle, then the others once", () => {
+    expect(handlesOf(merged)).toEqual(["bluesky:dana.bsky.social", "mastodon:dana@hachyderm.io", "dana_x"]);
+    expect(handlesOf(entry("solo", { submissions: 1, approvals: 0 }))).toEqual(["solo"]);
+  });
+
+  it("find the entry by any of them", () => {
+    const found = (query: string) => usernames(filterRows(toRows([merged, ...entries]), query, feedNames));
+    expect(found("hachyderm")).toEqual(["bluesky:dana.bsky.social"]);
+    expect(found("@dana_x")).toEqual(["bluesky:dana.bsky.social"]);
   });
 });

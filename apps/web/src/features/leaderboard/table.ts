@@ -84,7 +84,7 @@ export function sortRows(rows: readonly LeaderboardRow[], sort: SortState): Lead
 }
 
 /**
- * Rows whose curator handle, or any of whose feed ids or names, contains the query (case-insensitive; a
+ * Rows any of whose curator's handles, or any of whose feed ids or names, contains the query (case-insensitive; a
  * leading @ or # is ignored, so "@alice" and "#ai" work as typed). An empty query keeps every row.
  */
 export function filterRows(
@@ -96,13 +96,21 @@ export function filterRows(
   if (!needle) return [...rows];
   return rows.filter(
     (row) =>
-      row.entry.curatorUsername.toLowerCase().includes(needle) ||
+      handlesOf(row.entry).some((handle) => handle.toLowerCase().includes(needle)) ||
       row.feeds.some(
         (feed) =>
           feed.feedId.toLowerCase().includes(needle) ||
           (feedNames.get(feed.feedId)?.toLowerCase().includes(needle) ?? false),
       ),
   );
+}
+
+/** Every handle an entry counts: an account that linked several is one entry under its strongest handle. */
+export function handlesOf(entry: LeaderboardEntry): string[] {
+  return [
+    entry.curatorUsername,
+    ...(entry.handles ?? []).filter((handle) => handle !== entry.curatorUsername),
+  ];
 }
 
 /** Rows with feed rows hidden while collapsed: the ones Expand All opens. */

@@ -1,4 +1,4 @@
-import { displayHandle, splitHandleKey } from "@curate/core";
+import { displayHandle, type LeaderboardEntry, splitHandleKey } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { ArrowDownIcon, ArrowUpIcon, ChevronsUpDownIcon } from "lucide-react";
 import { useId } from "react";
@@ -9,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#
 import {
   ariaSort,
   COLLAPSED_FEED_ROWS,
+  handlesOf,
   type LeaderboardRow,
   type SortKey,
   type SortState,
@@ -104,7 +105,10 @@ function LeaderboardCards({
             <div className="flex items-center gap-3">
               <RankStar rank={row.rank} />
               <Avatar name={splitHandleKey(row.entry.curatorUsername).handle} size={32} />
-              <Handle handleKey={row.entry.curatorUsername} className="font-medium text-ink" />
+              <div className="flex min-w-0 flex-col">
+                <Handle handleKey={row.entry.curatorUsername} className="font-medium text-ink" />
+                <LinkedHandles entry={row.entry} />
+              </div>
             </div>
             <dl className="grid grid-cols-2 gap-3 text-sm">
               <div>
@@ -232,7 +236,10 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
         {/* Pulled up so the handle sits on the same line as the other cells' first line of text. */}
         <div className="-my-1.5 flex items-center gap-3">
           <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
-          <Handle handleKey={entry.curatorUsername} className="font-medium text-ink" />
+          <div className="flex min-w-0 flex-col">
+            <Handle handleKey={entry.curatorUsername} className="font-medium text-ink" />
+            <LinkedHandles entry={entry} />
+          </div>
         </div>
       </TableCell>
       <TableCell className="align-top">
@@ -336,6 +343,20 @@ function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** The other handles of a curator who linked several to one Curate account; their counts are in this row. */
+function LinkedHandles({ entry }: { entry: LeaderboardEntry }) {
+  const others = handlesOf(entry).slice(1);
+  if (others.length === 0) return null;
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted" data-testid="linked-handles">
+      <span>also</span>
+      {others.map((handle) => (
+        <Handle key={handle} handleKey={handle} />
+      ))}
+    </p>
   );
 }
 
