@@ -64,33 +64,32 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
       <article aria-label={`Post by ${author}`} className="flex gap-3 sm:gap-4">
         <Avatar name={displayName ?? username} src={submission.authorProfileImage} size={40} />
         <div className="min-w-0 flex-1">
-          <header className="flex items-start justify-between gap-3">
-            <div className="min-w-0">
-              <p className="flex min-w-0 flex-wrap items-baseline gap-x-2">
-                {displayName ? <span className="truncate font-semibold text-ink">{displayName}</span> : null}
-                <Handle
-                  platform={platform}
-                  handle={username}
-                  icon={false}
-                  className={displayName ? "text-sm text-muted" : "font-semibold text-ink"}
-                />
-              </p>
-              <p className="mt-0.5 flex items-center gap-1.5 text-sm text-muted">
-                <PlatformLabel platform={platform} />
-                <span aria-hidden="true">·</span>
-                {original ? (
-                  <a href={original} target="_blank" rel="noopener noreferrer" className="hover:underline">
-                    {time}
-                  </a>
-                ) : (
-                  time
-                )}
-              </p>
-            </div>
-            <div className="flex shrink-0 flex-wrap items-center justify-end gap-1.5">
+          {/* On phones the network and time run under the status too; wider, the status keeps its own column. */}
+          <header className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-3">
+            <p className="flex min-w-0 flex-wrap items-baseline gap-x-2">
+              {displayName ? <span className="truncate font-semibold text-ink">{displayName}</span> : null}
+              <Handle
+                platform={platform}
+                handle={username}
+                icon={false}
+                className={displayName ? "text-sm text-muted" : "font-semibold text-ink"}
+              />
+            </p>
+            <div className="flex flex-wrap items-center justify-end gap-1.5 sm:row-span-2">
               <StatusPill status={submission.status} />
               <OtherFeedStatuses submission={submission} />
             </div>
+            <p className="col-span-2 mt-0.5 flex items-center gap-1.5 text-sm text-muted sm:col-span-1">
+              <PlatformLabel platform={platform} />
+              <span aria-hidden="true">·</span>
+              {original ? (
+                <a href={original} target="_blank" rel="noopener noreferrer" className="hover:underline">
+                  {time}
+                </a>
+              ) : (
+                time
+              )}
+            </p>
           </header>
 
           <p
