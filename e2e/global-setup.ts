@@ -78,6 +78,8 @@ export default async function setup(project: TestProject) {
       // is read while it waits.
       ...fakeNetworks.env,
       INTAKE_INTERVAL_MS: "1000",
+      // The platforms journey's feed reads a blog served by the test itself on this machine.
+      PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

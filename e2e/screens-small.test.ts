@@ -47,7 +47,7 @@ describe("a new feed's first screen", () => {
     const hint = page.getByTestId("first-submission-hint");
     await hint.waitFor();
     await expect.poll(() => hint.textContent()).toContain(`!submit @${botHandle} #${freshId}`);
-    expect(await page.getByText("Try another search or status filter.").count()).toBe(0);
+    expect(await page.getByText("Try another search or filter.").count()).toBe(0);
   });
 });
 

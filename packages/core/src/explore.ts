@@ -1,3 +1,4 @@
+import { PLATFORMS, type Platform } from "./platforms.ts";
 import {
   MAX_SEARCH_LENGTH,
   SORT_ORDERS,
@@ -11,6 +12,8 @@ export interface ListSearch {
   status?: StatusFilter;
   sortOrder?: SortOrder;
   q?: string;
+  /** Only posts from one network. */
+  platform?: Platform;
 }
 
 const oneOf = <T extends string>(values: readonly T[], value: unknown): T | undefined =>
@@ -25,7 +28,12 @@ export function parseListSearch(input: Record<string, unknown>): ListSearch {
     typeof input.q === "string" && input.q.trim() && input.q.length <= MAX_SEARCH_LENGTH
       ? input.q
       : undefined;
-  return { status: oneOf(STATUS_FILTERS, input.status), sortOrder: oneOf(SORT_ORDERS, input.sortOrder), q };
+  return {
+    status: oneOf(STATUS_FILTERS, input.status),
+    sortOrder: oneOf(SORT_ORDERS, input.sortOrder),
+    q,
+    platform: oneOf(PLATFORMS, input.platform),
+  };
 }
 
 /** The same, in the shape route validators and tests expect (`parse`). */

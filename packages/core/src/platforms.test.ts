@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { handleOnPlatform, platformOfKey, splitHandleKey, submissionKey } from "./platforms.ts";
+import {
+  displayHandle,
+  handleOnPlatform,
+  platformOfKey,
+  profileUrl,
+  splitHandleKey,
+  submissionKey,
+} from "./platforms.ts";
 
 describe("keys per platform", () => {
   it("keeps X's bare ids and handles, so rows stored before other networks keep their keys", () => {
@@ -24,5 +31,40 @@ describe("keys per platform", () => {
   it("never takes an unknown prefix for a network", () => {
     expect(platformOfKey("https://example.com/item")).toBe("twitter");
     expect(splitHandleKey("weird:name")).toEqual({ platform: "twitter", handle: "weird:name" });
+  });
+});
+
+describe("profileUrl", () => {
+  it("links X and Bluesky handles to their profiles, without a leading @", () => {
+    expect(profileUrl("twitter", "@Alice")).toBe("https://x.com/Alice");
+    expect(profileUrl("bluesky", "carol.bsky.social")).toBe("https://bsky.app/profile/carol.bsky.social");
+  });
+
+  it("links a Mastodon handle to its own instance, and nothing without one", () => {
+    expect(profileUrl("mastodon", "bob@Fosstodon.org")).toBe("https://fosstodon.org/@bob");
+    expect(profileUrl("mastodon", "@bob@fosstodon.org")).toBe("https://fosstodon.org/@bob");
+    expect(profileUrl("mastodon", "bob")).toBeNull();
+    expect(profileUrl("mastodon", "bob@localhost")).toBeNull();
+    expect(profileUrl("mastodon", "bob@evil.example/path")).toBeNull();
+  });
+
+  it("links Telegram only for what can be a public username", () => {
+    expect(profileUrl("telegram", "e2e_channel")).toBe("https://t.me/e2e_channel");
+    expect(profileUrl("telegram", "Dana")).toBeNull();
+    expect(profileUrl("telegram", "Solar News")).toBeNull();
+    expect(profileUrl("telegram", "-1001234567")).toBeNull();
+    expect(profileUrl("telegram", "trailing_")).toBeNull();
+  });
+
+  it("never links RSS authors, nor an empty handle", () => {
+    expect(profileUrl("rss", "Jane Doe")).toBeNull();
+    expect(profileUrl("bluesky", " @ ")).toBeNull();
+  });
+});
+
+describe("displayHandle", () => {
+  it("writes handles with an @, RSS names as they are", () => {
+    expect(displayHandle("mastodon", "bob@fosstodon.org")).toBe("@bob@fosstodon.org");
+    expect(displayHandle("rss", "Jane Doe")).toBe("Jane Doe");
   });
 });

@@ -47,3 +47,36 @@ export function splitHandleKey(key: string): { platform: Platform; handle: strin
   const platform = platformOfKey(key);
   return { platform, handle: platform === "twitter" ? key : key.slice(platform.length + 1) };
 }
+
+/** How a handle reads on screen: `@name` everywhere but RSS, whose "handle" is an author's or a blog's name. */
+export function displayHandle(platform: Platform, handle: string): string {
+  return platform === "rss" ? handle : `@${handle}`;
+}
+
+// Telegram's rule for public usernames: 5–32 of a–z, 0–9 and _, starting with a letter. Intake falls back to a
+// first name or a chat title when there is none, and those must not become t.me links to someone else.
+const TELEGRAM_USERNAME = /^[a-z][a-z0-9_]{3,30}[a-z0-9]$/i;
+const MASTODON_ACCT = /^([^@\s/?#]+)@([a-z0-9.-]+\.[a-z]{2,})$/i;
+
+/**
+ * The handle's profile on its network, or null where there is none to link to: RSS authors, Telegram names that
+ * are not public usernames, Mastodon handles without their instance.
+ */
+export function profileUrl(platform: Platform, handle: string): string | null {
+  const bare = handle.trim().replace(/^@+/, "");
+  if (!bare) return null;
+  switch (platform) {
+    case "twitter":
+      return `https://x.com/${encodeURIComponent(bare)}`;
+    case "bluesky":
+      return `https://bsky.app/profile/${encodeURIComponent(bare)}`;
+    case "mastodon": {
+      const acct = MASTODON_ACCT.exec(bare);
+      return acct ? `https://${acct[2].toLowerCase()}/@${encodeURIComponent(acct[1])}` : null;
+    }
+    case "telegram":
+      return TELEGRAM_USERNAME.test(bare) ? `https://t.me/${bare}` : null;
+    case "rss":
+      return null;
+  }
+}

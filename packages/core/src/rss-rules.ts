@@ -1,5 +1,17 @@
-/** An RSS item's platform (document 1 §3), judged by the host of its link. */
-export const RSS_PLATFORMS = ["twitter", "youtube", "github", "reddit", "other"] as const;
+/**
+ * An RSS item's platform, judged by its link: document 1 §3's values, with the networks Curate also reads posts
+ * from (issue 18) before the catch-all "other".
+ */
+export const RSS_PLATFORMS = [
+  "twitter",
+  "youtube",
+  "github",
+  "reddit",
+  "bluesky",
+  "mastodon",
+  "telegram",
+  "other",
+] as const;
 export type RssPlatform = (typeof RSS_PLATFORMS)[number];
 
 export function isRssPlatform(value: unknown): value is RssPlatform {
@@ -10,8 +22,11 @@ export function isRssPlatform(value: unknown): value is RssPlatform {
 export function rssPlatformOf(link: string | null | undefined): RssPlatform {
   if (!link) return "other";
   let host: string;
+  let path: string;
   try {
-    host = new URL(link).hostname.replace(/^www\./, "");
+    const url = new URL(link);
+    host = url.hostname.replace(/^www\./, "");
+    path = url.pathname;
   } catch {
     return "other";
   }
@@ -19,5 +34,9 @@ export function rssPlatformOf(link: string | null | undefined): RssPlatform {
   if (host === "youtube.com" || host === "youtu.be" || host.endsWith(".youtube.com")) return "youtube";
   if (host === "github.com" || host.endsWith(".github.com") || host.endsWith(".github.io")) return "github";
   if (host === "reddit.com" || host.endsWith(".reddit.com") || host === "redd.it") return "reddit";
+  if (host === "bsky.app") return "bluesky";
+  if (host === "t.me" || host === "telegram.me") return "telegram";
+  // Mastodon lives on any host; its statuses' addresses have one shape: /@user/<numeric id>.
+  if (/^\/@[^/]+\/\d+\/?$/.test(path)) return "mastodon";
   return "other";
 }

@@ -9,18 +9,22 @@ import { submissionListQuerySchema } from "./submissions.ts";
 
 describe("listSearchSchema (page search parameters)", () => {
   it("keeps valid values", () => {
-    expect(listSearchSchema.parse({ status: "approved", sortOrder: "oldest", q: "near" })).toEqual({
+    expect(
+      listSearchSchema.parse({ status: "approved", sortOrder: "oldest", q: "near", platform: "bluesky" }),
+    ).toEqual({
       status: "approved",
       sortOrder: "oldest",
       q: "near",
+      platform: "bluesky",
     });
   });
 
   it("drops anything outside the enums instead of failing", () => {
-    expect(listSearchSchema.parse({ status: "bogus", sortOrder: 5, q: ["a"] })).toEqual({
+    expect(listSearchSchema.parse({ status: "bogus", sortOrder: 5, q: ["a"], platform: "myspace" })).toEqual({
       status: undefined,
       sortOrder: undefined,
       q: undefined,
+      platform: undefined,
     });
     expect(listSearchSchema.parse({ q: "   " }).q).toBeUndefined();
   });

@@ -7,6 +7,7 @@ import { topCuratorsQueryOptions } from "#web/features/leaderboard/api";
 import {
   type SubmissionFilters,
   submissionsInfiniteQueryOptions,
+  toListSearch,
   toSubmissionFilters,
 } from "#web/features/submissions/api";
 
@@ -31,15 +32,7 @@ function ExploreRoute() {
   const changeFilters = (patch: Partial<SubmissionFilters>) => {
     void navigate({
       replace: true,
-      search: (previous) => {
-        const next = { ...previous, ...patch };
-        // Defaults stay out of the address so shared links stay short.
-        return {
-          status: next.status === "all" ? undefined : next.status,
-          sortOrder: next.sortOrder === "newest" ? undefined : next.sortOrder,
-          q: next.q || undefined,
-        };
-      },
+      search: (previous) => toListSearch({ ...toSubmissionFilters(previous), ...patch }),
     });
   };
 

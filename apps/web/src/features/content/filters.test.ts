@@ -77,6 +77,9 @@ describe("content filters", () => {
       {},
     );
     expect(parseContentSearch({ platform: ["twitter"], category: 3 })).toEqual({});
+    // The networks Curate reads from besides the spec's values.
+    expect(parseContentSearch({ platform: "bluesky" })).toEqual({ platform: "bluesky" });
+    expect(parseContentSearch({ platform: "telegram" })).toEqual({ platform: "telegram" });
     expect(toContentSearch(withDefaults({}))).toEqual({});
     expect(toContentSearch(withDefaults({ category: "grid" }))).toEqual({ category: "grid" });
   });

@@ -166,4 +166,12 @@ describe("RSS helpers", () => {
     expect(platformOf("https://github.com.evil.example/x")).toBe("other");
     expect(platformOf(null)).toBe("other");
   });
+
+  it("tells the networks Curate reads from by their post addresses", () => {
+    expect(platformOf("https://bsky.app/profile/carol.bsky.social/post/3l2k")).toBe("bluesky");
+    expect(platformOf("https://fosstodon.org/@bob/113456789")).toBe("mastodon");
+    expect(platformOf("https://t.me/e2e_channel/42")).toBe("telegram");
+    // A profile page on any host is not a status.
+    expect(platformOf("https://blog.example/@bob/about")).toBe("other");
+  });
 });

@@ -5,6 +5,7 @@ import {
   DEFAULT_SORT,
   expandableIds,
   filterRows,
+  handlesOf,
   type LeaderboardRow,
   nextSort,
   type SortState,
@@ -60,6 +61,19 @@ describe("toRows", () => {
 });
 
 describe("sortRows", () => {
+  it("sorts handles from other networks by the handle shown, not their network's prefix", () => {
+    const mixed = toRows([
+      entry("mastodon:zoe@fosstodon.org", { submissions: 3, approvals: 1 }),
+      entry("bluesky:yan.bsky.social", { submissions: 2, approvals: 1 }),
+      entry("adam", { submissions: 1, approvals: 1 }),
+    ]);
+    expect(usernames(sortRows(mixed, { key: "username", direction: "ascending" }))).toEqual([
+      "adam",
+      "bluesky:yan.bsky.social",
+      "mastodon:zoe@fosstodon.org",
+    ]);
+  });
+
   it("keeps the server's order by default", () => {
     expect(usernames(sortBy(DEFAULT_SORT))).toEqual(["zed", "Alice", "bob", "carol"]);
   });
@@ -182,5 +196,23 @@ describe("filterRows", () => {
 describe("expandableIds", () => {
   it("lists the curators with more feeds than a collapsed row shows", () => {
     expect(expandableIds(rows)).toEqual(["id-bob"]);
+  });
+});
+
+describe("linked handles", () => {
+  const merged: LeaderboardEntry = {
+    ...entry("bluesky:dana.bsky.social", { submissions: 12, approvals: 6 }),
+    handles: ["bluesky:dana.bsky.social", "mastodon:dana@hachyderm.io", "dana_x"],
+  };
+
+  it("name the entry by its strongest handle, then the others once", () => {
+    expect(handlesOf(merged)).toEqual(["bluesky:dana.bsky.social", "mastodon:dana@hachyderm.io", "dana_x"]);
+    expect(handlesOf(entry("solo", { submissions: 1, approvals: 0 }))).toEqual(["solo"]);
+  });
+
+  it("find the entry by any of them", () => {
+    const found = (query: string) => usernames(filterRows(toRows([merged, ...entries]), query, feedNames));
+    expect(found("hachyderm")).toEqual(["bluesky:dana.bsky.social"]);
+    expect(found("@dana_x")).toEqual(["bluesky:dana.bsky.social"]);
   });
 });

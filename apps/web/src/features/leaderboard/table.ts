@@ -1,4 +1,4 @@
-import { approvalRate, type LeaderboardEntry } from "@curate/core";
+import { approvalRate, type LeaderboardEntry, splitHandleKey } from "@curate/core";
 
 /** Feed rows shown per curator before the row is expanded. */
 export const COLLAPSED_FEED_ROWS = 2;
@@ -64,7 +64,12 @@ const compareUsernames = new Intl.Collator(undefined, { sensitivity: "base", num
 
 const comparators: Record<SortKey, (a: LeaderboardRow, b: LeaderboardRow) => number> = {
   rank: (a, b) => a.rank - b.rank,
-  username: (a, b) => compareUsernames(a.entry.curatorUsername, b.entry.curatorUsername),
+  // By the handle as shown, so `bluesky:zoe` sorts under z, not b.
+  username: (a, b) =>
+    compareUsernames(
+      splitHandleKey(a.entry.curatorUsername).handle,
+      splitHandleKey(b.entry.curatorUsername).handle,
+    ),
   approvalRate: (a, b) => a.approvalRate - b.approvalRate,
   submissions: (a, b) => a.entry.submissionCount - b.entry.submissionCount,
   // Breadth: how many feeds the curator submits to (the Submissions column already covers volume).
@@ -79,7 +84,7 @@ export function sortRows(rows: readonly LeaderboardRow[], sort: SortState): Lead
 }
 
 /**
- * Rows whose curator handle, or any of whose feed ids or names, contains the query (case-insensitive; a
+ * Rows any of whose curator's handles, or any of whose feed ids or names, contains the query (case-insensitive; a
  * leading @ or # is ignored, so "@alice" and "#ai" work as typed). An empty query keeps every row.
  */
 export function filterRows(
@@ -91,13 +96,21 @@ export function filterRows(
   if (!needle) return [...rows];
   return rows.filter(
     (row) =>
-      row.entry.curatorUsername.toLowerCase().includes(needle) ||
+      handlesOf(row.entry).some((handle) => handle.toLowerCase().includes(needle)) ||
       row.feeds.some(
         (feed) =>
           feed.feedId.toLowerCase().includes(needle) ||
           (feedNames.get(feed.feedId)?.toLowerCase().includes(needle) ?? false),
       ),
   );
+}
+
+/** Every handle an entry counts: an account that linked several is one entry under its strongest handle. */
+export function handlesOf(entry: LeaderboardEntry): string[] {
+  return [
+    entry.curatorUsername,
+    ...(entry.handles ?? []).filter((handle) => handle !== entry.curatorUsername),
+  ];
 }
 
 /** Rows with feed rows hidden while collapsed: the ones Expand All opens. */

@@ -48,7 +48,7 @@ const pages = (...lists: Submission[][]): SubmissionPages => ({
   ),
 });
 
-const filters = { status: "all", sortOrder: "newest" } as const;
+const filters = { status: "all", sortOrder: "newest", platform: "all" } as const;
 
 describe("listScope", () => {
   it("finds the feed of a per-feed list and none for Explore's lists", () => {

@@ -1,21 +1,100 @@
 import { listSearchSchema, type Paged, type Submission } from "@curate/core";
-import { describe, expect, it } from "vitest";
-import { submissionsHeadQueryOptions, submissionsInfiniteQueryOptions, toSubmissionFilters } from "./api";
+import { QueryClient } from "@tanstack/react-query";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  feedSubmissionsInfiniteQueryOptions,
+  type SubmissionFilters,
+  submissionsHeadQueryOptions,
+  submissionsInfiniteQueryOptions,
+  toListSearch,
+  toSubmissionFilters,
+} from "./api";
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 describe("Explore search parameters", () => {
   it("turn into the list filters they name", () => {
-    const search = listSearchSchema.parse({ status: "approved", sortOrder: "oldest", q: "near" });
-    expect(toSubmissionFilters(search)).toEqual({ status: "approved", sortOrder: "oldest", q: "near" });
+    const search = listSearchSchema.parse({
+      status: "approved",
+      sortOrder: "oldest",
+      q: "near",
+      platform: "mastodon",
+    });
+    expect(toSubmissionFilters(search)).toEqual({
+      status: "approved",
+      sortOrder: "oldest",
+      q: "near",
+      platform: "mastodon",
+    });
   });
 
-  it("fall back to all, newest and no search when the address holds unusable values", () => {
-    const search = listSearchSchema.parse({ status: "bogus", sortOrder: 7, q: "   " });
-    expect(toSubmissionFilters(search)).toEqual({ status: "all", sortOrder: "newest", q: undefined });
+  it("fall back to all, newest, every network and no search when the address holds unusable values", () => {
+    const search = listSearchSchema.parse({ status: "bogus", sortOrder: 7, q: "   ", platform: "myspace" });
+    expect(toSubmissionFilters(search)).toEqual({
+      status: "all",
+      sortOrder: "newest",
+      q: undefined,
+      platform: "all",
+    });
+  });
+
+  it("leave defaults out of the address and keep a chosen network in it", () => {
+    expect(toListSearch({ status: "all", sortOrder: "newest", platform: "all" })).toEqual({});
+    expect(toListSearch({ status: "pending", sortOrder: "newest", platform: "telegram" })).toEqual({
+      status: "pending",
+      platform: "telegram",
+    });
+  });
+});
+
+describe("the platform filter", () => {
+  const answer = { items: [], pagination: { page: 0, limit: 20, hasNextPage: false, totalCount: 0 } };
+  const requested = async (load: (client: QueryClient) => Promise<unknown>) => {
+    const fetchMock = vi.fn(
+      async (_url: string, _init: RequestInit) =>
+        new Response(JSON.stringify({ success: true, statusCode: 200, timestamp: "", data: answer }), {
+          headers: { "content-type": "application/json" },
+        }),
+    );
+    vi.stubGlobal("fetch", fetchMock);
+    await load(new QueryClient());
+    return new URL(fetchMock.mock.calls[0][0], "http://app.test");
+  };
+  const filters = (platform: SubmissionFilters["platform"]): SubmissionFilters => ({
+    status: "all",
+    sortOrder: "newest",
+    platform,
+  });
+
+  it("reaches the list API as `platform`, and is left out for every network", async () => {
+    const bluesky = await requested((client) =>
+      client.fetchInfiniteQuery(submissionsInfiniteQueryOptions(filters("bluesky"))),
+    );
+    expect(bluesky.pathname).toBe("/api/submissions");
+    expect(bluesky.searchParams.get("platform")).toBe("bluesky");
+
+    const all = await requested((client) =>
+      client.fetchInfiniteQuery(submissionsInfiniteQueryOptions(filters("all"))),
+    );
+    expect(all.searchParams.has("platform")).toBe(false);
+  });
+
+  it("narrows a feed's list the same way, under its own cache entry", async () => {
+    const rss = await requested((client) =>
+      client.fetchInfiniteQuery(feedSubmissionsInfiniteQueryOptions("solar", filters("rss"))),
+    );
+    expect(rss.pathname).toBe("/api/submissions/feed/solar");
+    expect(rss.searchParams.get("platform")).toBe("rss");
+    expect(feedSubmissionsInfiniteQueryOptions("solar", filters("rss")).queryKey).not.toEqual(
+      feedSubmissionsInfiniteQueryOptions("solar", filters("all")).queryKey,
+    );
   });
 });
 
 describe("submission pages", () => {
-  const options = submissionsInfiniteQueryOptions({ status: "all", sortOrder: "newest" });
+  const options = submissionsInfiniteQueryOptions({ status: "all", sortOrder: "newest", platform: "all" });
   const page = (index: number, hasNextPage: boolean): Paged<Submission> => ({
     items: [],
     pagination: { page: index, limit: 20, hasNextPage, totalCount: 45 },
@@ -30,7 +109,7 @@ describe("submission pages", () => {
   it("never refetch every loaded page: the first page alone refreshes every 10 s and on focus or reconnect", () => {
     expect(options.refetchInterval).toBeUndefined();
     expect(options.refetchOnWindowFocus).toBe(false);
-    const head = submissionsHeadQueryOptions({ status: "all", sortOrder: "newest" });
+    const head = submissionsHeadQueryOptions({ status: "all", sortOrder: "newest", platform: "all" });
     expect(head.refetchInterval).toBe(10_000);
     expect(head.refetchOnWindowFocus).toBe("always");
     expect(head.refetchOnReconnect).toBe("always");

@@ -2,6 +2,7 @@ import {
   DEFAULT_PAGE_SIZE,
   type ListSearch,
   type Paged,
+  type Platform,
   type SortOrder,
   type StatusFilter,
   type Submission,
@@ -15,11 +16,17 @@ export interface SubmissionFilters {
   status: StatusFilter;
   sortOrder: SortOrder;
   q?: string;
+  platform: "all" | Platform;
 }
 
-/** Fills in the defaults of a validated list search (all statuses, newest first). */
+/** Fills in the defaults of a validated list search (all statuses and networks, newest first). */
 export function toSubmissionFilters(search: ListSearch): SubmissionFilters {
-  return { status: search.status ?? "all", sortOrder: search.sortOrder ?? "newest", q: search.q };
+  return {
+    status: search.status ?? "all",
+    sortOrder: search.sortOrder ?? "newest",
+    q: search.q,
+    platform: search.platform ?? "all",
+  };
 }
 
 /** The search parameters for these filters; defaults stay out of the address so shared links stay short. */
@@ -28,6 +35,7 @@ export function toListSearch(filters: SubmissionFilters): ListSearch {
     status: filters.status === "all" ? undefined : filters.status,
     sortOrder: filters.sortOrder === "newest" ? undefined : filters.sortOrder,
     q: filters.q || undefined,
+    platform: filters.platform === "all" ? undefined : filters.platform,
   };
 }
 
@@ -55,6 +63,7 @@ function fetchSubmissionPage(path: string, filters: SubmissionFilters, page: num
       status: filters.status,
       sortOrder: filters.sortOrder,
       q: filters.q,
+      platform: filters.platform === "all" ? undefined : filters.platform,
     },
   });
 }

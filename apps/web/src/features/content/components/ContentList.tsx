@@ -1,8 +1,10 @@
+import { isPlatform } from "@curate/core";
 import { useWindowVirtualizer } from "@tanstack/react-virtual";
 import { ExternalLinkIcon } from "lucide-react";
 import { useLayoutEffect, useRef, useState } from "react";
 import { Badge } from "#web/components/ui/badge";
 import { Card } from "#web/components/ui/card";
+import { PlatformIcon } from "#web/components/ui/platform-icon";
 import type { RssItem } from "#web/features/feeds/rss";
 import { formatDatePattern } from "#web/lib/format";
 
@@ -78,7 +80,12 @@ function ContentRow({ item, onCategory }: { item: RssItem; onCategory: (category
       ) : null}
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex flex-wrap items-center gap-1.5">
-          <Badge>{item.platform}</Badge>
+          <Badge>
+            {isPlatform(item.platform) ? (
+              <PlatformIcon platform={item.platform} decorative className="size-3" />
+            ) : null}
+            {item.platform}
+          </Badge>
           {item.categories.map((category) => (
             <button
               key={category}

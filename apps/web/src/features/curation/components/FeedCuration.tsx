@@ -1,4 +1,10 @@
-import { BULK_DECISION_LIMIT, type BulkRun, type ListSearch, type Submission } from "@curate/core";
+import {
+  BULK_DECISION_LIMIT,
+  type BulkRun,
+  displayHandle,
+  type ListSearch,
+  type Submission,
+} from "@curate/core";
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { InboxIcon } from "lucide-react";
 import { type MouseEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -87,8 +93,8 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
   }, []);
 
   const author = (submissionId: string) => {
-    const username = items.find((item) => item.tweetId === submissionId)?.username;
-    return username ? `post by @${username}` : "post";
+    const item = items.find((candidate) => candidate.tweetId === submissionId);
+    return item ? `post by ${displayHandle(item.platform, item.username)}` : "post";
   };
 
   const undo = useUndoDecisions(feedId);
@@ -160,9 +166,12 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
     ...feedSubmissionsHeadQueryOptions(feedId, { ...filters, status: "pending" }),
     enabled: canModerate && selection.count > 0,
   });
-  // Past the search's count cap the number matching is not known: no "Select all" then.
+  // Past the search's count cap the number matching is not known: no "Select all" then. Nor under a platform
+  // filter: a decision "by filter" names the search alone, so it would reach the other networks' posts too.
   const matchingCount =
-    pendingHead && !pendingHead.pagination.totalCountCapped ? pendingHead.pagination.totalCount : null;
+    pendingHead && !pendingHead.pagination.totalCountCapped && filters.platform === "all"
+      ? pendingHead.pagination.totalCount
+      : null;
   const run = useBulkRun(feedId, canModerate);
   const startRun = useStartBulkRun(feedId);
 
@@ -189,7 +198,9 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
   const decide = (submission: Submission, action: ModerationAction) => {
     if (busy.has(submission.tweetId)) return;
     if (!moderate({ submissionId: submission.tweetId, action, note: notes[submission.tweetId] })) return;
-    setAnnouncement(`${ACTION_WORDS[action].past} post by @${submission.username}.`);
+    setAnnouncement(
+      `${ACTION_WORDS[action].past} post by ${displayHandle(submission.platform, submission.username)}.`,
+    );
     // The clicked button goes away with the pending status; keep focus on the item instead of losing it.
     if (document.activeElement instanceof HTMLButtonElement) triage.focusItem(submission.tweetId);
   };
@@ -224,7 +235,11 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
       <SubmissionList
         options={options}
         headOptions={feedSubmissionsHeadQueryOptions(feedId, filters)}
-        empty={filters.status === "all" && !filters.q ? <FirstSubmissionHint feedId={feedId} /> : undefined}
+        empty={
+          filters.status === "all" && !filters.q && filters.platform === "all" ? (
+            <FirstSubmissionHint feedId={feedId} />
+          ) : undefined
+        }
         renderSummary={(total, capped) => (
           <p className="text-sm text-muted" data-testid="submission-total">
             {formatTotal(total, capped)} {total === 1 && !capped ? "submission" : "submissions"}
@@ -246,7 +261,7 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
             <div
               {...triage.itemProps(submission, index)}
               role="group"
-              aria-label={`Post ${index + 1} by @${submission.username}, ${submission.status}`}
+              aria-label={`Post ${index + 1} by ${displayHandle(submission.platform, submission.username)}, ${submission.status}`}
               // The item being worked on keeps an accent edge while focus is on its buttons or note.
               className="scroll-mt-24 scroll-mb-6 rounded-md focus-visible:outline-offset-4 data-current:[&:focus-within>div]:border-accent"
             >
@@ -258,7 +273,7 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
                     checked={selected}
                     disabled={selection.allMatching}
                     data-testid="select-submission"
-                    aria-label={`Select post by @${submission.username}`}
+                    aria-label={`Select post by ${displayHandle(submission.platform, submission.username)}`}
                     onClick={(event: MouseEvent<HTMLInputElement>) =>
                       selection.toggle(submission.tweetId, event.shiftKey)
                     }

@@ -1,12 +1,15 @@
+import { displayHandle, type LeaderboardEntry, splitHandleKey } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { ArrowDownIcon, ArrowUpIcon, ChevronsUpDownIcon } from "lucide-react";
 import { useId } from "react";
 import { Avatar } from "#web/components/ui/avatar";
+import { Handle } from "#web/components/ui/handle";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
 import {
   ariaSort,
   COLLAPSED_FEED_ROWS,
+  handlesOf,
   type LeaderboardRow,
   type SortKey,
   type SortState,
@@ -101,15 +104,11 @@ function LeaderboardCards({
           >
             <div className="flex items-center gap-3">
               <RankStar rank={row.rank} />
-              <Avatar name={row.entry.curatorUsername} size={32} />
-              <a
-                href={`https://x.com/${encodeURIComponent(row.entry.curatorUsername)}`}
-                target="_blank"
-                rel="noreferrer"
-                className="min-w-0 truncate font-medium text-ink hover:text-accent hover:underline"
-              >
-                @{row.entry.curatorUsername}
-              </a>
+              <Avatar name={splitHandleKey(row.entry.curatorUsername).handle} size={32} />
+              <div className="flex min-w-0 flex-col">
+                <Handle handleKey={row.entry.curatorUsername} className="font-medium text-ink" />
+                <LinkedHandles entry={row.entry} />
+              </div>
             </div>
             <dl className="grid grid-cols-2 gap-3 text-sm">
               <div>
@@ -236,15 +235,11 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
       <TableCell className="align-top">
         {/* Pulled up so the handle sits on the same line as the other cells' first line of text. */}
         <div className="-my-1.5 flex items-center gap-3">
-          <Avatar name={entry.curatorUsername} size={32} />
-          <a
-            href={`https://x.com/${encodeURIComponent(entry.curatorUsername)}`}
-            target="_blank"
-            rel="noreferrer"
-            className="truncate font-medium text-ink hover:text-accent hover:underline"
-          >
-            @{entry.curatorUsername}
-          </a>
+          <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
+          <div className="flex min-w-0 flex-col">
+            <Handle handleKey={entry.curatorUsername} className="font-medium text-ink" />
+            <LinkedHandles entry={entry} />
+          </div>
         </div>
       </TableCell>
       <TableCell className="align-top">
@@ -339,8 +334,8 @@ function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
           aria-controls={listId}
           aria-label={
             expanded
-              ? `Show fewer feeds for @${row.entry.curatorUsername}`
-              : `Show all ${row.feeds.length} feeds for @${row.entry.curatorUsername}`
+              ? `Show fewer feeds for ${handleText(row.entry.curatorUsername)}`
+              : `Show all ${row.feeds.length} feeds for ${handleText(row.entry.curatorUsername)}`
           }
           className="self-start rounded-sm text-xs font-medium text-accent hover:underline"
         >
@@ -349,6 +344,25 @@ function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
       ) : null}
     </div>
   );
+}
+
+/** The other handles of a curator who linked several to one Curate account; their counts are in this row. */
+function LinkedHandles({ entry }: { entry: LeaderboardEntry }) {
+  const others = handlesOf(entry).slice(1);
+  if (others.length === 0) return null;
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted" data-testid="linked-handles">
+      <span>also</span>
+      {others.map((handle) => (
+        <Handle key={handle} handleKey={handle} />
+      ))}
+    </p>
+  );
+}
+
+function handleText(key: string): string {
+  const { platform, handle } = splitHandleKey(key);
+  return displayHandle(platform, handle);
 }
 
 const SKELETON_ROWS = 8;

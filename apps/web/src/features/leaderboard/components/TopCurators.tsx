@@ -1,6 +1,8 @@
+import { splitHandleKey } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Alert } from "#web/components/ui/alert";
 import { Avatar } from "#web/components/ui/avatar";
+import { Handle } from "#web/components/ui/handle";
 import { Skeleton } from "#web/components/ui/skeleton";
 import {
   type TopCuratorsOptions,
@@ -46,15 +48,8 @@ export function TopCurators({ feedId, limit }: TopCuratorsOptions = {}) {
       {data.map(({ entry, points }, index) => (
         <li key={entry.curatorId} className="flex items-center gap-3 rounded-md px-2 py-2">
           <RankBadge rank={index + 1} />
-          <Avatar name={entry.curatorUsername} size={32} />
-          <a
-            href={`https://x.com/${encodeURIComponent(entry.curatorUsername)}`}
-            target="_blank"
-            rel="noreferrer"
-            className="min-w-0 flex-1 truncate text-sm font-medium text-ink hover:text-accent hover:underline"
-          >
-            @{entry.curatorUsername}
-          </a>
+          <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
+          <Handle handleKey={entry.curatorUsername} className="flex-1 text-sm font-medium text-ink" />
           <span className="text-sm text-muted tabular-nums">
             <span className="font-semibold text-ink">{points}</span> {points === 1 ? "point" : "points"}
           </span>

@@ -1,4 +1,4 @@
-import type { ModerationRecord, Submission, SubmissionFeed } from "@curate/core";
+import { displayHandle, type ModerationRecord, type Submission, type SubmissionFeed } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { ArrowLeftIcon, HistoryIcon, SendIcon } from "lucide-react";
@@ -6,6 +6,7 @@ import { useState } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
+import { Handle } from "#web/components/ui/handle";
 import { RelativeTime } from "#web/components/ui/relative-time";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { Skeleton } from "#web/components/ui/skeleton";
@@ -35,7 +36,11 @@ export function SubmissionPage({ submissionId }: { submissionId: string }) {
         <SectionHeader
           as="h1"
           id="submission-title"
-          title={submission.data ? `Post by @${submission.data.username}` : "Submission"}
+          title={
+            submission.data
+              ? `Post by ${displayHandle(submission.data.platform, submission.data.username)}`
+              : "Submission"
+          }
           description="Its feeds, its moderation history, and where it was published."
         />
       </div>
@@ -108,7 +113,11 @@ function FeedRow({ feed, username }: { feed: SubmissionFeed; username: string })
           <StatusPill status={feed.status} />
         </p>
         <p className="mt-0.5 text-sm text-muted">
-          {feed.curatorUsername ? `Curated by @${feed.curatorUsername} · ` : ""}
+          {feed.curatorUsername ? (
+            <>
+              Curated by <Handle handleKey={feed.curatorUsername} className="align-bottom" /> ·{" "}
+            </>
+          ) : null}
           submitted <RelativeTime date={feed.submittedAt} title={formatDateTime(feed.submittedAt)} />
         </p>
       </div>
@@ -146,11 +155,16 @@ function ModerationHistory({ history }: { history: readonly ModerationRecord[] }
               <div className="min-w-0">
                 <p className="text-muted">
                   <span className="font-medium text-ink">{verbOf(record)}</span> in #{record.feedId} by{" "}
-                  <span className="font-medium text-ink" title={record.moderatorAccountId}>
-                    {record.moderatorAccountIdType === "platform_username"
-                      ? `@${record.moderatorAccountId}`
-                      : shortAccountId(record.moderatorAccountId)}
-                  </span>{" "}
+                  {record.moderatorAccountIdType === "platform_username" ? (
+                    <Handle
+                      handleKey={record.moderatorAccountId}
+                      className="align-bottom font-medium text-ink"
+                    />
+                  ) : (
+                    <span className="font-medium text-ink" title={record.moderatorAccountId}>
+                      {shortAccountId(record.moderatorAccountId)}
+                    </span>
+                  )}{" "}
                   {SOURCE_LABELS[record.source]} ·{" "}
                   <RelativeTime date={record.createdAt} title={formatDateTime(record.createdAt)} />
                 </p>

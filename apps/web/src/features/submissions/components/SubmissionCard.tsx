@@ -1,18 +1,38 @@
-import { type Submission, truncateAtWord } from "@curate/core";
+import {
+  displayHandle,
+  PLATFORM_LABELS,
+  type Submission,
+  splitHandleKey,
+  truncateAtWord,
+} from "@curate/core";
 import { Link } from "@tanstack/react-router";
-import { ChevronRightIcon, MessageSquareQuoteIcon } from "lucide-react";
+import { ChevronRightIcon, ExternalLinkIcon, MessageSquareQuoteIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Avatar } from "#web/components/ui/avatar";
 import { badgeClasses } from "#web/components/ui/badge";
 import { Card } from "#web/components/ui/card";
+import { Handle } from "#web/components/ui/handle";
+import { PlatformLabel } from "#web/components/ui/platform-icon";
 import { RelativeTime } from "#web/components/ui/relative-time";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { cn } from "#web/lib/cn";
 import { formatDateTime } from "#web/lib/format";
 import { STATUS_LABELS, StatusDot, StatusPill } from "./StatusPill";
 
+/** An X post's address, for a curator's reply that is known by its id alone. */
 export function postUrl(username: string, tweetId: string): string {
   return `https://x.com/${encodeURIComponent(username)}/status/${encodeURIComponent(tweetId)}`;
+}
+
+/** The post's own address, when it is one a browser should open (never a script or data URL from a feed). */
+function originalUrl(url: string | null): string | null {
+  return url && /^https?:\/\//i.test(url) ? url : null;
+}
+
+/** A curator's reply on X links to that reply; elsewhere the curator's profile is the link. */
+function curatorLink(curatorKey: string, curatorTweetId: string | null): string | undefined {
+  const { platform, handle } = splitHandleKey(curatorKey);
+  return platform === "twitter" && curatorTweetId ? postUrl(handle, curatorTweetId) : undefined;
 }
 
 interface SubmissionCardProps {
@@ -24,37 +44,52 @@ interface SubmissionCardProps {
 }
 
 export function SubmissionCard({ submission, actions, linkToPage = true }: SubmissionCardProps) {
-  const { username, tweetId, curatorUsername, curatorNotes, curatorTweetId } = submission;
-  const authorUrl = postUrl(username, tweetId);
+  const { platform, username, tweetId, curatorUsername, curatorNotes, curatorTweetId } = submission;
+  const author = displayHandle(platform, username);
+  const displayName =
+    submission.authorDisplayName && submission.authorDisplayName !== username
+      ? submission.authorDisplayName
+      : null;
+  const original = originalUrl(submission.url);
+  const label = PLATFORM_LABELS[platform];
+  const time = <RelativeTime date={submission.createdAt} title={formatDateTime(submission.createdAt)} />;
 
   return (
-    <Card className="p-4 sm:p-6" data-testid="submission-card" data-status={submission.status}>
-      <article aria-label={`Post by @${username}`} className="flex gap-3 sm:gap-4">
-        <Avatar name={username} src={submission.authorProfileImage} size={40} />
+    <Card
+      className="p-4 sm:p-6"
+      data-testid="submission-card"
+      data-status={submission.status}
+      data-platform={platform}
+    >
+      <article aria-label={`Post by ${author}`} className="flex gap-3 sm:gap-4">
+        <Avatar name={displayName ?? username} src={submission.authorProfileImage} size={40} />
         <div className="min-w-0 flex-1">
-          <header className="flex items-start justify-between gap-3">
-            <div className="flex min-w-0 flex-wrap items-baseline gap-x-2">
-              <a
-                href={authorUrl}
-                target="_blank"
-                rel="noreferrer"
-                className="truncate font-semibold text-ink hover:text-accent hover:underline"
-              >
-                @{username}
-              </a>
-              <a
-                href={authorUrl}
-                target="_blank"
-                rel="noreferrer"
-                className="text-sm text-muted hover:underline"
-              >
-                <RelativeTime date={submission.createdAt} title={formatDateTime(submission.createdAt)} />
-              </a>
-            </div>
-            <div className="flex shrink-0 flex-wrap items-center justify-end gap-1.5">
+          {/* On phones the network and time run under the status too; wider, the status keeps its own column. */}
+          <header className="grid grid-cols-[minmax(0,1fr)_auto] items-start gap-x-3">
+            <p className="flex min-w-0 flex-wrap items-baseline gap-x-2">
+              {displayName ? <span className="truncate font-semibold text-ink">{displayName}</span> : null}
+              <Handle
+                platform={platform}
+                handle={username}
+                icon={false}
+                className={displayName ? "text-sm text-muted" : "font-semibold text-ink"}
+              />
+            </p>
+            <div className="flex flex-wrap items-center justify-end gap-1.5 sm:row-span-2">
               <StatusPill status={submission.status} />
               <OtherFeedStatuses submission={submission} />
             </div>
+            <p className="col-span-2 mt-0.5 flex items-center gap-1.5 text-sm text-muted sm:col-span-1">
+              <PlatformLabel platform={platform} />
+              <span aria-hidden="true">·</span>
+              {original ? (
+                <a href={original} target="_blank" rel="noopener noreferrer" className="hover:underline">
+                  {time}
+                </a>
+              ) : (
+                time
+              )}
+            </p>
           </header>
 
           <p
@@ -69,18 +104,11 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
               <p className="flex flex-wrap items-center gap-x-1.5 text-muted">
                 <MessageSquareQuoteIcon className="size-4 shrink-0" aria-hidden="true" />
                 Curated by
-                {curatorTweetId ? (
-                  <a
-                    href={postUrl(curatorUsername, curatorTweetId)}
-                    target="_blank"
-                    rel="noreferrer"
-                    className="font-medium text-ink hover:text-accent hover:underline"
-                  >
-                    @{curatorUsername}
-                  </a>
-                ) : (
-                  <span className="font-medium text-ink">@{curatorUsername}</span>
-                )}
+                <Handle
+                  handleKey={curatorUsername}
+                  href={curatorLink(curatorUsername, curatorTweetId)}
+                  className="font-medium text-ink"
+                />
                 <span aria-hidden="true">·</span>
                 <RelativeTime date={submission.submittedAt} />
               </p>
@@ -106,18 +134,32 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
                 ))}
               </ul>
             ) : null}
-            {linkToPage ? (
-              <Link
-                to="/submission/$submissionId"
-                params={{ submissionId: tweetId }}
-                className="ml-auto inline-flex items-center gap-1 rounded-md text-sm font-medium text-muted hover:text-accent"
-                aria-label={`Details of the post by @${username}`}
-                data-testid="submission-details-link"
-              >
-                Details
-                <ChevronRightIcon className="size-4" aria-hidden="true" />
-              </Link>
-            ) : null}
+            <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-1">
+              {original ? (
+                <a
+                  href={original}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-muted hover:text-accent"
+                  data-testid="original-post-link"
+                >
+                  View on {label}
+                  <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
+                </a>
+              ) : null}
+              {linkToPage ? (
+                <Link
+                  to="/submission/$submissionId"
+                  params={{ submissionId: tweetId }}
+                  className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-muted hover:text-accent"
+                  aria-label={`Details of the post by ${author}`}
+                  data-testid="submission-details-link"
+                >
+                  Details
+                  <ChevronRightIcon className="size-4" aria-hidden="true" />
+                </Link>
+              ) : null}
+            </div>
           </div>
           {actions}
         </div>

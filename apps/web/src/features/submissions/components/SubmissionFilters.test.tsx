@@ -15,7 +15,12 @@ afterEach(() => {
 describe("submission search box", () => {
   it("reports the search once, 300 ms after the last keystroke", () => {
     const onChange = vi.fn();
-    render(<SubmissionFilters filters={{ status: "all", sortOrder: "newest" }} onChange={onChange} />);
+    render(
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", platform: "all" }}
+        onChange={onChange}
+      />,
+    );
     const box = screen.getByLabelText("Search submissions");
 
     fireEvent.change(box, { target: { value: "ne" } });
@@ -32,7 +37,10 @@ describe("submission search box", () => {
   it("clears the search when the box is emptied", () => {
     const onChange = vi.fn();
     render(
-      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "near" }} onChange={onChange} />,
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", q: "near", platform: "all" }}
+        onChange={onChange}
+      />,
     );
     fireEvent.change(screen.getByLabelText("Search submissions"), { target: { value: "" } });
     act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS));
@@ -42,10 +50,16 @@ describe("submission search box", () => {
   it("shows a search changed elsewhere without reporting it back", () => {
     const onChange = vi.fn();
     const { rerender } = render(
-      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "near" }} onChange={onChange} />,
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", q: "near", platform: "all" }}
+        onChange={onChange}
+      />,
     );
     rerender(
-      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "ai" }} onChange={onChange} />,
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", q: "ai", platform: "all" }}
+        onChange={onChange}
+      />,
     );
     act(() => vi.advanceTimersByTime(SEARCH_DEBOUNCE_MS * 2));
     expect(screen.getByLabelText<HTMLInputElement>("Search submissions").value).toBe("ai");
@@ -54,14 +68,53 @@ describe("submission search box", () => {
 
   it("says what a search shorter than three characters matches, and only then", () => {
     const { rerender } = render(
-      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "@ze" }} onChange={vi.fn()} />,
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", q: "@ze", platform: "all" }}
+        onChange={vi.fn()}
+      />,
     );
     expect(screen.getByTestId("short-search-hint").textContent).toBe(
       "Showing posts by handles that start with “ze”. Type 3 or more characters to search the text of posts.",
     );
     rerender(
-      <SubmissionFilters filters={{ status: "all", sortOrder: "newest", q: "zei" }} onChange={vi.fn()} />,
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", q: "zei", platform: "all" }}
+        onChange={vi.fn()}
+      />,
     );
     expect(screen.queryByTestId("short-search-hint")).toBeNull();
+  });
+});
+
+describe("platform filter", () => {
+  it("offers every network by its label, and reports the one chosen", () => {
+    const onChange = vi.fn();
+    render(
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", platform: "all" }}
+        onChange={onChange}
+      />,
+    );
+    const select = screen.getByLabelText<HTMLSelectElement>("Platform");
+    expect([...select.options].map((option) => [option.value, option.text])).toEqual([
+      ["all", "All"],
+      ["twitter", "X"],
+      ["bluesky", "Bluesky"],
+      ["mastodon", "Mastodon"],
+      ["telegram", "Telegram"],
+      ["rss", "RSS"],
+    ]);
+    fireEvent.change(select, { target: { value: "mastodon" } });
+    expect(onChange).toHaveBeenCalledWith({ platform: "mastodon" });
+  });
+
+  it("shows the network the address names", () => {
+    render(
+      <SubmissionFilters
+        filters={{ status: "all", sortOrder: "newest", platform: "telegram" }}
+        onChange={vi.fn()}
+      />,
+    );
+    expect(screen.getByLabelText<HTMLSelectElement>("Platform").value).toBe("telegram");
   });
 });

@@ -1,4 +1,11 @@
-import { isTextSearch, MIN_TEXT_SEARCH_LENGTH, type SortOrder, type StatusFilter } from "@curate/core";
+import {
+  isTextSearch,
+  MIN_TEXT_SEARCH_LENGTH,
+  PLATFORM_LABELS,
+  PLATFORMS,
+  type SortOrder,
+  type StatusFilter,
+} from "@curate/core";
 import { SearchIcon } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { Input } from "#web/components/ui/input";
@@ -20,6 +27,11 @@ const STATUS_OPTIONS: ReadonlyArray<SelectOption<StatusFilter>> = [
   { value: "rejected", label: "Rejected" },
 ];
 
+const PLATFORM_OPTIONS: ReadonlyArray<SelectOption<Filters["platform"]>> = [
+  { value: "all", label: "All" },
+  ...PLATFORMS.map((platform) => ({ value: platform, label: PLATFORM_LABELS[platform] })),
+];
+
 interface SubmissionFiltersProps {
   filters: Filters;
   onChange: (patch: Partial<Filters>) => void;
@@ -27,26 +39,36 @@ interface SubmissionFiltersProps {
 
 export function SubmissionFilters({ filters, onChange }: SubmissionFiltersProps) {
   return (
-    <div className="grid grid-cols-2 gap-3 sm:grid-cols-[minmax(0,1fr)_9rem_9rem] sm:items-end">
-      <SearchBox value={filters.q} onSearch={(q) => onChange({ q })} />
-      <Select
-        label="Sort By"
-        value={filters.sortOrder}
-        options={SORT_OPTIONS}
-        onValueChange={(sortOrder) => onChange({ sortOrder })}
-      />
-      <Select
-        label="Status"
-        value={filters.status}
-        options={STATUS_OPTIONS}
-        onValueChange={(status) => onChange({ status })}
-      />
-      {filters.q && !isTextSearch(filters.q) ? (
-        <p className="col-span-full -mt-1 text-xs text-muted" role="status" data-testid="short-search-hint">
-          Showing posts by handles that start with “{filters.q.replace(/^@+/, "")}”. Type{" "}
-          {MIN_TEXT_SEARCH_LENGTH} or more characters to search the text of posts.
-        </p>
-      ) : null}
+    // Sized by the space the list has, not the window: Explore's middle column is narrower than a feed's tab.
+    <div className="@container">
+      <div className="grid grid-cols-2 gap-3 @lg:grid-cols-3 @3xl:grid-cols-[minmax(0,1fr)_9rem_9rem_9rem] @3xl:items-end">
+        <SearchBox value={filters.q} onSearch={(q) => onChange({ q })} />
+        <Select
+          label="Sort By"
+          value={filters.sortOrder}
+          options={SORT_OPTIONS}
+          onValueChange={(sortOrder) => onChange({ sortOrder })}
+        />
+        <Select
+          label="Status"
+          value={filters.status}
+          options={STATUS_OPTIONS}
+          onValueChange={(status) => onChange({ status })}
+        />
+        <Select
+          label="Platform"
+          value={filters.platform}
+          options={PLATFORM_OPTIONS}
+          onValueChange={(platform) => onChange({ platform })}
+          className="col-span-2 @lg:col-span-1"
+        />
+        {filters.q && !isTextSearch(filters.q) ? (
+          <p className="col-span-full -mt-1 text-xs text-muted" role="status" data-testid="short-search-hint">
+            Showing posts by handles that start with “{filters.q.replace(/^@+/, "")}”. Type{" "}
+            {MIN_TEXT_SEARCH_LENGTH} or more characters to search the text of posts.
+          </p>
+        ) : null}
+      </div>
     </div>
   );
 }
@@ -80,7 +102,7 @@ function SearchBox({ value, onSearch }: SearchBoxProps) {
   }, [debouncedText]);
 
   return (
-    <div className="relative col-span-2 sm:col-span-1">
+    <div className="relative col-span-2 @lg:col-span-3 @3xl:col-span-1">
       <label htmlFor="submission-search" className="sr-only">
         Search submissions
       </label>

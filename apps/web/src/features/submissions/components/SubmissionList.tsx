@@ -147,7 +147,7 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
           <InboxIcon className="size-5" aria-hidden="true" />
         </span>
         <p className="font-medium text-ink">No submissions found</p>
-        <p className="text-sm text-muted">Try another search or status filter.</p>
+        <p className="text-sm text-muted">Try another search or filter.</p>
       </Card>
     );
   }
