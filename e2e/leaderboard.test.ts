@@ -1,4 +1,5 @@
 import type { LeaderboardEntry } from "@curate/core";
+import { splitHandleKey } from "@curate/core";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession, PHONE, type Viewport } from "./support/browser.ts";
@@ -37,7 +38,8 @@ async function shownRows(page: Page): Promise<ShownRow[]> {
       const cell = (index: number) => row.querySelectorAll("td")[index]?.textContent ?? "";
       return {
         rank: Number(row.getAttribute("data-rank")),
-        username: (row.querySelector('a[href^="https://x.com/"]')?.textContent ?? "").replace(/^@/, ""),
+        // The curator's key: a bare X handle, or `<platform>:<handle>` from another network.
+        username: row.getAttribute("data-curator") ?? "",
         approvalRate: Number(cell(2).match(/(\d+)%/)?.[1]),
         submissions: Number(cell(3).replace(/\D/g, "")),
         feedShares: row.querySelectorAll("[data-testid=feed-share]").length,
@@ -122,7 +124,12 @@ describe("Leaderboard", () => {
       first: "ascending" | "descending";
       compare: (a: ShownRow, b: ShownRow) => number;
     }> = [
-      { name: "Username", first: "ascending", compare: (a, b) => compareNames(a.username, b.username) },
+      {
+        name: "Username",
+        first: "ascending",
+        // By the handle as shown: `bluesky:zoe.bsky.social` sorts under z.
+        compare: (a, b) => compareNames(splitHandleKey(a.username).handle, splitHandleKey(b.username).handle),
+      },
       { name: "Approval Rate", first: "descending", compare: (a, b) => a.approvalRate - b.approvalRate },
       { name: "Submissions", first: "descending", compare: (a, b) => a.submissions - b.submissions },
       {
@@ -174,12 +181,14 @@ describe("Leaderboard", () => {
     const search = page.getByPlaceholder("Search by curator or feed");
 
     const target = entries[Math.min(5, entries.length - 1)].curatorUsername;
-    await search.fill(target);
+    // People search for the handle as the page shows it, whatever its network.
+    const typed = splitHandleKey(target).handle;
+    await search.fill(typed);
     await expect.poll(async () => (await shownRows(page)).map((row) => row.username)).toContain(target);
     const byHandle = await shownRows(page);
     expect(byHandle.length).toBeLessThan(entries.length);
     for (const row of byHandle) {
-      expect(row.username.toLowerCase()).toContain(target.toLowerCase());
+      expect(row.username.toLowerCase()).toContain(typed.toLowerCase());
       expect(row.rank).toBe(ranks.get(row.username));
     }
 

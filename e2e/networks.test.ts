@@ -171,6 +171,14 @@ describe("one queue fed by every network", () => {
     await cards.filter({ hasText: marker }).waitFor();
     expect(await cards.count()).toBe(1);
     expect(await cards.first().getAttribute("data-status")).toBe("approved");
+    // Where it comes from, and the way back to it.
+    expect(
+      await cards
+        .first()
+        .getByRole("link", { name: /View on Bluesky/ })
+        .getAttribute("href"),
+    ).toBe(pending.url);
+    expect(await cards.first().textContent()).toContain("@bob.bsky.social");
     expect(await feedSubmissions(feedId)).toHaveLength(1);
     expect(pageErrors).toEqual([]);
     expect(erin.pageErrors).toEqual([]);

@@ -5,6 +5,7 @@ import {
   type LinkCode,
   type LinkedAccount,
   PLATFORM_LABELS,
+  type Platform,
 } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { KeyRoundIcon } from "lucide-react";
@@ -12,6 +13,8 @@ import { useEffect, useState } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { CopyButton } from "#web/components/ui/copy-button";
+import { Handle } from "#web/components/ui/handle";
+import { PlatformIcon } from "#web/components/ui/platform-icon";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { toast } from "#web/components/ui/toast";
 import { serverMessage } from "#web/lib/api";
@@ -21,9 +24,15 @@ import { useCreateLinkCode } from "../mutations";
 /** How often the list is asked again while a code waits for its post: the bot reads mentions on its own beat. */
 const WAITING_REFETCH_MS = 5000;
 
-function networkLabel(platform: string): string {
-  const key = platform.toLowerCase() === "x" ? "twitter" : platform.toLowerCase();
-  return isPlatform(key) ? PLATFORM_LABELS[key] : platform;
+/** Linked accounts name X "x" (as Crosspost does) or "twitter"; the other networks by their own names. */
+function platformOf(platformName: string): Platform | null {
+  const key = platformName.toLowerCase() === "x" ? "twitter" : platformName.toLowerCase();
+  return isPlatform(key) ? key : null;
+}
+
+function networkLabel(platformName: string): string {
+  const platform = platformOf(platformName);
+  return platform ? PLATFORM_LABELS[platform] : platformName;
 }
 
 const handleId = (handle: LinkedAccount) => `${handle.platformName}:${handle.platformUserId}`;
@@ -133,12 +142,29 @@ export function LinkedHandles({
               data-testid="linked-handle"
               className="flex items-center gap-3 px-4 py-3 text-sm"
             >
-              <span className="min-w-0 truncate font-medium">@{handle.username}</span>
-              <span className="text-muted">{networkLabel(handle.platformName)}</span>
+              <LinkedHandle handle={handle} />
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** A linked handle, linking to its profile, and its network. */
+function LinkedHandle({ handle }: { handle: LinkedAccount }) {
+  const platform = platformOf(handle.platformName);
+  return (
+    <>
+      {platform ? (
+        <Handle platform={platform} handle={handle.username} icon={false} className="font-medium" />
+      ) : (
+        <span className="min-w-0 truncate font-medium">@{handle.username}</span>
+      )}
+      <span className="inline-flex items-center gap-1.5 text-muted">
+        {platform ? <PlatformIcon platform={platform} decorative /> : null}
+        {networkLabel(handle.platformName)}
+      </span>
+    </>
   );
 }

@@ -100,6 +100,7 @@ function LeaderboardCards({
             key={row.entry.curatorId}
             data-testid="leaderboard-card"
             data-rank={row.rank}
+            data-curator={row.entry.curatorUsername}
             className="flex flex-col gap-3 rounded-md border border-line bg-surface p-4"
           >
             <div className="flex items-center gap-3">
@@ -228,7 +229,12 @@ interface LeaderboardTableRowProps {
 function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: LeaderboardTableRowProps) {
   const { entry } = row;
   return (
-    <TableRow data-testid="leaderboard-row" data-rank={row.rank} className="align-top">
+    <TableRow
+      data-testid="leaderboard-row"
+      data-rank={row.rank}
+      data-curator={entry.curatorUsername}
+      className="align-top"
+    >
       <TableCell className="align-top">
         <RankStar rank={row.rank} />
       </TableCell>
