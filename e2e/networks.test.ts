@@ -4,7 +4,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession, launchBrowser, openPage } from "./support/browser.ts";
 import { E2E_BLUESKY_BOT, E2E_MASTODON_BOT, E2E_MASTODON_DOMAIN, postOn } from "./support/fake-networks.ts";
-import { signInAsModerator, toastShown } from "./support/journeys.ts";
+import { createFeedAs, signInAsModerator, toastShown } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const control = inject("networksControlUrl");
@@ -42,23 +42,13 @@ async function rssItems(feedId: string): Promise<string[]> {
 
 /** A feed publishing approvals to this deployment's RSS, whose only approver is a Bluesky handle. */
 async function createFeed(page: Page, feedId: string, approver: string) {
-  const status = await page.evaluate(
-    async ({ id, approver }) => {
-      const response = await fetch("/api/feeds", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          id,
-          name: "Open Networks",
-          description: "Posts from every network, in one queue",
-          moderation: { approvers: { bluesky: [approver] } },
-          outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/rss", config: {} }] } },
-        }),
-      });
-      return response.status;
-    },
-    { id: feedId, approver },
-  );
+  const status = await createFeedAs(page, {
+    id: feedId,
+    name: "Open Networks",
+    description: "Posts from every network, in one queue",
+    moderation: { approvers: { bluesky: [approver] } },
+    outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/rss", config: {} }] } },
+  });
   expect(status).toBe(201);
 }
 

@@ -29,3 +29,15 @@ export async function postOnTestPage(page: Page, baseUrl: string, text: string) 
   await page.getByRole("button", { name: "Create Tweet" }).click();
   await page.getByTestId("test-tweet-result").waitFor();
 }
+
+/** Creates a feed as the page's signed-in user, through the API the wizard calls; answers the HTTP status. */
+export function createFeedAs(page: Page, config: Record<string, unknown>): Promise<number> {
+  return page.evaluate(async (body) => {
+    const response = await fetch("/api/feeds", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return response.status;
+  }, config);
+}

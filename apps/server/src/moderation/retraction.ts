@@ -9,6 +9,7 @@ import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
 import { requestRetraction } from "../processing/retraction.ts";
 import { livePublications } from "../publications/ledger.ts";
+import { moderationRecordOf } from "./service.ts";
 
 /**
  * A moderator takes an approved post back: in one transaction its link becomes rejected, the history records the
@@ -121,19 +122,7 @@ export async function retractSubmission(
       retractionJobId,
       publications: entries.length,
       cancelledJobs: cancelled.length,
-      moderation: {
-        id: history.id,
-        submissionId: history.submissionId,
-        feedId: history.feedId,
-        moderatorAccountId: history.moderatorAccountId,
-        moderatorAccountIdType: history.moderatorAccountIdType,
-        source: history.source,
-        action: history.action,
-        note: history.note,
-        retraction: true,
-        createdAt: history.createdAt.toISOString(),
-        updatedAt: history.updatedAt.toISOString(),
-      },
+      moderation: { ...moderationRecordOf(history), retraction: true },
     };
   });
 }

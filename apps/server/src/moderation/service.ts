@@ -5,6 +5,7 @@ import {
   type BulkModerationAnswer,
   type ModerateRequest,
   type ModerationOutcome,
+  type ModerationRecord,
   normaliseFeedId,
   type UndoAnswer,
   type UndoRequest,
@@ -53,6 +54,22 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
   throw AppError.conflict(
     `Submission "${input.submissionId}" is already ${existing.status} in "${input.feedId}".`,
   );
+}
+
+/** A moderation history row as the API answers it. */
+export function moderationRecordOf(history: typeof moderationHistory.$inferSelect): ModerationRecord {
+  return {
+    id: history.id,
+    submissionId: history.submissionId,
+    feedId: history.feedId,
+    moderatorAccountId: history.moderatorAccountId,
+    moderatorAccountIdType: history.moderatorAccountIdType,
+    source: history.source,
+    action: history.action,
+    note: history.note,
+    createdAt: history.createdAt.toISOString(),
+    updatedAt: history.updatedAt.toISOString(),
+  };
 }
 
 const linkKey = (link: { submissionId: string; feedId: string }) =>
@@ -160,18 +177,7 @@ export async function moderateLinks(
       status: statusOf(input),
       processingJobId: request?.jobId ?? null,
       undoUntil: request?.notBefore ? request.notBefore.toISOString() : null,
-      moderation: {
-        id: history.id,
-        submissionId: history.submissionId,
-        feedId: history.feedId,
-        moderatorAccountId: history.moderatorAccountId,
-        moderatorAccountIdType: history.moderatorAccountIdType,
-        source: history.source,
-        action: history.action,
-        note: history.note,
-        createdAt: history.createdAt.toISOString(),
-        updatedAt: history.updatedAt.toISOString(),
-      },
+      moderation: moderationRecordOf(history),
     };
   });
 }
