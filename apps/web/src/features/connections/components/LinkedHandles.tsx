@@ -88,7 +88,8 @@ export function LinkedHandles({
               })
             }
             loading={createCode.isPending}
-            disabled={networks.length === 0}
+            // Until the list is in, a handle linked before could not be told from one the new code links.
+            disabled={networks.length === 0 || handles.isPending}
           >
             <KeyRoundIcon aria-hidden="true" />
             {code ? "New Link Code" : "Get a Link Code"}
@@ -107,8 +108,9 @@ export function LinkedHandles({
           className="flex flex-col gap-3 rounded-md border border-accent/30 bg-accent/5 px-4 py-4 text-sm"
         >
           <p>
-            From the account you want to link, post or send this to {whereToPost(networks)} within{" "}
-            {LINK_CODE_MINUTES} minutes:
+            {waiting
+              ? `From the account you want to link, post or send this to ${whereToPost(networks)} within ${LINK_CODE_MINUTES} minutes:`
+              : "This code has expired: get a new one."}
           </p>
           <div className="flex flex-wrap items-center gap-2">
             <code className="rounded bg-surface px-3 py-1.5 font-mono text-base font-semibold tracking-wide">
