@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
-import { postOnTestPage, signInAsModerator } from "./support/journeys.ts";
+import { botHandleOf, postOnTestPage, signInAsModerator } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -72,9 +72,7 @@ describe("content", () => {
   it("approved posts reach the content tab and the carousel; category, platform and chips filter the list", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const feedId = `cont${Date.now().toString(36)}`;
     await createFeed(page, feedId, true);
 

@@ -2,7 +2,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
-import { postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -69,9 +69,7 @@ describe("dry runs", () => {
   it("a moderator previews a pending post's channels, then approves it from the preview", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const feedId = `dry${Date.now().toString(36)}`;
     await createFeed(page, feedId);
     const marker = `preview-${Date.now()}`;
@@ -102,9 +100,7 @@ describe("dry runs", () => {
   it("an owner tests an edited config on the edit page and sees the step that would fail, saving nothing", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const feedId = `bench${Date.now().toString(36)}`;
     await createFeed(page, feedId);
     const marker = `bench-${Date.now()}`;
@@ -152,9 +148,7 @@ describe("dry runs", () => {
   it("a moderator dry-runs a tweak from the step dialog, reads the diff, then publishes it as an edit", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const feedId = `replay${Date.now().toString(36)}`;
     await createFeed(page, feedId);
     const marker = `replay-${Date.now()}`;

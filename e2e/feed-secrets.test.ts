@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
-import { signInAsModerator, toastShown } from "./support/journeys.ts";
+import { botHandleOf, signInAsModerator, toastShown } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -39,9 +39,7 @@ describe("a feed's own secrets", () => {
   it("an owner adds a bot token, sees Telegram paused when it is refused, and replaces it to resume", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const feedId = `sec${Date.now().toString(36)}`;
     await createTelegramFeed(page, feedId);
 

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
-import { postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -58,9 +58,7 @@ describe("publish ledger and retraction", () => {
   it("a moderator opens a post's page from its card, sees where it went, retracts it and it leaves the content tab", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const feedId = `ledg${Date.now().toString(36)}`;
     await createRssFeed(page, feedId);
     const note = `ledger-${Date.now().toString(36)}`;

@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { BREAK_WORD } from "./support/fake-ai.ts";
-import { postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -48,9 +48,7 @@ describe("processing", () => {
   it("a moderator finds a failed AI step, reads its error, tweaks its input and reprocesses it to completion", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const feedId = `proc${Date.now().toString(36)}`;
     await createAiFeed(page, feedId);
 

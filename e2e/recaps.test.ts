@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
-import { postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -26,9 +26,7 @@ describe("recaps", () => {
     expect(created).toBe(201);
 
     // One approved post for the digest.
-    const botHandle: string = await page.evaluate(
-      async () => (await (await fetch("/api/config")).json()).data.botHandle,
-    );
+    const botHandle = await botHandleOf(page);
     const marker = `recap-item-${Date.now()}`;
     await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker}`);
     await page.goto(`${baseUrl}/feed/${feedId}/curation`);

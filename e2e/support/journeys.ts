@@ -41,3 +41,8 @@ export function createFeedAs(page: Page, config: Record<string, unknown>): Promi
     return response.status;
   }, config);
 }
+
+/** The bot's handle this deployment tells the app (`!submit @<bot> #feed`). */
+export async function botHandleOf(page: Page): Promise<string> {
+  return page.evaluate(async () => (await (await fetch("/api/config")).json()).data.botHandle as string);
+}
