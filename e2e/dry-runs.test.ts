@@ -65,6 +65,24 @@ async function shoot(page: Page, name: string, focus?: Locator) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+/** A new feed of this journey's config with one post submitted on /test and approved on its curation tab. */
+async function feedWithApprovedPost(page: Page, prefix: string, words: string) {
+  await signInAsModerator(page);
+  const botHandle = await botHandleOf(page);
+  const feedId = `${prefix}${Date.now().toString(36)}`;
+  await createFeed(page, feedId);
+  const marker = `${prefix}-${Date.now()}`;
+  await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker} ${words}`);
+  await page.goto(`${baseUrl}/feed/${feedId}/curation`);
+  await page
+    .getByTestId("submission-card")
+    .filter({ hasText: marker })
+    .getByRole("button", { name: "Approve" })
+    .click();
+  await toastShown(page, "Submission successfully approved.");
+  return { feedId, marker };
+}
+
 describe("dry runs", () => {
   it("a moderator previews a pending post's channels, then approves it from the preview", async () => {
     const { page, pageErrors } = await session.visit("/");
@@ -99,19 +117,7 @@ describe("dry runs", () => {
 
   it("an owner tests an edited config on the edit page and sees the step that would fail, saving nothing", async () => {
     const { page, pageErrors } = await session.visit("/");
-    await signInAsModerator(page);
-    const botHandle = await botHandleOf(page);
-    const feedId = `bench${Date.now().toString(36)}`;
-    await createFeed(page, feedId);
-    const marker = `bench-${Date.now()}`;
-    await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker} wind record`);
-    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
-    await page
-      .getByTestId("submission-card")
-      .filter({ hasText: marker })
-      .getByRole("button", { name: "Approve" })
-      .click();
-    await toastShown(page, "Submission successfully approved.");
+    const { feedId, marker } = await feedWithApprovedPost(page, "bench", "wind record");
 
     await page.goto(`${baseUrl}/edit/feed/${feedId}`);
     await page.getByRole("tab", { name: "JSON View" }).click();
@@ -147,19 +153,7 @@ describe("dry runs", () => {
 
   it("a moderator dry-runs a tweak from the step dialog, reads the diff, then publishes it as an edit", async () => {
     const { page, pageErrors } = await session.visit("/");
-    await signInAsModerator(page);
-    const botHandle = await botHandleOf(page);
-    const feedId = `replay${Date.now().toString(36)}`;
-    await createFeed(page, feedId);
-    const marker = `replay-${Date.now()}`;
-    await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker} tidal power`);
-    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
-    await page
-      .getByTestId("submission-card")
-      .filter({ hasText: marker })
-      .getByRole("button", { name: "Approve" })
-      .click();
-    await toastShown(page, "Submission successfully approved.");
+    const { feedId, marker } = await feedWithApprovedPost(page, "replay", "tidal power");
 
     await page.goto(`${baseUrl}/feed/${feedId}/processing`);
     const row = page.getByTestId("processing-row").filter({ hasText: marker });
