@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession } from "./support/browser.ts";
@@ -83,14 +83,30 @@ describe("lists stay fresh without refetching every loaded page", () => {
     const { page } = await session.visit("/");
     await cards(page).first().waitFor();
     const pages = recordListPages(page);
-    // The focus refetch must be answered before going offline, or the reconnect joins it instead of asking again
-    // (a server-rendered page is ready sooner than this journey used to wait).
-    const focusAnswer = page.waitForResponse(
-      (response) => new URL(response.url()).pathname === "/api/submissions",
-    );
-    await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
-    await expect.poll(() => pages.length, { timeout: 3_000 }).toBeGreaterThan(0);
-    await focusAnswer;
+    const asked = new Set<Request>();
+    let answered = 0;
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname === "/api/submissions") asked.add(request);
+    });
+    const settle = (request: Request) => {
+      if (asked.has(request)) answered++;
+    };
+    page.on("requestfinished", settle);
+    page.on("requestfailed", settle);
+    // A focus while the list is already being fetched joins that fetch: focus again until one is asked for.
+    await expect
+      .poll(
+        async () => {
+          if (pages.length === 0) {
+            await page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+          }
+          return pages.length;
+        },
+        { interval: 1_000, timeout: 8_000 },
+      )
+      .toBeGreaterThan(0);
+    // The focus refetch must be answered before going offline, or the reconnect joins it instead of asking again.
+    await expect.poll(() => answered === asked.size, { timeout: 5_000 }).toBe(true);
     const afterFocus = pages.length;
     await page.context().setOffline(true);
     await page.context().setOffline(false);
