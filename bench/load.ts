@@ -164,11 +164,7 @@ export async function loadBenchData(db: Database, size: LoadSize): Promise<void>
         case status when 'approved' then 'approve' else 'reject' end, null,
         submitted_at + interval '30 minutes', submitted_at + interval '30 minutes'
       from submission_feeds where status <> 'pending'`);
-    await tx.execute(sql`
-      insert into submission_counts (scope, status, count)
-      select '*', status, count(*) from submissions group by status
-      union all
-      select feed_id, status, count(*) from submission_feeds group by feed_id, status`);
+    await tx.execute(sql`select curate_rebuild_submission_counts()`);
     // Curator, daily and moderator statistics, as the per-row triggers would have kept them.
     await tx.execute(sql`select curate_rebuild_stats()`);
 
@@ -188,7 +184,11 @@ export async function checkLoadedData(db: Database): Promise<{ submissions: numb
       (select count(*) from (
         select '*' as scope, status, count(*) as n from submissions group by status
         union all select feed_id, status, count(*) from submission_feeds group by feed_id, status
-      ) a full join submission_counts c using (scope, status) where a.n is distinct from c.count)::int as "badCounts",
+      ) a full join submission_counts c using (scope, status) where a.n is distinct from c.count)::int
+      + (select count(*) from (
+        select '*' as scope, (submitted_at at time zone 'UTC')::date as day, status, count(*) as n from submissions group by 2, 3
+        union all select feed_id, (submitted_at at time zone 'UTC')::date, status, count(*) from submission_feeds group by 1, 2, 3
+      ) a full join submission_day_counts c using (scope, day, status) where a.n is distinct from c.count)::int as "badCounts",
       (select count(*) from submissions s where s.status <> (
         select case when bool_or(sf.status = 'approved') then 'approved'
           when bool_or(sf.status = 'pending') then 'pending' else 'rejected' end

@@ -36,6 +36,7 @@ const PAGE_ROWS = 2000;
 const DERIVED_TABLES = new Set([
   "site_counters",
   "submission_counts",
+  "submission_day_counts",
   "feed_user_stats",
   "curator_stats",
   "curator_daily_stats",

@@ -165,6 +165,22 @@ export const submissionCounts = pgTable(
   (t) => [primaryKey({ columns: [t.scope, t.status] })],
 );
 
+/**
+ * The same counts per UTC day of `submitted_at` (the submission's for scope "*", the feed link's for a feed), so a
+ * deep page finds the day it starts in by summing a few day rows instead of skipping every row before it
+ * (docs/decisions/0020).
+ */
+export const submissionDayCounts = pgTable(
+  "submission_day_counts",
+  {
+    scope: text("scope").notNull(),
+    day: date("day").notNull(),
+    status: text("status").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.day, t.status] })],
+);
+
 export const users = pgTable("users", {
   id: serial("id").primaryKey(),
   nearAccountId: text("near_account_id").notNull().unique(),

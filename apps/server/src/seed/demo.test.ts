@@ -233,6 +233,18 @@ describe("seedDemoData", () => {
         on c.scope = a.scope and c.status = a.status
       where a.n is distinct from c.count`);
     expect(mismatches).toEqual([]);
+    const dayMismatches = await rows(sql`
+      with actual as (
+        select '*' as scope, (submitted_at at time zone 'UTC')::date as day, status, count(*)::bigint as n
+        from submissions group by 2, 3
+        union all
+        select feed_id, (submitted_at at time zone 'UTC')::date, status, count(*)::bigint
+        from submission_feeds group by 1, 2, 3
+      )
+      select a.*, c.count from actual a full join (select * from submission_day_counts where count <> 0) c
+        using (scope, day, status)
+      where a.n is distinct from c.count`);
+    expect(dayMismatches).toEqual([]);
   });
 
   it("records a moderation entry and an activity for every decision, and a submission activity per link", async () => {
@@ -303,7 +315,7 @@ describe("seedDemoData", () => {
         (select json_agg(a order by id) from activities a) as activities`);
     const before = await snapshot();
     const filesBefore = readdirSync(uploadsDir).sort();
-    await db.execute(sql`truncate feeds, submissions, submission_feeds, moderation_history, submission_counts,
+    await db.execute(sql`truncate feeds, submissions, submission_feeds, moderation_history, submission_counts, submission_day_counts,
       users, activities, feed_user_stats, uploads restart identity cascade`);
     await seedDemoData(db, { uploadsDir, publicUrl: PUBLIC_URL, now: NOW });
     expect(await snapshot()).toEqual(before);
