@@ -129,7 +129,9 @@ describe("deep pages", () => {
       where feed_id = 'news' and submission_id::bigint % 13 = 0`);
     await server.db.execute(sql`
       update submissions set submitted_at = submitted_at + interval '2 days' where tweet_id::bigint % 17 = 0`);
-    await server.db.execute(sql`delete from submission_feeds where feed_id = 'news' and submission_id::bigint % 19 = 0`);
+    await server.db.execute(
+      sql`delete from submission_feeds where feed_id = 'news' and submission_id::bigint % 19 = 0`,
+    );
     await server.db.execute(sql`delete from submissions where tweet_id::bigint % 23 = 0`);
     await server.db.execute(sql`delete from feeds where id = 'gone'`);
 

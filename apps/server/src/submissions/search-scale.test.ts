@@ -151,4 +151,23 @@ describe("searches shorter than three characters", () => {
     expect((await page("/api/submissions?q=ay")).pagination.totalCount).toBe(0);
     expect((await page("/api/submissions?q=_")).pagination.totalCount).toBe(0);
   });
+
+  it("bound a prefix exactly in byte order, beyond ASCII and at the last code point", async () => {
+    const handles = ["éa1", "é", "ê2", "ée", "\u{10FFFF}x", "\u{10FFFF}", "\u{10FFFE}y"];
+    await server.db.execute(sql`
+      insert into submissions (tweet_id, user_id, username, content, curator_id, curator_username, status, created_at)
+      select (8100000 + i)::text, 'u' || i, handle, 'A post by a rare handle', 'c' || i, 'zz' || i, 'pending', now()
+      from unnest(array[${sql.join(
+        handles.map((handle) => sql`${handle}`),
+        sql`, `,
+      )}]::text[]) with ordinality as h(handle, i)`);
+    const usernames = async (q: string) =>
+      (await server.json(`/api/submissions?q=${encodeURIComponent(q)}&limit=100`)).body.data.items
+        .map((item: { username: string }) => item.username)
+        .sort();
+    expect(await usernames("é")).toEqual(["é", "éa1", "ée"].sort());
+    expect(await usernames("@ê")).toEqual(["ê2"]);
+    expect(await usernames("\u{10FFFF}")).toEqual(["\u{10FFFF}", "\u{10FFFF}x"].sort());
+    expect(await usernames("\u{10FFFE}")).toEqual(["\u{10FFFE}y"]);
+  });
 });

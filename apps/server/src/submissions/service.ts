@@ -65,11 +65,6 @@ interface PageRow {
   items: Submission[] | null;
 }
 
-/** `text` for a LIKE pattern, with %, _ and \\ taken literally (use with ESCAPE '\\'). */
-function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (ch) => `\\${ch}`);
-}
-
 /**
  * The list search over submissions aliased `s`: the text, the author or the curator. Handles are stored without
  * their "@", but people type them as the app shows them ("@quietalpha"). A search shorter than three characters
@@ -114,14 +109,37 @@ function curatorKeyPrefixes(handle: string): string[] {
   return [handle, ...PLATFORMS.filter((p) => p !== "twitter").map((p) => handleOnPlatform(p, handle))];
 }
 
-/** A handle lower-cased in byte order: the prefix indexes' key, so LIKE 'ab%' is a range scan in their order. */
+/** A handle lower-cased in byte order: the prefix indexes' key, so a prefix is a range scan in their order. */
 function handleKey(column: "username" | "curator_username"): SQL {
   return sql.raw(`lower(s.${column}) collate "C"`);
 }
 
 /** A handle column of `s` starting with `handle`, case-insensitively, from the prefix index. */
 function handlePrefix(handle: string, column: "username" | "curator_username"): SQL {
-  return sql`${handleKey(column)} like ${`${likeLiteral(handle.toLowerCase())}%`} escape '\\'`;
+  const prefix = handle.toLowerCase();
+  const above = nextPrefix(prefix);
+  // A range with bound values rather than LIKE: a prepared statement's generic plan can use it as an index range,
+  // and in byte order it holds exactly the keys that start with the prefix.
+  return above === null
+    ? sql`${handleKey(column)} >= ${prefix}`
+    : sql`(${handleKey(column)} >= ${prefix} and ${handleKey(column)} < ${above})`;
+}
+
+/**
+ * The least string above every string starting with `prefix` in byte order (UTF-8 orders as code points): the
+ * prefix with its last code point raised by one. Null when no string is above (only the highest code points).
+ */
+function nextPrefix(prefix: string): string | null {
+  const points = Array.from(prefix, (ch) => ch.codePointAt(0) ?? 0);
+  while (points.length > 0) {
+    const last = (points.pop() ?? 0) + 1;
+    if (last <= 0x10ffff) {
+      // Surrogates are not characters PostgreSQL stores; the next one is U+E000.
+      points.push(last >= 0xd800 && last <= 0xdfff ? 0xe000 : last);
+      return String.fromCodePoint(...points);
+    }
+  }
+  return null;
 }
 
 /**
@@ -242,8 +260,11 @@ async function pageOfSubmissions(
     }
   }
 
-  // A search's plan depends on its pattern; an unsearched list's plan does not, so it is prepared once per connection.
-  const [row] = await (q ? queryRows<PageRow>(db, statement) : queryRowsPrepared<PageRow>(db, statement));
+  // A text search's plan depends on its pattern (how many rows its trigrams select); a list, a network or a handle
+  // prefix (an index range whatever its bounds) is planned once per connection and prepared.
+  const [row] = await (q && isTextSearch(q)
+    ? queryRows<PageRow>(db, statement)
+    : queryRowsPrepared<PageRow>(db, statement));
   const rows = row?.items ?? [];
   const hasNextPage = rows.length > limit;
   return {
