@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { pagedSchema } from "./envelope.ts";
 import { MODERATOR_REASONS } from "./moderation-rules.ts";
+import { PLATFORMS } from "./platforms.ts";
 import { MODERATION_SOURCES, MODERATOR_ID_TYPES } from "./submission-rules.ts";
 import { moderationActionSchema, moderationRecordSchema } from "./submissions.ts";
 
@@ -64,6 +65,12 @@ export const undoAnswerSchema = z.object({
 });
 export type UndoAnswer = z.infer<typeof undoAnswerSchema>;
 
+/** "Select all N matching": the curation tab's search and network, as its list of pending posts applies them. */
+const bulkFilterSchema = z
+  .object({ q: z.string().trim().max(200).optional(), platform: z.enum(PLATFORMS).optional() })
+  .strict();
+export type BulkFilter = z.infer<typeof bulkFilterSchema>;
+
 /**
  * POST /api/moderate/bulk: decide many pending posts of one feed at once, by id or by the curation tab's search
  * ("Select all N matching": every pending post of the feed the search matches, found on the server).
@@ -78,10 +85,7 @@ export const bulkModerateRequestSchema = z
       .min(1, "Select at least one post")
       .max(BULK_DECISION_LIMIT, `At most ${BULK_DECISION_LIMIT} posts per decision: narrow the selection`)
       .optional(),
-    filter: z
-      .object({ q: z.string().trim().max(200).optional() })
-      .strict()
-      .optional(),
+    filter: bulkFilterSchema.optional(),
   })
   .refine((body) => (body.submissionIds === undefined) !== (body.filter === undefined), {
     message: "Give either submissionIds or filter",
@@ -129,10 +133,7 @@ export const bulkRunRequestSchema = z.object({
   feedId: z.string({ error: "Feed ID is required" }).trim().min(1, "Feed ID is required").max(64),
   action: moderationActionSchema,
   note: z.string().max(2000).nullish(),
-  filter: z
-    .object({ q: z.string().trim().max(200).optional() })
-    .strict()
-    .default({}),
+  filter: bulkFilterSchema.default({}),
 });
 export type BulkRunRequest = z.infer<typeof bulkRunRequestSchema>;
 
@@ -144,6 +145,8 @@ export const bulkRunSchema = z.object({
   note: z.string().nullable(),
   /** The curation tab's search the run was started from (null: every pending post). */
   query: z.string().nullable(),
+  /** The network the curation tab was narrowed to (null: every network). */
+  platform: z.enum(PLATFORMS).nullable(),
   requestedBy: z.string(),
   state: z.enum(BULK_RUN_STATES),
   /** Posts the run took when it started. */

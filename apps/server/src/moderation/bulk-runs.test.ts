@@ -245,8 +245,9 @@ describe("background bulk decisions", () => {
     const started = await post("/api/moderate/bulk-runs", {
       feedId: "undoable",
       action: "approve",
-      filter: { q: "Queued post" },
+      filter: { q: "Queued post", platform: "twitter" },
     });
+    expect(started.body.data).toMatchObject({ query: "Queued post", platform: "twitter", total: 150 });
     const runId = started.body.data.id as string;
     const early = await post(`/api/moderate/bulk-runs/${runId}/undo`, {});
     expect(early.status).toBe(409);

@@ -8,6 +8,7 @@ import {
   type BulkRunUndoAnswer,
   normaliseFeedId,
   type Paged,
+  type Platform,
 } from "@curate/core";
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
@@ -16,8 +17,14 @@ import type { Database } from "../db/index.ts";
 import { bulkRunItems, bulkRuns } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
-import { submissionSearch } from "../submissions/service.ts";
-import { assertModerator, BULK_CHUNK, decideChunk, decidedInTheApp, undoChunk } from "./service.ts";
+import {
+  assertModerator,
+  BULK_CHUNK,
+  decideChunk,
+  decidedInTheApp,
+  pendingMatchesSql,
+  undoChunk,
+} from "./service.ts";
 
 /** The channel a started run notifies, so a worker relays it into its queue at once. */
 export const BULK_RUN_REQUESTED_CHANNEL = "curate_bulk_run_requested";
@@ -43,6 +50,7 @@ export function toBulkRun(row: BulkRunRow): BulkRun {
     action: row.action,
     note: row.note,
     query: row.query,
+    platform: (row.platform as Platform | null) ?? null,
     requestedBy: row.requestedBy,
     state: row.state,
     total: row.total,
@@ -59,13 +67,6 @@ export function toBulkRun(row: BulkRunRow): BulkRun {
   };
 }
 
-/** The feed's pending posts the search matches, newest first: the same set "Select all N matching" counts. */
-function pendingMatchesSql(feedId: string, q: string | undefined) {
-  return sql`from submission_feeds sf
-    ${q ? sql`join submissions s on s.tweet_id = sf.submission_id` : sql``}
-    where sf.feed_id = ${feedId} and sf.status = 'pending' ${q ? sql`and ${submissionSearch(q)}` : sql``}`;
-}
-
 /**
  * Starts a background bulk decision over every pending post of the feed the search matches (taken now, at most
  * BULK_RUN_LIMIT): the run and its items are written in one transaction, and a worker decides them. One run at a
@@ -79,8 +80,7 @@ export async function startBulkRun(
 ): Promise<BulkRun> {
   const feedId = normaliseFeedId(request.feedId);
   const right = await assertModerator(db, env, feedId, user);
-  const q = request.filter.q || undefined;
-  const matches = pendingMatchesSql(feedId, q);
+  const matches = pendingMatchesSql(feedId, request.filter);
   const [{ n }] = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from (select 1 ${matches} limit ${BULK_RUN_LIMIT + 1}) m`,
@@ -101,7 +101,8 @@ export async function startBulkRun(
         feedId,
         action: request.action,
         note: request.note?.trim() || null,
-        query: q ?? null,
+        query: request.filter.q || null,
+        platform: request.filter.platform ?? null,
         requestedBy: actor.moderatorAccountId,
         source: actor.source,
       })

@@ -23,7 +23,7 @@ beforeAll(async () => {
   owner = (await signIn(server, ownerKey)).cookie;
   admin = (await signIn(server, adminKey)).cookie;
   stranger = (await signIn(server)).cookie;
-  for (const id of ["busy", "search"]) {
+  for (const id of ["busy", "search", "networks"]) {
     await insertFeed(server.db, {
       id,
       createdBy: ownerKey.implicitAccountId,
@@ -145,6 +145,36 @@ describe("bulk decisions", () => {
     expect(everything.body.data.results.map((r: { submissionId: string }) => r.submissionId).sort()).toEqual(
       [ids[2], ids[4]].sort(),
     );
+  });
+
+  it("narrows a decision by filter to the network the list shows", async () => {
+    const posts: Record<string, string> = {};
+    for (const [key, platform, content] of [
+      ["skySolar", "bluesky", "Solar on Bluesky"],
+      ["skyWind", "bluesky", "Wind on Bluesky"],
+      ["xSolar", "twitter", "Solar on X"],
+      ["tootSolar", "mastodon", "Solar on Mastodon"],
+    ] as const) {
+      const { tweetId } = await insertSubmission(server.db, { content, feeds: [{ feedId: "networks" }] });
+      await server.db.execute(sql`update submissions set platform = ${platform} where tweet_id = ${tweetId}`);
+      posts[key] = tweetId;
+    }
+    const decidedIds = (answer: { body: { data: { results: { submissionId: string }[] } } }) =>
+      answer.body.data.results.map((result) => result.submissionId).sort();
+
+    const skySolar = await bulk({
+      feedId: "networks",
+      action: "approve",
+      filter: { q: "solar", platform: "bluesky" },
+    });
+    expect(decidedIds(skySolar)).toEqual([posts.skySolar]);
+    const sky = await bulk({ feedId: "networks", action: "reject", filter: { platform: "bluesky" } });
+    expect(decidedIds(sky)).toEqual([posts.skyWind]);
+    const bad = await bulk({ feedId: "networks", action: "reject", filter: { platform: "myspace" } });
+    expect(bad.status).toBe(400);
+    // The other networks' posts are still pending.
+    const everything = await bulk({ feedId: "networks", action: "approve", filter: {} });
+    expect(decidedIds(everything)).toEqual([posts.xSolar, posts.tootSolar].sort());
   });
 
   it("is for the feed's moderators only, and refuses what it cannot take", async () => {

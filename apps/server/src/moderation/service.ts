@@ -1,6 +1,7 @@
 import {
   BULK_DECISION_LIMIT,
   type BulkDecisionOutcome,
+  type BulkFilter,
   type BulkModerateRequest,
   type BulkModerationAnswer,
   type ModerateRequest,
@@ -10,7 +11,7 @@ import {
   type UndoAnswer,
   type UndoRequest,
 } from "@curate/core";
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
@@ -243,13 +244,25 @@ export async function decideSubmission(
 /** Posts decided per transaction: a long queue never holds one transaction (and its locks) for long. */
 export const BULK_CHUNK = 100;
 
-/** Every pending post of the feed the curation tab's search matches ("Select all N matching"), newest first. */
-async function pendingMatches(db: Database, feedId: string, q: string | undefined): Promise<string[]> {
+/**
+ * The feed's pending posts the curation tab's search and network match: the same set its list of pending posts
+ * counts for "Select all N matching", so a decision by filter decides exactly those.
+ */
+export function pendingMatchesSql(feedId: string, filter: BulkFilter): SQL {
+  const q = filter.q || undefined;
+  const joined = q || filter.platform;
+  return sql`from submission_feeds sf
+    ${joined ? sql`join submissions s on s.tweet_id = sf.submission_id` : sql``}
+    where sf.feed_id = ${feedId} and sf.status = 'pending'
+    ${q ? sql`and ${submissionSearch(q)}` : sql``}
+    ${filter.platform ? sql`and s.platform = ${filter.platform}` : sql``}`;
+}
+
+/** Every pending post the filter matches ("Select all N matching"), newest first. */
+async function pendingMatches(db: Database, feedId: string, filter: BulkFilter): Promise<string[]> {
   const rows = await queryRows<{ id: string }>(
     db,
-    sql`select sf.submission_id as id from submission_feeds sf
-      ${q ? sql`join submissions s on s.tweet_id = sf.submission_id` : sql``}
-      where sf.feed_id = ${feedId} and sf.status = 'pending' ${q ? sql`and ${submissionSearch(q)}` : sql``}
+    sql`select sf.submission_id as id ${pendingMatchesSql(feedId, filter)}
       order by sf.submitted_at desc, sf.submission_id limit ${BULK_DECISION_LIMIT + 1}`,
   );
   if (rows.length > BULK_DECISION_LIMIT) {
@@ -330,7 +343,7 @@ export async function decideInBulk(
   const right = await assertModerator(db, env, feedId, user);
   const ids = request.submissionIds
     ? [...new Set(request.submissionIds)]
-    : await pendingMatches(db, feedId, request.filter?.q);
+    : await pendingMatches(db, feedId, request.filter ?? {});
 
   const results = new Map<string, { outcome: BulkDecisionOutcome; processingJobId: string | null }>();
   let undoUntil: string | null = null;

@@ -8,6 +8,7 @@ const run = (patch: Partial<BulkRun>): BulkRun => ({
   action: "approve",
   note: null,
   query: null,
+  platform: null,
   requestedBy: "mod.near",
   state: "completed",
   total: 5000,

@@ -1,4 +1,5 @@
 import type {
+  BulkFilter,
   BulkModerateRequest,
   BulkModerationAnswer,
   BulkRun,
@@ -174,8 +175,8 @@ export function useModerateSubmission(feedId: string, callbacks: ModerationCallb
 export interface BulkModerateVariables {
   action: ModerationAction;
   note?: string;
-  /** The selected posts; or, for "Select all N matching", every pending post the search matches (`q`). */
-  selection: { submissionIds: string[] } | { matching: { q?: string } };
+  /** The selected posts; or, for "Select all N matching", every pending post the search and network match. */
+  selection: { submissionIds: string[] } | { matching: BulkFilter };
 }
 
 /** The one toast a bulk decision ends with: how many were decided, and how many someone had decided first. */
@@ -332,14 +333,14 @@ export function bulkRunSummary(run: BulkRun): string {
 export function useStartBulkRun(feedId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ action, note, q }: { action: ModerationAction; note?: string; q?: string }) =>
+    mutationFn: ({ action, note, filter }: { action: ModerationAction; note?: string; filter: BulkFilter }) =>
       api<BulkRun>("/moderate/bulk-runs", {
         method: "POST",
         body: {
           feedId,
           action,
           note: note?.trim() || undefined,
-          filter: q ? { q } : {},
+          filter,
         } satisfies BulkRunRequest,
       }),
     onSuccess: (run) => {

@@ -1,5 +1,6 @@
 import {
   BULK_DECISION_LIMIT,
+  type BulkFilter,
   type BulkRun,
   displayHandle,
   type ListSearch,
@@ -166,18 +167,20 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
     ...feedSubmissionsHeadQueryOptions(feedId, { ...filters, status: "pending" }),
     enabled: canModerate && selection.count > 0,
   });
-  // Past the search's count cap the number matching is not known: no "Select all" then. Nor under a platform
-  // filter: a decision "by filter" names the search alone, so it would reach the other networks' posts too.
+  // Past the search's count cap the number matching is not known: no "Select all" then.
   const matchingCount =
-    pendingHead && !pendingHead.pagination.totalCountCapped && filters.platform === "all"
-      ? pendingHead.pagination.totalCount
-      : null;
+    pendingHead && !pendingHead.pagination.totalCountCapped ? pendingHead.pagination.totalCount : null;
+  // What "Select all N matching" names to the server: the same search and network the list applies.
+  const matchingFilter: BulkFilter = {
+    ...(filters.q ? { q: filters.q } : {}),
+    ...(filters.platform !== "all" ? { platform: filters.platform } : {}),
+  };
   const run = useBulkRun(feedId, canModerate);
   const startRun = useStartBulkRun(feedId);
 
   const decideSelection = (action: ModerationAction, note: string) => {
     if (selection.allMatching && (matchingCount ?? 0) > BULK_DECISION_LIMIT) {
-      startRun.mutate({ action, note, q: filters.q }, { onSuccess: selection.clear });
+      startRun.mutate({ action, note, filter: matchingFilter }, { onSuccess: selection.clear });
       setAnnouncement(
         `${action === "approve" ? "Approving" : "Rejecting"} ${matchingCount} posts in the background.`,
       );
@@ -186,9 +189,7 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
     bulk.mutate({
       action,
       note,
-      selection: selection.allMatching
-        ? { matching: { q: filters.q } }
-        : { submissionIds: [...selection.ids] },
+      selection: selection.allMatching ? { matching: matchingFilter } : { submissionIds: [...selection.ids] },
     });
     setAnnouncement(
       `${action === "approve" ? "Approving" : "Rejecting"} ${selection.allMatching ? (matchingCount ?? 0) : selection.count} posts.`,

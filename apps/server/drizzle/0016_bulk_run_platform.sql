@@ -1,0 +1,1 @@
+ALTER TABLE "bulk_runs" ADD COLUMN "platform" text;
