@@ -13,6 +13,7 @@ import {
 } from "@curate/core";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { counterMismatches } from "../../test/counters.ts";
 import { freshDatabase } from "../../test/harness.ts";
 import type { Database } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
@@ -222,29 +223,7 @@ describe("seedDemoData", () => {
   });
 
   it("keeps the trigger-maintained counters equal to real counts", async () => {
-    const mismatches = await rows(sql`
-      with actual as (
-        select '*' as scope, status, count(*)::bigint as n from submissions group by status
-        union all
-        select feed_id, status, count(*)::bigint from submission_feeds group by feed_id, status
-      )
-      select coalesce(a.scope, c.scope) as scope, coalesce(a.status, c.status) as status, a.n, c.count
-      from actual a full join (select * from submission_counts where count <> 0) c
-        on c.scope = a.scope and c.status = a.status
-      where a.n is distinct from c.count`);
-    expect(mismatches).toEqual([]);
-    const dayMismatches = await rows(sql`
-      with actual as (
-        select '*' as scope, (submitted_at at time zone 'UTC')::date as day, status, count(*)::bigint as n
-        from submissions group by 2, 3
-        union all
-        select feed_id, (submitted_at at time zone 'UTC')::date, status, count(*)::bigint
-        from submission_feeds group by 1, 2, 3
-      )
-      select a.*, c.count from actual a full join (select * from submission_day_counts where count <> 0) c
-        using (scope, day, status)
-      where a.n is distinct from c.count`);
-    expect(dayMismatches).toEqual([]);
+    expect(await counterMismatches(db)).toEqual([]);
   });
 
   it("records a moderation entry and an activity for every decision, and a submission activity per link", async () => {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { counterMismatches } from "../../test/counters.ts";
 import { insertFeed } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { queryRows } from "../db/sql.ts";
@@ -98,25 +99,9 @@ async function expectPagesLikeOffset(feedId?: string) {
   }
 }
 
-async function dayCountMismatches() {
-  return queryRows(
-    server.db,
-    sql`with actual as (
-        select '*' as scope, (submitted_at at time zone 'UTC')::date as day, status, count(*)::bigint as n
-        from submissions group by 2, 3
-        union all
-        select feed_id, (submitted_at at time zone 'UTC')::date, status, count(*)::bigint
-        from submission_feeds group by 1, 2, 3
-      )
-      select a.*, c.count from actual a full join (select * from submission_day_counts where count <> 0) c
-        using (scope, day, status)
-      where a.n is distinct from c.count`,
-  );
-}
-
 describe("deep pages", () => {
   it("are exactly OFFSET's pages, overall and in a feed, for every status and order", async () => {
-    expect(await dayCountMismatches()).toEqual([]);
+    expect(await counterMismatches(server.db)).toEqual([]);
     await expectPagesLikeOffset();
     await expectPagesLikeOffset("news");
   });
@@ -135,7 +120,7 @@ describe("deep pages", () => {
     await server.db.execute(sql`delete from submissions where tweet_id::bigint % 23 = 0`);
     await server.db.execute(sql`delete from feeds where id = 'gone'`);
 
-    expect(await dayCountMismatches()).toEqual([]);
+    expect(await counterMismatches(server.db)).toEqual([]);
     const [left] = await queryRows<{ n: number }>(
       server.db,
       sql`select count(*)::int as n from submission_day_counts where scope = 'gone'`,
@@ -148,6 +133,6 @@ describe("deep pages", () => {
   it("rebuilds the day counters from the rows", async () => {
     await server.db.execute(sql`update submission_day_counts set count = count + 5`);
     await server.db.execute(sql`select curate_rebuild_submission_counts()`);
-    expect(await dayCountMismatches()).toEqual([]);
+    expect(await counterMismatches(server.db)).toEqual([]);
   });
 });
