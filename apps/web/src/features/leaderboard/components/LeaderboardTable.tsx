@@ -1,4 +1,4 @@
-import { displayHandle, type LeaderboardEntry, splitHandleKey } from "@curate/core";
+import { displayHandle, splitHandleKey } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { ArrowDownIcon, ArrowUpIcon, ChevronsUpDownIcon } from "lucide-react";
 import { useId } from "react";
@@ -9,13 +9,13 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#
 import {
   ariaSort,
   COLLAPSED_FEED_ROWS,
-  handlesOf,
   type LeaderboardRow,
   type SortKey,
   type SortState,
 } from "#web/features/leaderboard/table";
 import { cn } from "#web/lib/cn";
 import { formatCount } from "#web/lib/format";
+import { OtherHandles } from "./OtherHandles";
 import { RankStar } from "./RankStar";
 
 /** What "14 / 38" beside a feed means, said once in the column header. */
@@ -108,7 +108,7 @@ function LeaderboardCards({
               <Avatar name={splitHandleKey(row.entry.curatorUsername).handle} size={32} />
               <div className="flex min-w-0 flex-col">
                 <Handle handleKey={row.entry.curatorUsername} className="font-medium text-ink" />
-                <LinkedHandles entry={row.entry} />
+                <OtherHandles entry={row.entry} />
               </div>
             </div>
             <dl className="grid grid-cols-2 gap-3 text-sm">
@@ -244,7 +244,7 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
           <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
           <div className="flex min-w-0 flex-col">
             <Handle handleKey={entry.curatorUsername} className="font-medium text-ink" />
-            <LinkedHandles entry={entry} />
+            <OtherHandles entry={entry} />
           </div>
         </div>
       </TableCell>
@@ -349,20 +349,6 @@ function TopFeeds({ row, expanded, onToggle, feedNames }: TopFeedsProps) {
         </button>
       ) : null}
     </div>
-  );
-}
-
-/** The other handles of a curator who linked several to one Curate account; their counts are in this row. */
-function LinkedHandles({ entry }: { entry: LeaderboardEntry }) {
-  const others = handlesOf(entry).slice(1);
-  if (others.length === 0) return null;
-  return (
-    <p className="flex flex-wrap items-center gap-x-2 text-xs text-muted" data-testid="linked-handles">
-      <span>also</span>
-      {others.map((handle) => (
-        <Handle key={handle} handleKey={handle} />
-      ))}
-    </p>
   );
 }
 

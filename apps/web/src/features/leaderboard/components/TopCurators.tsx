@@ -10,6 +10,7 @@ import {
   topCuratorsLimit,
   topCuratorsQueryOptions,
 } from "#web/features/leaderboard/api";
+import { OtherHandles } from "./OtherHandles";
 import { RankBadge } from "./RankBadge";
 
 /**
@@ -49,7 +50,10 @@ export function TopCurators({ feedId, limit }: TopCuratorsOptions = {}) {
         <li key={entry.curatorId} className="flex items-center gap-3 rounded-md px-2 py-2">
           <RankBadge rank={index + 1} />
           <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
-          <Handle handleKey={entry.curatorUsername} className="flex-1 text-sm font-medium text-ink" />
+          <div className="flex min-w-0 flex-1 flex-col gap-0.5">
+            <Handle handleKey={entry.curatorUsername} className="text-sm font-medium text-ink" />
+            <OtherHandles entry={entry} />
+          </div>
           <span className="text-sm text-muted tabular-nums">
             <span className="font-semibold text-ink">{points}</span> {points === 1 ? "point" : "points"}
           </span>
