@@ -2,7 +2,13 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
-import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import {
+  approveOnCuration,
+  botHandleOf,
+  postOnTestPage,
+  signInAsModerator,
+  toastShown,
+} from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -73,13 +79,7 @@ async function feedWithApprovedPost(page: Page, prefix: string, words: string) {
   await createFeed(page, feedId);
   const marker = `${prefix}-${Date.now()}`;
   await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker} ${words}`);
-  await page.goto(`${baseUrl}/feed/${feedId}/curation`);
-  await page
-    .getByTestId("submission-card")
-    .filter({ hasText: marker })
-    .getByRole("button", { name: "Approve" })
-    .click();
-  await toastShown(page, "Submission successfully approved.");
+  await approveOnCuration(page, baseUrl, feedId, marker);
   return { feedId, marker };
 }
 

@@ -2,7 +2,13 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
-import { botHandleOf, signInAsModerator, toastShown } from "./support/journeys.ts";
+import {
+  approveOnCuration,
+  botHandleOf,
+  postOnTestPage,
+  signInAsModerator,
+  toastShown,
+} from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -70,20 +76,9 @@ describe("a feed's own secrets", () => {
     await page.getByTestId("placeholder-warnings").waitFor({ state: "detached" });
 
     // Telegram refuses that token: the channel pauses and the owner is told on the processing tab.
-    await page.goto(`${baseUrl}/test`);
-    await page.getByRole("heading", { level: 1, name: "Create Test Tweet" }).waitFor();
     const marker = `secret-${Date.now()}`;
-    await page.getByLabel("Tweet text").fill(`!submit @${botHandle} #${feedId} ${marker}`);
-    await page.getByLabel("Username").fill("e2e_curator");
-    await page.getByRole("button", { name: "Create Tweet" }).click();
-    await page.getByTestId("test-tweet-result").waitFor();
-    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
-    await page
-      .getByTestId("submission-card")
-      .filter({ hasText: marker })
-      .getByRole("button", { name: "Approve" })
-      .click();
-    await toastShown(page, "Submission successfully approved.");
+    await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker}`);
+    await approveOnCuration(page, baseUrl, feedId, marker);
 
     await page.goto(`${baseUrl}/feed/${feedId}/processing`);
     const paused = page.getByTestId("paused-channels");

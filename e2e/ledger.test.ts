@@ -1,7 +1,13 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
-import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import {
+  approveOnCuration,
+  botHandleOf,
+  postOnTestPage,
+  signInAsModerator,
+  toastShown,
+} from "./support/journeys.ts";
 
 const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
@@ -64,10 +70,8 @@ describe("publish ledger and retraction", () => {
     const note = `ledger-${Date.now().toString(36)}`;
     await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${note}`);
 
-    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
+    await approveOnCuration(page, baseUrl, feedId, note);
     const card = page.getByTestId("submission-card").filter({ hasText: note });
-    await card.getByRole("button", { name: "Approve" }).click();
-    await toastShown(page, "Submission successfully approved.");
     expect(await rssItemsReach(page, feedId, 1)).toBe(1);
 
     // The content tab lists the published item.

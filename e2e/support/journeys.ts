@@ -30,6 +30,17 @@ export async function postOnTestPage(page: Page, baseUrl: string, text: string) 
   await page.getByTestId("test-tweet-result").waitFor();
 }
 
+/** Approves, on the feed's curation tab, the pending post that says `text`, and waits for the app to confirm. */
+export async function approveOnCuration(page: Page, baseUrl: string, feedId: string, text: string) {
+  await page.goto(`${baseUrl}/feed/${feedId}/curation`);
+  await page
+    .getByTestId("submission-card")
+    .filter({ hasText: text })
+    .getByRole("button", { name: "Approve" })
+    .click();
+  await toastShown(page, "Submission successfully approved.");
+}
+
 /** Creates a feed as the page's signed-in user, through the API the wizard calls; answers the HTTP status. */
 export function createFeedAs(page: Page, config: Record<string, unknown>): Promise<number> {
   return page.evaluate(async (body) => {

@@ -696,7 +696,7 @@ export const bulkRuns = pgTable(
     /** The curation tab's search it was started from (null: every pending post). */
     query: text("query"),
     /** The network the curation tab was narrowed to (null: every network). */
-    platform: text("platform"),
+    platform: text("platform", { enum: PLATFORMS }),
     requestedBy: text("requested_by").notNull(),
     /** The moderation source its decisions record ("ui", or "super_admin_direct"). */
     source: text("source", { enum: ["ui", "super_admin_direct"] }).notNull(),

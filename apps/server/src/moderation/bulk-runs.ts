@@ -8,7 +8,6 @@ import {
   type BulkRunUndoAnswer,
   normaliseFeedId,
   type Paged,
-  type Platform,
 } from "@curate/core";
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
@@ -50,7 +49,7 @@ export function toBulkRun(row: BulkRunRow): BulkRun {
     action: row.action,
     note: row.note,
     query: row.query,
-    platform: (row.platform as Platform | null) ?? null,
+    platform: row.platform,
     requestedBy: row.requestedBy,
     state: row.state,
     total: row.total,
