@@ -213,8 +213,9 @@ async function pageOfSubmissions(
           limit ${cap}`;
     // A text search's matches are planned as if every one were read, and only their first cap + 1 are. Planned
     // under the LIMIT instead, a term the statistics put at 1.5% of posts was read by a table scan that stops at
-    // its 1,001st match: about 100,000 rows of ILIKE, 170 ms at 1M, where the trigram indexes take 16 ms. Planned
-    // for every row, the table scan wins only for terms in a large share of posts, where it does stop early.
+    // its 1,001st match: about 100,000 rows of ILIKE, 170 ms at 1M, where the trigram indexes take 20 ms. Planned
+    // for every row, the table scan wins only for terms in a large share of posts, where it does stop early
+    // (docs/decisions/0021).
     const textMatches =
       q && isTextSearch(q)
         ? sql`text_matches as materialized (select c.tweet_id, c.submitted_at from ${candidates(submissionSearch(q))}),`
