@@ -167,6 +167,7 @@ async function pageOfSubmissions(
 ): Promise<Paged<Submission>> {
   const { page, limit, status, sortOrder, q, platform } = query;
   const scoped = feedId !== null;
+  const textSearch = q !== undefined && q !== "" && isTextSearch(q);
   const direction = sortOrder === "oldest" ? sql`asc` : sql`desc`;
   const order = sql`order by c.submitted_at ${direction}, c.tweet_id ${direction}`;
   const window = sql`limit ${limit + 1} offset ${page * limit}`;
@@ -198,7 +199,7 @@ async function pageOfSubmissions(
     // network alone, through the platform's date index.
     const hits = !q
       ? sql`select c.tweet_id, c.submitted_at from ${candidates(sql`true`)} limit ${cap}`
-      : isTextSearch(q)
+      : textSearch
         ? sql`select c.tweet_id, c.submitted_at from text_matches c limit ${cap}`
         : sql`(select c.tweet_id, c.submitted_at from ${candidates(handlePrefix(handle, "username"), handleKey("username"))}
             order by c.key limit ${cap})
@@ -216,10 +217,9 @@ async function pageOfSubmissions(
     // its 1,001st match: about 100,000 rows of ILIKE, 170 ms at 1M, where the trigram indexes take 20 ms. Planned
     // for every row, the table scan wins only for terms in a large share of posts, where it does stop early
     // (docs/decisions/0021).
-    const textMatches =
-      q && isTextSearch(q)
-        ? sql`text_matches as materialized (select c.tweet_id, c.submitted_at from ${candidates(submissionSearch(q))}),`
-        : sql``;
+    const textMatches = textSearch
+      ? sql`text_matches as materialized (select c.tweet_id, c.submitted_at from ${candidates(submissionSearch(q))}),`
+      : sql``;
     statement = sql`with ${textMatches} hits as materialized (${hits}),
       dense as materialized (select count(*) > ${SEARCH_TOTAL_CAP} as capped, least(count(*), ${SEARCH_TOTAL_CAP})::int as n
         from hits),
@@ -271,7 +271,7 @@ async function pageOfSubmissions(
 
   // A text search's plan depends on its pattern (how many rows its trigrams select); a list, a network or a handle
   // prefix (an index range whatever its bounds) is planned once per connection and prepared.
-  const [row] = await (q && isTextSearch(q)
+  const [row] = await (textSearch
     ? queryRows<PageRow>(db, statement)
     : queryRowsPrepared<PageRow>(db, statement));
   const rows = row?.items ?? [];
