@@ -59,7 +59,7 @@ export function createApp(options: AppOptions) {
 
   app.use(async (c, next) => {
     const started = performance.now();
-    const requestId = c.req.header("x-request-id") ?? randomUUID();
+    const requestId = acceptedRequestId(c.req.header("x-request-id")) ?? randomUUID();
     c.set("requestId", requestId);
     await next();
     // Set on the response's own headers: c.header() on a finished response rebuilds it around its body as a stream,
@@ -207,4 +207,12 @@ function anonymous(headers: RequestInit["headers"]): Headers {
   clean.delete("cookie");
   clean.delete("authorization");
   return clean;
+}
+
+/**
+ * A caller's own request id, echoed and logged, when it is short and plain (a proxy's UUID or trace id); anything
+ * else is replaced by ours, so a header cannot grow every answer and log line or smuggle control characters.
+ */
+function acceptedRequestId(header: string | undefined): string | undefined {
+  return header && /^[A-Za-z0-9._:@/+=-]{1,128}$/.test(header) ? header : undefined;
 }

@@ -3,6 +3,7 @@ import { serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
+import { guardProcessFetch } from "./clients/outbound.ts";
 import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
@@ -64,6 +65,24 @@ async function checkSecretsKey(database: DatabaseHandle, env: AppEnv, logger: Lo
   }
 }
 
+/** Every base URL of an outside service the operator sets: the only non-public hosts the server may call. */
+function configuredBaseUrls(env: AppEnv): Array<string | undefined> {
+  return [
+    env.X_API_BASE_URL,
+    env.BLUESKY_SERVICE_URL,
+    env.BLUESKY_APPVIEW_URL,
+    env.MASTODON_BASE_URL,
+    env.TELEGRAM_API_BASE_URL,
+    env.DISCORD_API_BASE_URL,
+    env.NOTION_API_BASE_URL,
+    env.NEAR_RPC_URL,
+    env.NEAR_TESTNET_RPC_URL,
+    env.AI_API_BASE_URL,
+    env.CROSSPOST_API_URL,
+    env.PINATA_API_URL,
+  ];
+}
+
 /** `all` serves the API and runs the worker; `api` and `worker` split them across processes sharing PostgreSQL. */
 export const ROLES = ["all", "api", "worker"] as const;
 export type Role = (typeof ROLES)[number];
@@ -79,6 +98,7 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
       `--role=${role} needs DATABASE_URL: the embedded database belongs to a single process.`,
     );
   }
+  guardProcessFetch(configuredBaseUrls(env));
   const database = await openConfiguredDatabase(env);
   await database.migrate();
   await checkSecretsKey(database, env, logger);

@@ -76,3 +76,19 @@ export async function startTestServer(
 /** A response's JSON body, loosely typed for assertions. */
 // biome-ignore lint/suspicious/noExplicitAny: bodies are checked by assertions, not types
 export const readJson = (response: Response): Promise<any> => response.json();
+
+/**
+ * Waits for a state the system reaches on its own (a job finishing in the worker): polls `check` until it holds.
+ * The limit only stops a test that would otherwise hang; it is generous so a busy machine never fails a test.
+ */
+export async function eventually(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  limitMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

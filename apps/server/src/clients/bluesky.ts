@@ -1,6 +1,7 @@
 import { AtpAgent, XRPCError } from "@atproto/api";
 import type { Logger } from "pino";
 import { callExternal, ExternalServiceError, type OutboundOptions } from "./http.ts";
+import type { Fetch } from "./outbound.ts";
 
 const SERVICE = "Bluesky";
 /** getPosts takes at most 25 AT-URIs a call. */
@@ -41,7 +42,7 @@ function rateLimitReset(response: Response): number | null {
  * because one SDK call may be several requests (the call, a session refresh, the call again), and each needs its
  * own timeout and backoff; wrapping the call would repeat a refresh that had already succeeded.
  */
-function outboundFetch(options: OutboundOptions): typeof fetch {
+function outboundFetch(options: OutboundOptions): Fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     // Read once so that a retry can send the same body again.
@@ -91,6 +92,13 @@ export class BlueskyClient {
   constructor(private readonly options: BlueskyClientOptions) {
     const fetch = outboundFetch({
       service: SERVICE,
+      // After log-in the SDK follows the account's DID document to its PDS, an address a remote server chose:
+      // only the configured PDS and AppView may be anywhere, every other host must be public.
+      reach: {
+        privateHostsAllowed: [options.serviceUrl, options.appViewUrl].flatMap((url) =>
+          url ? [new URL(url).hostname] : [],
+        ),
+      },
       retries: options.retries ?? 3,
       timeoutMs: options.timeoutMs ?? 15_000,
       logger: options.logger,

@@ -33,7 +33,7 @@ export async function crosspostConnectedAccounts(
     response = await callExternal(
       new URL("/api/auth/accounts", baseUrl),
       { method: "GET", headers: { accept: "application/json", "X-Near-Account": nearAccountId } },
-      { service: "Crosspost", retries: 1, timeoutMs: 10_000, logger },
+      { service: "Crosspost", reach: "configured", retries: 1, timeoutMs: 10_000, logger },
     );
   } catch (err) {
     if (err instanceof ExternalServiceError)

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const waits: number[] = [];
-const options = { service: "Fake", sleep: async (ms: number) => void waits.push(ms) };
+const options = {
+  service: "Fake",
+  reach: "configured" as const,
+  sleep: async (ms: number) => void waits.push(ms),
+};
 
 function answerInTurn(...statuses: number[]): Handler {
   let i = 0;

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { BlockedUrlError, configuredFetch, type Fetch, outboundFetch } from "./outbound.ts";
 
 /**
  * A call to an outside service that did not give an answer we can use: it could not be reached, timed out,
@@ -36,13 +37,25 @@ export interface OutboundOptions {
   logger?: Logger;
   /** Waits between attempts; tests shorten it. */
   sleep?: (ms: number) => Promise<void>;
-  /** The fetch to call with: a guarded one (`clients/outbound.ts`) for URLs a feed chose. */
-  fetch?: typeof fetch;
+  /**
+   * Whose choice the URL is, which decides what the outbound guard (`clients/outbound.ts`) lets it reach:
+   * `"configured"` for a base URL the operator set in the environment (its host anywhere, redirects public only);
+   * `{ privateHostsAllowed }` for one a feed, plugin, user or remote server chose (public only, but for those hosts).
+   */
+  reach: Reach;
   /**
    * Reads a service-specific wait from a retryable answer (X's x-rate-limit-reset, Discord's `retry_after` in the
    * body: read a clone, the answer's own body is discarded after).
    */
   waitHint?: (response: Response) => number | null | Promise<number | null>;
+}
+
+export type Reach = "configured" | { privateHostsAllowed: readonly string[]; redirects?: number };
+
+function fetchFor(reach: Reach, url: string | URL): Fetch {
+  return reach === "configured"
+    ? configuredFetch(url)
+    : outboundFetch(reach.privateHostsAllowed, { redirects: reach.redirects });
 }
 
 const MAX_RETRIES = 8;
@@ -72,18 +85,21 @@ export async function callExternal(
   const maxBackoff = options.maxBackoffMs ?? 60_000;
   const sleep = options.sleep ?? defaultSleep;
   const path = new URL(url).pathname;
+  const send = fetchFor(options.reach, url);
   for (let attempt = 0; ; attempt++) {
     const backoff = Math.min(1000 * 2 ** attempt, maxBackoff);
     let response: Response;
     const timeout = AbortSignal.timeout(options.timeoutMs ?? 10_000);
     try {
-      response = await (options.fetch ?? fetch)(url, {
+      response = await send(url, {
         ...init,
         signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
       });
     } catch (error) {
       // The caller gave up (a step out of time, a worker stopping): no further attempt, its reason is the error.
       if (init.signal?.aborted) throw init.signal.reason ?? error;
+      // A refused address is the guard's answer, not an outage: asking again cannot help.
+      if (error instanceof BlockedUrlError) throw error;
       const timedOut = error instanceof Error && error.name === "TimeoutError";
       const reason = timedOut ? "timed out" : "could not be reached";
       if (attempt >= retries) {

@@ -115,6 +115,7 @@ export class MastodonClient {
       },
       {
         service: "Mastodon API",
+        reach: "configured",
         timeoutMs: 20_000,
         retries,
         logger: this.options.logger,

@@ -44,7 +44,7 @@ export async function hasFullAccessKey(
           },
         }),
       },
-      { service: "NEAR RPC", timeoutMs: RPC_TIMEOUT_MS, retries: 1, maxBackoffMs: 1000 },
+      { service: "NEAR RPC", reach: "configured", timeoutMs: RPC_TIMEOUT_MS, retries: 1, maxBackoffMs: 1000 },
     );
   } catch (error) {
     if (error instanceof ExternalServiceError) throw unavailable();

@@ -16,7 +16,7 @@ export async function createPinataUploadKey(apiUrl: string, jwt: string) {
           permissions: { endpoints: { pinning: { pinFileToIPFS: true } } },
         }),
       },
-      { service: "Pinata", timeoutMs: 10_000 },
+      { service: "Pinata", reach: "configured", timeoutMs: 10_000 },
     );
   } catch (error) {
     if (error instanceof ExternalServiceError) throw AppError.unavailable("Pinata could not be reached.");

@@ -1,6 +1,7 @@
 import { Api, HttpError } from "grammy";
 import type { Logger } from "pino";
 import { callExternal, ExternalServiceError } from "./http.ts";
+import { configuredFetch, type Fetch } from "./outbound.ts";
 
 export interface TelegramBotOptions {
   /** The Bot API's root (`TELEGRAM_API_BASE_URL`). */
@@ -24,7 +25,7 @@ async function retryAfterInBody(response: Response): Promise<number | null> {
   }
 }
 
-/** grammY hands fetch the abort-controller package's signal, which Node's `AbortSignal.any` refuses. */
+/** grammY hands fetch the abort-controller package's signal, which Node's fetch and `AbortSignal.any` refuse. */
 function nativeSignal(signal: unknown): AbortSignal | undefined {
   if (!signal) return undefined;
   if (signal instanceof AbortSignal) return signal;
@@ -33,6 +34,15 @@ function nativeSignal(signal: unknown): AbortSignal | undefined {
   if (foreign.aborted) controller.abort();
   else foreign.addEventListener("abort", () => controller.abort());
   return controller.signal;
+}
+
+/**
+ * A fetch for grammY clients that make their own single attempts (distributors: the engine retries the step): the
+ * configured Bot API host through the outbound guard, with grammY's signal made one Node's fetch accepts.
+ */
+export function telegramFetch(apiRoot: string): Fetch {
+  const send = configuredFetch(apiRoot);
+  return (input, init) => send(input, { ...init, signal: nativeSignal(init?.signal) });
 }
 
 /**
@@ -54,6 +64,7 @@ export function createTelegramBotApi(options: TelegramBotOptions): Api {
         { ...init, signal: nativeSignal(init?.signal) },
         {
           service: "Telegram Bot API",
+          reach: "configured",
           timeoutMs: 30_000,
           retries: options.retries ?? 3,
           maxBackoffMs: 30_000,
@@ -77,7 +88,7 @@ export function createTelegramBotApi(options: TelegramBotOptions): Api {
     apiRoot: options.apiRoot.replace(/\/+$/, ""),
     // The client's own timeout and retries bound each call; grammY's would cut a retry short.
     timeoutSeconds: 300,
-    fetch: fetchThroughClient as unknown as typeof fetch,
+    fetch: fetchThroughClient as unknown as Fetch,
   });
   // grammY wraps whatever fetch threw as "Network request failed"; the outage's own error says what happened.
   api.config.use(async (previous, method, payload, signal) => {

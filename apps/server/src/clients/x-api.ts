@@ -106,6 +106,7 @@ export class XApiClient {
         { headers: { Authorization: `Bearer ${this.options.bearerToken}` } },
         {
           service: "X API",
+          reach: "configured",
           timeoutMs: 30_000,
           retries: this.options.maxRetries ?? 5,
           logger: this.options.logger,
@@ -142,6 +143,7 @@ export class XApiClient {
         },
         {
           service: "X API",
+          reach: "configured",
           timeoutMs: 30_000,
           retries: 0,
           logger: this.options.logger,

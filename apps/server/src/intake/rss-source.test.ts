@@ -355,12 +355,26 @@ describe("RSS, Atom and JSON Feed sources", () => {
     expect(feeds.answered.filter((answer) => answer.path === BLOG).at(-1)?.status).toBe(304);
   });
 
-  it("does not follow a redirect", async () => {
-    feeds.answerNext({ status: 301, headers: { location: "https://elsewhere.example/feed" }, body: "" });
-    const sent = feeds.requests.length;
+  it("follows a moved feed, checking every hop against the outbound guard", async () => {
     const source = new RssSearchSource({ allowedHosts: ["127.0.0.1"] });
-    await expect(source.search({ url: urls.blog }, null)).rejects.toThrow(/redirects are not followed/);
-    expect(feeds.requests.length).toBe(sent + 1);
+    feeds.answerNext({ status: 301, headers: { location: urls.zk }, body: "" });
+    const moved = await source.search({ url: urls.blog }, null);
+    expect(moved.posts.length).toBeGreaterThan(0);
+    expect(feeds.requests.at(-1)?.path).toBe(ZK);
+
+    // A redirect to this machine under a name or an address the operator did not allow is refused, not asked.
+    const port = new URL(feeds.url).port;
+    for (const inside of [`http://localhost:${port}${ZK}`, `http://[::ffff:127.0.0.2]:${port}${ZK}`]) {
+      feeds.answerNext({ status: 302, headers: { location: inside }, body: "" });
+      const sent = feeds.requests.length;
+      await expect(source.search({ url: urls.blog }, null), inside).rejects.toBeInstanceOf(BlockedUrlError);
+      expect(feeds.requests.length).toBe(sent + 1);
+    }
+
+    feeds.answerNext(
+      ...Array.from({ length: 6 }, () => ({ status: 302, headers: { location: urls.blog }, body: "" })),
+    );
+    await expect(source.search({ url: urls.blog }, null)).rejects.toThrow(/more than 5 times/);
   });
 
   it("reaches only public addresses unless the operator allows the host", async () => {

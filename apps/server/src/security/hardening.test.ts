@@ -322,6 +322,16 @@ describe("9. defence in depth", () => {
     expect(response.status).toBe(403);
   });
 
+  it("echoes a caller's request id only when it is short and plain", async () => {
+    const echoed = await server.request("/api/health", { headers: { "X-Request-Id": "edge-7f3a:01" } });
+    expect(echoed.headers.get("x-request-id")).toBe("edge-7f3a:01");
+    for (const sent of ["a".repeat(4096), "two words", "<script>"]) {
+      const answer = await server.request("/api/health", { headers: { "X-Request-Id": sent } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it("accepts only http(s) URLs for feed images", async () => {
     const { status, body } = await server.json("/api/feeds", {
       method: "POST",

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type AnyFeed, type MediaNs, parseFeed, type RssFeed } from "feedsmith";
 import type { Logger } from "pino";
 import { callExternal, ExternalServiceError } from "../clients/http.ts";
-import { checkOutboundUrl, outboundFetch } from "../clients/outbound.ts";
+import { checkOutboundUrl } from "../clients/outbound.ts";
 import { type HtmlImage, type HtmlText, htmlToText } from "./html-text.ts";
 import { cleanText } from "./safe-text.ts";
 import type { FetchResult, PostMedia, SearchSource, SearchSpec, SocialPost } from "./types.ts";
@@ -456,20 +456,20 @@ function decode(bytes: Buffer, contentType: string | null): string {
   }
 }
 
+/** Moved feeds are followed this far; each hop passes the outbound guard again. */
+const MAX_REDIRECTS = 5;
+
 /**
  * A feed search (`rss-source`): the search's `url` (or `query`) is an RSS, Atom, RDF or JSON Feed document's
  * address, fetched with a conditional GET. Each item after the newest one seen becomes a post; the cursor keeps the
  * document's validators and that newest item. Feed addresses are chosen by feed owners, so they go through the
- * outbound guard (public addresses only, no redirects followed).
+ * outbound guard (public addresses only, up to five redirects followed, each one checked again).
  */
 export class RssSearchSource implements SearchSource {
   /** Until when a feed that answered 429 or 503 with Retry-After is left alone, by address. */
   private readonly notBefore = new Map<string, number>();
-  private readonly fetch: typeof fetch;
 
-  constructor(private readonly options: RssSourceOptions) {
-    this.fetch = outboundFetch(options.allowedHosts);
-  }
+  constructor(private readonly options: RssSourceOptions) {}
 
   async search(spec: SearchSpec, cursor: string | null): Promise<FetchResult> {
     const address = (spec.url ?? spec.query)?.trim();
@@ -498,7 +498,7 @@ export class RssSearchSource implements SearchSource {
         { headers },
         {
           service: "RSS feed",
-          fetch: this.fetch,
+          reach: { privateHostsAllowed: this.options.allowedHosts, redirects: MAX_REDIRECTS },
           timeoutMs: this.options.timeoutMs ?? 15_000,
           retries: this.options.retries ?? 1,
           maxBackoffMs: 10_000,
@@ -519,7 +519,7 @@ export class RssSearchSource implements SearchSource {
       const location = response.headers.get("location");
       throw new ExternalServiceError(
         "RSS feed",
-        `${url.href} redirects (${response.status}${location ? ` to ${location}` : ""}); redirects are not followed: set the feed's address to where it moved.`,
+        `${url.href} redirects (${response.status}${location ? ` to ${location}` : ""}) more than ${MAX_REDIRECTS} times: set the feed's address to where it moved.`,
         response.status,
         false,
       );
@@ -537,7 +537,8 @@ export class RssSearchSource implements SearchSource {
       await readBounded(response, RSS_LIMITS.documentBytes),
       response.headers.get("content-type"),
     );
-    const read = readFeed(body, url.href, now, this.options.logger);
+    // Links relative to the document resolve against where it was found, after any redirect.
+    const read = readFeed(body, response.url || url.href, now, this.options.logger);
     const limit = Math.min(spec.pageSize ?? RSS_LIMITS.itemsPerPass, RSS_LIMITS.itemsPerPass);
     const fresh = newEntries(read.entries, state.newest, limit);
     const etag = response.headers.get("etag");

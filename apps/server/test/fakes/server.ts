@@ -25,10 +25,11 @@ export type FakeAnswer =
 export type FakeHandler = (request: ReceivedRequest) => FakeAnswer | Promise<FakeAnswer>;
 
 /**
- * A local HTTP server on 127.0.0.1 that records every request and answers with `handler`'s answer (JSON bodies
- * unless a content-type says otherwise). The service fakes in this folder are built on it.
+ * A local HTTP server that records every request and answers with `handler`'s answer (JSON bodies unless a
+ * content-type says otherwise). The service fakes in this folder are built on it. It listens on `host`: 127.0.0.1,
+ * or `::` to take IPv4 and IPv6 loopback alike (a target reached by every spelling of this machine's address).
  */
-export async function startFakeServer(handler: FakeHandler) {
+export async function startFakeServer(handler: FakeHandler, { host = "127.0.0.1" } = {}) {
   const requests: ReceivedRequest[] = [];
   const hanging = new Set<ServerResponse>();
   const server = createServer((req, res) => {
@@ -73,7 +74,7 @@ export async function startFakeServer(handler: FakeHandler) {
       res.writeHead(answer.status, headers).end(text);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

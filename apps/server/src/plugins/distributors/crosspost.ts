@@ -193,6 +193,7 @@ export function createCrosspostDistributor(
           },
           {
             service: "The Crosspost service",
+            reach: "configured",
             timeoutMs: TIMEOUT_MS,
             retries: 0,
             waitHint: async (answer) => {

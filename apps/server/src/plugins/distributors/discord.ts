@@ -328,7 +328,13 @@ export function createDiscordDistributor(
             body: JSON.stringify(request.body),
             signal: context.signal,
           },
-          { service: "Discord", timeoutMs: TIMEOUT_MS, retries: 0, waitHint: retryAfter },
+          {
+            service: "Discord",
+            reach: "configured",
+            timeoutMs: TIMEOUT_MS,
+            retries: 0,
+            waitHint: retryAfter,
+          },
         );
       } catch (error) {
         if (error instanceof ExternalServiceError) {
@@ -442,7 +448,7 @@ export async function retractDiscordMessage(
     response = await callExternal(
       url,
       { method: "DELETE", headers, signal: context.signal },
-      { service: "Discord", timeoutMs: TIMEOUT_MS, retries: 0, waitHint: retryAfter },
+      { service: "Discord", reach: "configured", timeoutMs: TIMEOUT_MS, retries: 0, waitHint: retryAfter },
     );
   } catch (error) {
     if (error instanceof ExternalServiceError) {

@@ -11,6 +11,7 @@ import {
   LogLevel,
   RequestTimeoutError,
 } from "@notionhq/client";
+import { configuredFetch } from "../../clients/outbound.ts";
 import { valueAt } from "../templates.ts";
 import {
   CREDENTIALS_REJECTED,
@@ -248,13 +249,14 @@ function stepError(error: unknown, databaseId: string): PluginError {
 }
 
 function clientFor(settings: NotionSettings, token: string, context: PluginContext): Client {
+  const send = configuredFetch(settings.baseUrl);
   return new Client({
     auth: token,
     baseUrl: settings.baseUrl.replace(/\/+$/, ""),
     timeoutMs: TIMEOUT_MS,
     // The engine retries with backoff and the wait Notion names; retrying here too would multiply the waits.
     retry: false,
-    fetch: (url, init) => fetch(url, { ...init, signal: context.signal }),
+    fetch: (url, init) => send(url, { ...init, signal: context.signal }),
     logLevel: LogLevel.WARN,
     logger: (level, message, extra) => context.logger.debug({ notion: extra, level }, message),
   });

@@ -1,6 +1,6 @@
 import { type RssDistributorConfig, rssDistributorConfigSchema } from "@curate/core";
 import { callExternal, ExternalServiceError } from "../../clients/http.ts";
-import { BlockedUrlError, checkOutboundUrl, outboundFetch } from "../../clients/outbound.ts";
+import { BlockedUrlError } from "../../clients/outbound.ts";
 import type { Database } from "../../db/index.ts";
 import {
   addRssItem,
@@ -187,13 +187,6 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
         return { added, guid: item.guid, reference: { kind: "rss-item", id: item.guid, url: feedUrl } };
       }
       const { url, item } = rendered.request as ExternalRssRequest;
-      try {
-        await checkOutboundUrl(url, settings.allowedHosts);
-      } catch (error) {
-        if (error instanceof BlockedUrlError)
-          throw new PluginError(error.message, { code: "RSS_URL_REFUSED" });
-        throw error;
-      }
       let response: Response;
       try {
         response = await callExternal(
@@ -212,10 +205,12 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
             service: "The RSS service",
             timeoutMs: TIMEOUT_MS,
             retries: 0,
-            fetch: outboundFetch(settings.allowedHosts),
+            reach: { privateHostsAllowed: settings.allowedHosts },
           },
         );
       } catch (error) {
+        if (error instanceof BlockedUrlError)
+          throw new PluginError(error.message, { code: "RSS_URL_REFUSED" });
         if (error instanceof ExternalServiceError) {
           throw new PluginError(error.message, {
             code: "RSS_SERVICE_UNAVAILABLE",

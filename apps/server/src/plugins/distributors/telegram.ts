@@ -4,6 +4,7 @@ import {
   telegramDistributorConfigSchema,
 } from "@curate/core";
 import { Api, GrammyError, HttpError } from "grammy";
+import { telegramFetch } from "../../clients/telegram-bot.ts";
 import {
   CREDENTIALS_REJECTED,
   type DistributionReceipt,
@@ -212,6 +213,7 @@ export function createTelegramDistributor(
       const api = new Api(config.botToken, {
         apiRoot: settings.apiRoot,
         timeoutSeconds: REQUEST_TIMEOUT_SECONDS,
+        fetch: telegramFetch(settings.apiRoot) as never,
       });
       if (rendered.action === "editMessageText") return sendTelegramEdit(api, rendered, config, context);
       try {
@@ -327,6 +329,7 @@ export async function retractTelegramMessage(
   const api = new Api(config.botToken, {
     apiRoot: settings.apiRoot,
     timeoutSeconds: REQUEST_TIMEOUT_SECONDS,
+    fetch: telegramFetch(settings.apiRoot) as never,
   });
   try {
     await api.raw.deleteMessage(

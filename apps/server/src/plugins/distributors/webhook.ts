@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { type WebhookDistributorConfig, webhookDistributorConfigSchema } from "@curate/core";
 import { callExternal, ExternalServiceError } from "../../clients/http.ts";
-import { BlockedUrlError, checkOutboundUrl, outboundFetch } from "../../clients/outbound.ts";
+import { BlockedUrlError } from "../../clients/outbound.ts";
 import {
   CREDENTIALS_REJECTED,
   type DistributionReceipt,
@@ -92,13 +92,6 @@ export function createWebhookDistributor(
     },
     async send(rendered, config, context) {
       const request = rendered.request as WebhookRequest;
-      try {
-        await checkOutboundUrl(request.url, settings.allowedHosts);
-      } catch (error) {
-        if (error instanceof BlockedUrlError)
-          throw new PluginError(error.message, { code: "WEBHOOK_URL_REFUSED" });
-        throw error;
-      }
       const timestamp = String(Math.floor(Date.now() / 1000));
       const init: RequestInit = {
         method: "POST",
@@ -116,9 +109,12 @@ export function createWebhookDistributor(
           service: "The webhook receiver",
           timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
           retries: 0,
-          fetch: outboundFetch(settings.allowedHosts),
+          reach: { privateHostsAllowed: settings.allowedHosts },
         });
       } catch (error) {
+        if (error instanceof BlockedUrlError) {
+          throw new PluginError(error.message, { code: "WEBHOOK_URL_REFUSED" });
+        }
         if (error instanceof ExternalServiceError) {
           throw new PluginError(error.message, {
             code: "WEBHOOK_UNAVAILABLE",

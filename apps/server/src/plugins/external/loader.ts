@@ -60,6 +60,15 @@ export function hostsNamedIn(config: unknown): string[] {
   return [...hosts];
 }
 
+/** The host name of an allow-list entry written `name` or `name:port` (`[::1]:8080` too). */
+function hostnameOf(entry: string): string {
+  try {
+    return new URL(`http://${entry}`).hostname;
+  } catch {
+    return entry;
+  }
+}
+
 async function readCapped(response: Response, max: number): Promise<string> {
   const reader = response.body?.getReader();
   if (!reader) return "";
@@ -112,8 +121,11 @@ function hostFetchFor(config: unknown, privateHostsAllowed: readonly string[]): 
 export function createExternalPlugins(settings: ExternalPluginSettings): ExternalPlugins {
   const codeTtlMs = settings.codeTtlMs ?? 60_000;
   const byUrl = new Map<string, LoadedCode>();
-  // Entry points come from hosts the operator chose, which may be on a private network.
-  const fetchCode = outboundFetch([...settings.privateHostsAllowed, ...settings.allowedHosts]);
+  // Entry points come from hosts the operator chose (`name` or `name:port`), which may be on a private network.
+  const fetchCode = outboundFetch([
+    ...settings.privateHostsAllowed,
+    ...settings.allowedHosts.map(hostnameOf),
+  ]);
 
   async function load(entryPoint: string): Promise<LoadedCode> {
     const cached = byUrl.get(entryPoint);

@@ -26,9 +26,11 @@ export type HostFetch = (
   init: { method?: string; headers?: Record<string, string>; body?: string },
 ) => Promise<HostResponse>;
 
-// Runs in the isolate before the plugin: `fetch` over the host function, which it then hides from the plugin's
-// global scope. A console that prints nothing keeps plugins that log from failing.
+// Runs in the isolate before the plugin: `fetch` over the host function, which stays inside this function's
+// closure (a top-level binding of a script would be visible to the plugin's module) and leaves the global scope.
+// A console that prints nothing keeps plugins that log from failing.
 const PRELUDE = `
+(() => {
 const hostFetch = globalThis.__hostFetch;
 delete globalThis.__hostFetch;
 globalThis.console = { log() {}, info() {}, warn() {}, error() {}, debug() {} };
@@ -49,6 +51,7 @@ globalThis.fetch = async (url, init = {}) => {
     json: async () => JSON.parse(response.body),
   };
 };
+})();
 `;
 
 function sandboxError(err: unknown, limits: SandboxLimits): PluginError {

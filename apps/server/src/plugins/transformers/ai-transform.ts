@@ -1,6 +1,7 @@
 import { type AiFieldSchema, type AiTransformConfig, aiTransformConfigSchema } from "@curate/core";
 import OpenAI from "openai";
 import { z } from "zod";
+import { configuredFetch } from "../../clients/outbound.ts";
 import { PluginError, type TransformerPlugin } from "../types.ts";
 
 export interface AiTransformSettings {
@@ -123,6 +124,7 @@ export function createAiTransform(settings: AiTransformSettings): TransformerPlu
       const client = new OpenAI({
         apiKey: config.apiKey,
         baseURL: settings.baseUrl,
+        fetch: configuredFetch(settings.baseUrl),
         timeout: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
         maxRetries: SDK_RETRIES,
       });
