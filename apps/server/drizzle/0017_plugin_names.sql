@@ -144,6 +144,10 @@ BEGIN
     );
   END LOOP;
 
+  IF NOT EXISTS (SELECT 1 FROM plugin_renames) THEN
+    RETURN;
+  END IF;
+
   SELECT jsonb_object_agg(lower(trim(old_name)), new_name) INTO renames FROM plugin_renames WHERE follows;
   renames := coalesce(renames, '{}'::jsonb);
 
