@@ -78,6 +78,8 @@ export default async function setup(project: TestProject) {
       // is read while it waits.
       ...fakeNetworks.env,
       INTAKE_INTERVAL_MS: "1000",
+      // The plugin journey registers entry points on this host (nothing is fetched from it); others are refused.
+      PLUGIN_ALLOWED_HOSTS: "plugins.e2e.test",
       // The platforms journey's feed reads a blog served by the test itself on this machine.
       PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
     },

@@ -65,16 +65,35 @@ describe("plugin registry", () => {
     }
     expect(new URL(page.url()).pathname).toBe("/create/plugin");
 
+    // A built-in's short name is refused before sending, with the rule's message.
+    await page.getByLabel("Plugin Name").fill("webhook");
+    await page.getByRole("button", { name: "Create Plugin" }).click();
+    await page
+      .getByText('"webhook" is the built-in plugin @curate/webhook', { exact: false })
+      .first()
+      .waitFor();
+
     await page.getByLabel("Plugin Name").fill(pluginName);
     await page.getByLabel("Repository URL").fill(repoUrl);
     await page.getByLabel("Plugin Type").selectOption("transformer");
-    await page.getByLabel("Entry Point URL").fill("https://plugins.e2e.test/shout/v1.js");
-    // This server allows no plugin hosts (PLUGIN_ALLOWED_HOSTS is empty): the form says so before saving.
+    await page.getByLabel("Schema Definition (optional)").fill('{"type":"object"}');
+    // This server runs code only from plugins.e2e.test (PLUGIN_ALLOWED_HOSTS): the form says so before saving, and
+    // the server refuses the entry point at its field.
+    await page.getByLabel("Entry Point URL").fill("https://elsewhere.e2e.test/shout/v1.js");
     await page
       .getByTestId("entry-point-warning")
-      .getByText("remote plugins are disabled", { exact: false })
+      .getByText("host not allowed: elsewhere.e2e.test", { exact: false })
       .waitFor();
-    await page.getByLabel("Schema Definition (optional)").fill('{"type":"object"}');
+    await page.getByRole("button", { name: "Create Plugin" }).click();
+    await toast("Failed to create plugin: API request failed: 400 Entry point refused");
+    await page
+      .getByText(
+        "This server runs plugins only from plugins.e2e.test (PLUGIN_ALLOWED_HOSTS): host not allowed: elsewhere.e2e.test.",
+        { exact: true },
+      )
+      .waitFor();
+    await page.getByLabel("Entry Point URL").fill("https://plugins.e2e.test/shout/v1.js");
+    expect(await page.getByTestId("entry-point-warning").count()).toBe(0);
     await page.getByRole("button", { name: "Create Plugin" }).click();
     await toast(`Plugin "${pluginName}" created successfully!`);
     await page.waitForURL("**/plugin");

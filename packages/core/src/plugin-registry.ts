@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
 import { pagedSchema } from "./envelope.ts";
-import { PLUGIN_TYPES } from "./plugins.ts";
+import { BUILTIN_PLUGIN_PREFIX, findBuiltinPlugin, PLUGIN_TYPES, RESERVED_PLUGIN_SCOPES } from "./plugins.ts";
 
 /**
  * The plugin registry's contracts. The form and the API share these rules, so a browser that skips the form gets
@@ -12,6 +12,39 @@ export const MAX_PLUGIN_NAME_LENGTH = 100;
 export const MAX_PLUGIN_URL_LENGTH = 500;
 /** Characters of a schema definition, as JSON text. */
 export const MAX_SCHEMA_DEFINITION_LENGTH = 20_000;
+
+/**
+ * A registered plugin's name: `@scope/name` in ASCII lower case. The scope is letters, digits and hyphens (at most
+ * 39 characters, like a GitHub account); the name may also use dots and underscores. Short names such as `rss` are
+ * left to the built-ins (decision 0022).
+ */
+export const PLUGIN_NAME_PATTERN = /^@([a-z0-9][a-z0-9-]{0,38})\/([a-z0-9][a-z0-9._-]*)$/;
+
+export const PLUGIN_NAME_MESSAGES = {
+  tooLong: `Plugin name must be at most ${MAX_PLUGIN_NAME_LENGTH} characters`,
+  builtin: (name: string, builtin: string) =>
+    `"${name}" is the built-in plugin ${builtin}: feeds naming it always run the built-in. Name yours under your own scope, e.g. @acme/summary`,
+  lowerCase: "Plugin names are lower-case: @acme/summary, not @Acme/Summary",
+  form: "Plugin name must be @scope/name: lower-case letters, digits and hyphens (the name may also use . and _), e.g. @acme/summary",
+  reservedScope: (scope: string) =>
+    `The scope @${scope} is reserved for Curate's built-in plugins: use a scope of your own, e.g. @acme/summary`,
+} as const;
+
+/** Why `name` cannot be registered, or null when it can (the form and the API give the same message). */
+export function pluginNameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (trimmed === "") return PLUGIN_MESSAGES.create.name;
+  if (trimmed.length > MAX_PLUGIN_NAME_LENGTH) return PLUGIN_NAME_MESSAGES.tooLong;
+  const builtin = findBuiltinPlugin(trimmed);
+  if (builtin) return PLUGIN_NAME_MESSAGES.builtin(trimmed, `${BUILTIN_PLUGIN_PREFIX}${builtin.name}`);
+  if (trimmed !== trimmed.toLowerCase()) return PLUGIN_NAME_MESSAGES.lowerCase;
+  const scope = PLUGIN_NAME_PATTERN.exec(trimmed)?.[1];
+  if (!scope) return PLUGIN_NAME_MESSAGES.form;
+  if ((RESERVED_PLUGIN_SCOPES as readonly string[]).includes(scope)) {
+    return PLUGIN_NAME_MESSAGES.reservedScope(scope);
+  }
+  return null;
+}
 
 export const PLUGIN_MESSAGES = {
   create: {
@@ -74,7 +107,13 @@ export const pluginCreateSchema = z.strictObject({
     .string()
     .trim()
     .min(1, PLUGIN_MESSAGES.create.name)
-    .max(MAX_PLUGIN_NAME_LENGTH, `Plugin name must be at most ${MAX_PLUGIN_NAME_LENGTH} characters`),
+    .max(MAX_PLUGIN_NAME_LENGTH, PLUGIN_NAME_MESSAGES.tooLong)
+    .superRefine((name, ctx) => {
+      // Emptiness and length have their own messages above.
+      if (name === "" || name.length > MAX_PLUGIN_NAME_LENGTH) return;
+      const problem = pluginNameProblem(name);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   repoUrl: urlField(PLUGIN_MESSAGES.create.repoUrl),
   type: z.enum(PLUGIN_TYPES, PLUGIN_MESSAGES.create.type),
   entryPoint: urlField(PLUGIN_MESSAGES.create.entryPoint),
@@ -151,7 +190,11 @@ export function pluginFormErrors(values: PluginFormValues, mode: "create" | "edi
   const errors: PluginFormErrors = {};
   const messages = PLUGIN_MESSAGES[mode];
   const validUrl = (text: string) => text.trim().length <= MAX_PLUGIN_URL_LENGTH && isHttpUrl(text.trim());
-  if (values.name.trim() === "") errors.name = messages.name;
+  // An existing plugin's name is fixed (and may predate the current rule): the edit form only needs one.
+  if (mode === "create") {
+    const problem = pluginNameProblem(values.name);
+    if (problem) errors.name = problem;
+  } else if (values.name.trim() === "") errors.name = messages.name;
   if (!validUrl(values.repoUrl)) errors.repoUrl = messages.repoUrl;
   if (!validUrl(values.entryPoint)) errors.entryPoint = messages.entryPoint;
   if (mode === "create" && !(PLUGIN_TYPES as readonly string[]).includes(values.type)) {
@@ -179,4 +222,57 @@ export function entryPointRefusal(entryPoint: string, allowedHosts: readonly str
     return wanted === url.host.toLowerCase() || wanted === url.hostname.toLowerCase();
   });
   return allowed ? null : `host not allowed: ${url.host}`;
+}
+
+/** What a plugin notice is about: a plugin of yours renamed, or a feed of yours rewritten to the new name. */
+export const PLUGIN_NOTICE_KINDS = ["plugin_renamed", "feed_plugin_renamed"] as const;
+export type PluginNoticeKind = (typeof PLUGIN_NOTICE_KINDS)[number];
+
+/**
+ * Something the server did to a user's plugins or feeds that they should hear about: the names decision 0022
+ * changed. Shown on the Plugins page until dismissed.
+ */
+export const pluginNoticeSchema = z.object({
+  id: z.string(),
+  kind: z.enum(PLUGIN_NOTICE_KINDS),
+  message: z.string(),
+  oldName: z.string(),
+  newName: z.string(),
+  /** The renamed plugin's number (null once it is deleted). */
+  pluginId: z.string().nullable(),
+  /** The feeds whose configs now name `newName`. */
+  feedIds: z.array(z.string()),
+  createdAt: z.string(),
+});
+export type PluginNotice = z.infer<typeof pluginNoticeSchema>;
+
+export const pluginNoticeQuerySchema = z.object({
+  page: pageNumber.default(0),
+  limit: limitNumber.default(DEFAULT_PAGE_SIZE),
+});
+export type PluginNoticeQuery = z.infer<typeof pluginNoticeQuerySchema>;
+
+export const pluginNoticePageSchema = pagedSchema(pluginNoticeSchema);
+
+const quotedList = (items: readonly string[]) => items.map((item) => `"${item}"`).join(", ");
+
+/** A notice as the user reads it. */
+export function pluginNoticeMessage(notice: {
+  kind: PluginNoticeKind;
+  oldName: string;
+  newName: string;
+  feedIds: readonly string[];
+}): string {
+  const builtin = findBuiltinPlugin(notice.oldName);
+  const meant = builtin
+    ? ` If you meant Curate's built-in ${builtin.label} plugin, name "${BUILTIN_PLUGIN_PREFIX}${builtin.name}" instead.`
+    : "";
+  if (notice.kind === "plugin_renamed") {
+    const feeds = notice.feedIds.length
+      ? ` Feeds that named it now name "${notice.newName}": ${quotedList(notice.feedIds)}.`
+      : "";
+    return `Your plugin "${notice.oldName}" is now "${notice.newName}": registered plugins are named @scope/name, and short or built-in names always mean Curate's built-in plugins.${feeds}`;
+  }
+  const feeds = notice.feedIds.length === 1 ? "Your feed" : "Your feeds";
+  return `${feeds} ${quotedList(notice.feedIds)} named the registered plugin "${notice.oldName}", now renamed "${notice.newName}"; the config was changed to keep running it.${meant}`;
 }

@@ -16,9 +16,16 @@ describe("the built-in plugin table", () => {
     expect(builtinPluginName("test")).toBe("test-source");
   });
 
+  it("keeps every short name for the built-ins, whatever a registry holds", () => {
+    expect(builtinPluginName("rss")).toBe("rss");
+    expect(builtinPluginName("Webhook")).toBe("webhook");
+    expect(canonicalPluginName(" telegram ")).toBe("@curate/telegram");
+    expect(builtinPluginName("rss-source")).toBe("rss-source");
+  });
+
   it("leaves third-party plugins alone", () => {
-    expect(builtinPluginName("rss")).toBeNull();
     expect(builtinPluginName("@someone/rss")).toBeNull();
+    expect(builtinPluginName("@curate/not-a-builtin")).toBeNull();
     expect(canonicalPluginName("@someone/rss")).toBe("@someone/rss");
   });
 
@@ -31,6 +38,6 @@ describe("the built-in plugin table", () => {
     const names = BUILTIN_PLUGINS.map((p) => p.name);
     expect(new Set(names).size).toBe(names.length);
     const aliases = BUILTIN_PLUGINS.flatMap((p) => ("aliases" in p ? [...p.aliases] : []));
-    expect(new Set(aliases).size).toBe(aliases.length);
+    expect(new Set([...names, ...aliases]).size).toBe(names.length + aliases.length);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * The built-in plugins and the names feed configs may use for them: one table for the server's registry, the
  * web's editor and destination links. Built-ins are `@curate/<name>`; the `@curatedotfun/<name>` names of
- * configs written for the reference product, and a few short names, mean the same plugin. Free of zod so any
- * page can use it cheaply.
+ * configs written for the reference product, the bare short name (`rss`) and a few further aliases mean the same
+ * plugin, and only ever a built-in (decision 0022). Free of zod so any page can use it cheaply.
  */
 
 export const PLUGIN_TYPES = ["transformer", "distributor", "source", "rule", "outcome"] as const;
@@ -13,7 +13,7 @@ export interface BuiltinPlugin {
   name: string;
   type: PluginType;
   label: string;
-  /** Further names that mean this plugin, besides `@curate/<name>` and `@curatedotfun/<name>`. */
+  /** Further names that mean this plugin, besides `<name>`, `@curate/<name>` and `@curatedotfun/<name>`. */
   aliases?: readonly string[];
 }
 
@@ -51,6 +51,8 @@ export type BuiltinPluginName = (typeof BUILTIN_PLUGINS)[number]["name"];
 
 export const BUILTIN_PLUGIN_PREFIX = "@curate/";
 const LEGACY_PLUGIN_PREFIX = "@curatedotfun/";
+/** Scopes no registered plugin may use: the built-ins' own and the reference product's. */
+export const RESERVED_PLUGIN_SCOPES = ["curate", "curatedotfun"] as const;
 
 /** The canonical full name of a built-in plugin: `@curate/<name>`. */
 export function builtinPluginId(name: BuiltinPluginName): string {
@@ -60,6 +62,7 @@ export function builtinPluginId(name: BuiltinPluginName): string {
 const BY_ALIAS: ReadonlyMap<string, BuiltinPlugin> = new Map(
   (BUILTIN_PLUGINS as readonly BuiltinPlugin[]).flatMap((plugin) =>
     [
+      plugin.name,
       `${BUILTIN_PLUGIN_PREFIX}${plugin.name}`,
       `${LEGACY_PLUGIN_PREFIX}${plugin.name}`,
       ...(plugin.aliases ?? []),
@@ -67,12 +70,15 @@ const BY_ALIAS: ReadonlyMap<string, BuiltinPlugin> = new Map(
   ),
 );
 
-/** The built-in plugin a config's plugin name means (any of its aliases, case-insensitively), or null. */
+/**
+ * The built-in plugin a config's plugin name means (its short name or any alias, case-insensitively), or null.
+ * Whatever answers here is a built-in and never a registered plugin: resolution asks this first.
+ */
 export function findBuiltinPlugin(plugin: string): BuiltinPlugin | null {
   return BY_ALIAS.get(plugin.trim().toLowerCase()) ?? null;
 }
 
-/** The built-in short name of a plugin (`@curatedotfun/rss` → `rss`), or null for third-party plugins. */
+/** The built-in short name of a plugin (`@curatedotfun/rss`, `rss` → `rss`), or null for third-party plugins. */
 export function builtinPluginName(plugin: string): BuiltinPluginName | null {
   return (findBuiltinPlugin(plugin)?.name as BuiltinPluginName | undefined) ?? null;
 }

@@ -1,6 +1,7 @@
 import {
   ACTIVITY_TYPES,
   PLATFORMS,
+  PLUGIN_NOTICE_KINDS,
   PROCESSING_JOB_KINDS,
   PROCESSING_JOB_STATUSES,
   PROCESSING_STEP_STAGES,
@@ -548,6 +549,27 @@ export const plugins = pgTable(
     uniqueIndex("plugins_name_idx").on(sql`lower(${t.name})`),
     uniqueIndex("plugins_repo_url_idx").on(sql`lower(${t.repoUrl})`),
     index("plugins_type_idx").on(t.type, t.name),
+  ],
+);
+
+/**
+ * What the server changed in a user's plugins or feeds and tells them on the Plugins page until they dismiss it
+ * (decision 0022: registrations renamed to `@scope/name`, and the feeds rewritten to follow them).
+ */
+export const pluginNotices = pgTable(
+  "plugin_notices",
+  {
+    id: serial("id").primaryKey(),
+    /** The NEAR account told, lower-case. */
+    accountId: text("account_id").notNull(),
+    kind: text("kind", { enum: PLUGIN_NOTICE_KINDS }).notNull(),
+    pluginId: integer("plugin_id").references(() => plugins.id, { onDelete: "set null" }),
+    data: jsonb("data").$type<{ oldName: string; newName: string; feedIds: string[] }>().notNull(),
+    createdAt: createdAt(),
+    dismissedAt: timestamp("dismissed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("plugin_notices_account_idx").on(t.accountId, t.createdAt).where(sql`${t.dismissedAt} is null`),
   ],
 );
 

@@ -4,23 +4,28 @@ import {
   BUILTIN_PLUGIN_PREFIX,
   BUILTIN_PLUGINS,
   type BuiltinPlugin,
+  entryPointRefusal,
   findBuiltinPlugin,
   type Paged,
   type PluginCreate,
   type PluginListQuery,
+  type PluginNotice,
+  type PluginNoticeQuery,
   type PluginUpdate,
+  pluginNameProblem,
+  pluginNoticeMessage,
   type RegistryPlugin,
 } from "@curate/core";
-import { and, asc, count, eq, ilike, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { plugins, type User } from "../db/schema.ts";
+import { pluginNotices, plugins, type User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { isSuperAdmin } from "../feeds/permissions.ts";
 import { schemaDefinitionProblem } from "./json-schema.ts";
 
-type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">;
+type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS" | "PLUGIN_ALLOWED_HOSTS">;
 type PluginRow = typeof plugins.$inferSelect;
 
 const BUILTIN_REPO_URL = "https://github.com/curate/curate";
@@ -136,13 +141,34 @@ export async function getPlugin(
   return toEntry(env, user, row);
 }
 
-/** A registered plugin by the name a feed config writes (case-insensitive), or null. */
+/**
+ * A registered plugin by the name a feed config writes (case-insensitive), or null. A built-in's name, alias or
+ * short name is never looked up: whatever row holds one (a registration older than decision 0022), it belongs to
+ * the built-in.
+ */
 export async function findPluginByName(db: Database, name: string): Promise<PluginRow | null> {
+  if (findBuiltinPlugin(name)) return null;
   const [row] = await db
     .select()
     .from(plugins)
     .where(sql`lower(${plugins.name}) = ${name.trim().toLowerCase()}`);
   return row ?? null;
+}
+
+/** Code this server would refuse to run is refused when registered, so the registry never lists it. */
+function assertAllowedEntryPoint(env: Env, entryPoint: string) {
+  const refusal = entryPointRefusal(entryPoint, env.PLUGIN_ALLOWED_HOSTS);
+  if (!refusal) return;
+  const message =
+    env.PLUGIN_ALLOWED_HOSTS.length === 0
+      ? "This server runs no remote plugins (its operator left PLUGIN_ALLOWED_HOSTS empty), so it registers none."
+      : `This server runs plugins only from ${env.PLUGIN_ALLOWED_HOSTS.join(", ")} (PLUGIN_ALLOWED_HOSTS): ${refusal}.`;
+  throw AppError.validation(`Entry point refused: ${message}`, [{ path: "entryPoint", message }]);
+}
+
+function assertRegistrableName(name: string) {
+  const problem = pluginNameProblem(name);
+  if (problem) throw AppError.validation(`Invalid name: ${problem}`, [{ path: "name", message: problem }]);
 }
 
 function assertUsableSchema(schemaDefinition: object | null | undefined) {
@@ -163,9 +189,6 @@ const isUniqueViolation = (err: unknown): err is { constraint?: string } => {
 };
 
 async function conflictOf(db: Database, name: string, repoUrl: string): Promise<AppError | null> {
-  if (findBuiltinPlugin(name)) {
-    return AppError.conflict(`"${name}" is the name of a built-in plugin; choose another name.`);
-  }
   const [byName] = await db
     .select({ id: plugins.id })
     .from(plugins)
@@ -187,6 +210,8 @@ export async function createPlugin(
   body: PluginCreate,
   limits: { pluginsPerAccount: number },
 ): Promise<RegistryPlugin> {
+  assertRegistrableName(body.name);
+  assertAllowedEntryPoint(env, body.entryPoint);
   assertUsableSchema(body.schemaDefinition);
   const [{ owned }] = await db
     .select({ owned: count() })
@@ -245,6 +270,9 @@ export async function updatePlugin(
 ): Promise<RegistryPlugin> {
   assertUsableSchema(body.schemaDefinition);
   const row = await editableRow(db, env, user, id);
+  if (body.entryPoint !== undefined && body.entryPoint !== row.entryPoint) {
+    assertAllowedEntryPoint(env, body.entryPoint);
+  }
   const [updated] = await db
     .update(plugins)
     .set({
@@ -263,4 +291,62 @@ export async function updatePlugin(
 export async function deletePlugin(db: Database, env: Env, user: User, id: string): Promise<void> {
   const row = await editableRow(db, env, user, id);
   await db.delete(plugins).where(eq(plugins.id, row.id));
+}
+
+/** The signed-in user's notices not yet dismissed, newest first. */
+export async function listPluginNotices(
+  db: Database,
+  user: User,
+  query: PluginNoticeQuery,
+): Promise<Paged<PluginNotice>> {
+  const mine = and(
+    eq(pluginNotices.accountId, user.nearAccountId.toLowerCase()),
+    isNull(pluginNotices.dismissedAt),
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(pluginNotices)
+      .where(mine)
+      .orderBy(desc(pluginNotices.createdAt), desc(pluginNotices.id))
+      .limit(query.limit)
+      .offset(query.page * query.limit),
+    db.select({ total: count() }).from(pluginNotices).where(mine),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      id: String(row.id),
+      kind: row.kind,
+      message: pluginNoticeMessage({ ...row.data, kind: row.kind }),
+      oldName: row.data.oldName,
+      newName: row.data.newName,
+      pluginId: row.pluginId === null ? null : String(row.pluginId),
+      feedIds: row.data.feedIds,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      hasNextPage: (query.page + 1) * query.limit < total,
+      totalCount: total,
+    },
+  };
+}
+
+/** Hides one of the signed-in user's notices; someone else's, or one already dismissed, is not found. */
+export async function dismissPluginNotice(db: Database, user: User, id: string): Promise<void> {
+  const dismissed = /^\d{1,9}$/.test(id)
+    ? await db
+        .update(pluginNotices)
+        .set({ dismissedAt: new Date() })
+        .where(
+          and(
+            eq(pluginNotices.id, Number(id)),
+            eq(pluginNotices.accountId, user.nearAccountId.toLowerCase()),
+            isNull(pluginNotices.dismissedAt),
+          ),
+        )
+        .returning({ id: pluginNotices.id })
+    : [];
+  if (dismissed.length === 0) throw AppError.notFound(`Notice "${id}" not found.`);
 }

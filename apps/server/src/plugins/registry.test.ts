@@ -1,3 +1,4 @@
+import { pluginNameProblem } from "@curate/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
@@ -13,6 +14,7 @@ beforeAll(async () => {
     WRITE_RATE_LIMIT_PER_MINUTE: "1000",
     SUPER_ADMIN_ACCOUNTS: superKey.implicitAccountId,
     PLUGINS_PER_ACCOUNT: "3",
+    PLUGIN_ALLOWED_HOSTS: "plugins.acme.test,a.test",
   });
   cookies.owner = (await signIn(server)).cookie;
   cookies.other = (await signIn(server)).cookie;
@@ -106,10 +108,10 @@ describe("plugin registry", () => {
     expect(read.body.data).toMatchObject({ name: valid.name, canEdit: false });
   });
 
-  it("keeps names and repositories unique, whatever their case, and built-in names reserved (409)", async () => {
+  it("keeps names unique, and repositories whatever their case (409)", async () => {
     const sameName = await send("POST", "/api/plugins", "other", {
       ...valid,
-      name: valid.name.toUpperCase(),
+      name: valid.name,
       repoUrl: "https://github.com/other/x",
     });
     expect(sameName.status).toBe(409);
@@ -120,12 +122,57 @@ describe("plugin registry", () => {
       repoUrl: valid.repoUrl.toUpperCase(),
     });
     expect(sameRepo.status).toBe(409);
-    const builtinName = await send("POST", "/api/plugins", "other", {
-      ...valid,
-      name: "@curatedotfun/rss",
-      repoUrl: "https://github.com/other/rss",
+  });
+
+  it("refuses built-in names, aliases and short names, the reserved scopes and names not @scope/name (400)", async () => {
+    for (const name of ["webhook", "@curate/webhook", "@curatedotfun/x", "rss", "Foo", "@Bad/x"]) {
+      const { status, body } = await send("POST", "/api/plugins", "other", {
+        ...valid,
+        name,
+        repoUrl: "https://github.com/other/impostor",
+      });
+      expect(status, name).toBe(400);
+      expect(body.error.code).toBe("VALIDATION_ERROR");
+      expect(fieldMessages(body), name).toEqual({ name: pluginNameProblem(name) });
+    }
+    expect(
+      fieldMessages((await send("POST", "/api/plugins", "other", { ...valid, name: "rss" })).body),
+    ).toEqual({
+      name: '"rss" is the built-in plugin @curate/rss: feeds naming it always run the built-in. Name yours under your own scope, e.g. @acme/summary',
     });
-    expect(builtinName.status).toBe(409);
+    const scoped = await send("POST", "/api/plugins", "other", {
+      ...valid,
+      name: "@alice/thing",
+      repoUrl: "https://github.com/alice/thing",
+    });
+    expect(scoped.status).toBe(201);
+    expect(scoped.body.data.name).toBe("@alice/thing");
+    expect((await send("DELETE", `/api/plugins/${scoped.body.data.id}`, "other")).status).toBe(200);
+  });
+
+  it("refuses an entry point on a host this server does not run code from, when registered or changed (400)", async () => {
+    const refused = await send("POST", "/api/plugins", "other", {
+      ...valid,
+      name: "@other/elsewhere",
+      repoUrl: "https://github.com/other/elsewhere",
+      entryPoint: "https://evil.test/x.js",
+    });
+    expect(refused.status).toBe(400);
+    const message =
+      "This server runs plugins only from plugins.acme.test, a.test (PLUGIN_ALLOWED_HOSTS): host not allowed: evil.test.";
+    expect(refused.body.error).toMatchObject({
+      code: "VALIDATION_ERROR",
+      message: `Entry point refused: ${message}`,
+    });
+    expect(fieldMessages(refused.body)).toEqual({ entryPoint: message });
+    expect((await server.json("/api/plugins?name=elsewhere")).body.data.items).toEqual([]);
+
+    const moved = await send("PATCH", `/api/plugins/${id}`, "owner", {
+      entryPoint: "https://evil.test/x.js",
+    });
+    expect(moved.status).toBe(400);
+    expect(fieldMessages(moved.body)).toEqual({ entryPoint: message });
+    expect((await server.json(`/api/plugins/${id}`)).body.data.entryPoint).toBe(valid.entryPoint);
   });
 
   it("filters by type and name, and pages", async () => {

@@ -1,6 +1,8 @@
 import {
   pluginCreateSchema,
   pluginListQuerySchema,
+  pluginNoticePageSchema,
+  pluginNoticeQuerySchema,
   pluginPageSchema,
   pluginSchema,
   pluginUpdateSchema,
@@ -12,7 +14,15 @@ import { requireUser } from "../auth/middleware.ts";
 import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
-import { createPlugin, deletePlugin, getPlugin, listPlugins, updatePlugin } from "./registry-service.ts";
+import {
+  createPlugin,
+  deletePlugin,
+  dismissPluginNotice,
+  getPlugin,
+  listPluginNotices,
+  listPlugins,
+  updatePlugin,
+} from "./registry-service.ts";
 
 const pluginParam = idParam("id", "A registered plugin's number, or builtin-<name>");
 
@@ -55,7 +65,9 @@ const createPluginRoute = createRoute({
   request: { body: { content: { "application/json": { schema: pluginCreateSchema } }, required: true } },
   responses: {
     201: jsonResponse(successEnvelopeSchema(pluginSchema), "Registered"),
-    400: commonErrors[400],
+    400: errorResponse(
+      "Invalid input, a name that is not @scope/name or is a built-in's, or an entry point on a host this server does not allow (VALIDATION_ERROR)",
+    ),
     401: writeErrors[401],
     403: errorResponse("The account registered as many plugins as one may (FORBIDDEN)"),
     409: errorResponse("The name or repository is taken (CONFLICT)"),
@@ -89,8 +101,47 @@ const deletePluginRoute = createRoute({
   },
 });
 
+const noticesRoute = createRoute({
+  method: "get",
+  path: "/plugins/notices",
+  tags: ["plugins"],
+  summary: "What the server changed in the signed-in user's plugins or feeds (renames), newest first, paged",
+  request: { query: pluginNoticeQuerySchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(pluginNoticePageSchema), "Notices not yet dismissed"),
+    400: commonErrors[400],
+    401: writeErrors[401],
+  },
+});
+
+const dismissNoticeRoute = createRoute({
+  method: "post",
+  path: "/plugins/notices/{id}/dismiss",
+  tags: ["plugins"],
+  summary: "Dismiss one of the signed-in user's notices",
+  request: { params: idParam("id", "A notice's number") },
+  responses: {
+    200: jsonResponse(
+      successEnvelopeSchema(z.object({ id: z.string(), dismissed: z.literal(true) })),
+      "Dismissed",
+    ),
+    401: writeErrors[401],
+    403: errorResponse("Not a same-origin request (FORBIDDEN)"),
+    404: errorResponse("No such notice of yours, or already dismissed (NOT_FOUND)"),
+  },
+});
+
 export function pluginRoutes({ database: { db }, env }: AppDeps) {
   const router = createRouter();
+  // Before /plugins/{id}, which would otherwise take "notices" for a plugin's id.
+  router.openapi(noticesRoute, async (c) =>
+    ok(c, await listPluginNotices(db, requireUser(c), c.req.valid("query"))),
+  );
+  router.openapi(dismissNoticeRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    await dismissPluginNotice(db, requireUser(c), id);
+    return ok(c, { id, dismissed: true as const }, "Notice dismissed.");
+  });
   router.openapi(listRoute, async (c) =>
     ok(c, await listPlugins(db, env, c.get("user"), c.req.valid("query"))),
   );

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { FeedConfig, ProcessingJobStatus } from "@curate/core";
+import { type FeedConfig, findBuiltinPlugin, type ProcessingJobStatus } from "@curate/core";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
@@ -481,7 +481,11 @@ async function resolvePlugin(
   name: string,
   type: StepRow["type"],
 ): Promise<Plugin & { version?: string }> {
-  const plugin = deps.registry.resolve(name) ?? (await deps.externalPlugins?.resolve(name)) ?? null;
+  // A built-in's name, alias or short name is answered by the built-ins alone: a registration can never shadow one
+  // (decision 0022).
+  const plugin = findBuiltinPlugin(name)
+    ? deps.registry.resolve(name)
+    : (deps.registry.resolve(name) ?? (await deps.externalPlugins?.resolve(name)) ?? null);
   if (!plugin) {
     throw new PluginError(
       `No plugin named "${name}" is known to this server. Check the name in the feed's config.`,

@@ -7,11 +7,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../../test/factories.ts";
 import { startFakeServer } from "../../../test/fakes/server.ts";
+import { startWebhookReceiver } from "../../../test/fakes/webhook.ts";
 import { startTestServer, type TestServer } from "../../../test/harness.ts";
 import { newKey } from "../../../test/near.ts";
 import { recordingDistributor } from "../../../test/plugins.ts";
 import { sessionHeaders, signIn } from "../../../test/session.ts";
-import { processingJobs, processingSteps } from "../../db/schema.ts";
+import { plugins, processingJobs, processingSteps } from "../../db/schema.ts";
 
 const EXAMPLE = readFileSync(
   new URL("../../../../../examples/plugins/shout/index.mjs", import.meta.url),
@@ -46,6 +47,11 @@ const HOSTILE: Record<string, string> = {
     'import { readFileSync } from "node:fs";\nexport function transform() { return readFileSync("/etc/passwd", "utf8"); }',
 };
 
+// A stranger's distributor registered, before decision 0022, under the built-in webhook's short name.
+const IMPOSTOR = `export function render(input, config) { return { stolen: input, to: config.url }; }
+export async function send(rendered) { await fetch(rendered.to, { method: "POST", body: JSON.stringify(rendered) }); return { reference: { kind: "impostor", id: "1" } }; }`;
+const HOOK_SECRET = "whsec_external";
+
 let server: TestServer;
 let codeServer: Server;
 let codeBase: string;
@@ -55,19 +61,25 @@ const ownerKey = newKey();
 let owner: string;
 let data: Awaited<ReturnType<typeof startFakeServer>>;
 let secretService: Awaited<ReturnType<typeof startFakeServer>>;
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+const codeRequests: string[] = [];
 
 beforeAll(async () => {
   codeServer = createServer((req, res) => {
+    codeRequests.push(req.url ?? "");
     const body =
       req.url === "/shout/index.mjs"
         ? version
-        : HOSTILE[req.url ?? ""]?.replace("__SECRET_URL__", `${secretService.url}/secret`);
+        : req.url === "/impostor.mjs"
+          ? IMPOSTOR
+          : HOSTILE[req.url ?? ""]?.replace("__SECRET_URL__", `${secretService.url}/secret`);
     res.writeHead(body ? 200 : 404, { "content-type": "text/javascript" }).end(body ?? "not found");
   });
   await new Promise<void>((resolve) => codeServer.listen(0, "127.0.0.1", resolve));
   codeBase = `http://127.0.0.1:${(codeServer.address() as AddressInfo).port}`;
   data = await startFakeServer(() => ({ status: 200, body: { mood: "sunny" } }));
   secretService = await startFakeServer(() => ({ status: 200, body: { secret: "s3cret" } }));
+  receiver = await startWebhookReceiver(HOOK_SECRET);
 
   server = await startTestServer(
     {
@@ -80,7 +92,13 @@ beforeAll(async () => {
       PLUGIN_CODE_TTL_MS: "0",
       PROCESSING_MAX_ATTEMPTS: "1",
     },
-    { worker: { extraPlugins: [recorder.plugin] } },
+    {
+      worker: {
+        extraPlugins: [recorder.plugin],
+        feedSecrets: async (feedId): Promise<Record<string, string>> =>
+          feedId === "shadowed" ? { HOOK_SECRET } : {},
+      },
+    },
   );
   owner = (await signIn(server, ownerKey)).cookie;
 
@@ -101,8 +119,24 @@ beforeAll(async () => {
   await register("@example/shout", `${codeBase}/shout/index.mjs`, EXAMPLE_SCHEMA);
   for (const path of Object.keys(HOSTILE))
     await register(`@hostile${path.replace(".mjs", "")}`, `${codeBase}${path}`);
-  // The same file from a host the operator did not allow (another name for the same machine).
-  await register("@elsewhere/shout", `http://localhost:${new URL(codeBase).port}/shout/index.mjs`);
+  // The same file from a host the operator did not allow (another name for the same machine), registered before the
+  // registry refused such hosts, or before the operator took the host off the list.
+  await server.db.insert(plugins).values({
+    name: "@elsewhere/shout",
+    type: "transformer",
+    repoUrl: "https://github.com/test/elsewhere-shout",
+    entryPoint: `http://localhost:${new URL(codeBase).port}/shout/index.mjs`,
+    createdBy: ownerKey.implicitAccountId,
+  });
+  // A registration the old rule allowed under a built-in's short name (decision 0022's migration renames such rows;
+  // this one is written after it, as a row nothing renamed).
+  await server.db.insert(plugins).values({
+    name: "webhook",
+    type: "distributor",
+    repoUrl: "https://github.com/stranger/webhook",
+    entryPoint: `${codeBase}/impostor.mjs`,
+    createdBy: "stranger.near",
+  });
 
   const feed = (id: string, plugin: string, config: Record<string, unknown> = {}) =>
     insertFeed(server.db, {
@@ -129,6 +163,21 @@ beforeAll(async () => {
   await feed("hogging", "@hostile/hog");
   await feed("snooping", "@hostile/snoop", { dataUrl: `${data.url}/ok`, note: "see the docs" });
   await feed("importing", "@hostile/imports");
+  await insertFeed(server.db, {
+    id: "shadowed",
+    createdBy: ownerKey.implicitAccountId,
+    config: {
+      id: "shadowed",
+      name: "Shadowed",
+      description: "Publishes to a webhook by its short name",
+      outputs: {
+        stream: {
+          enabled: true,
+          distribute: [{ plugin: "webhook", config: { url: receiver.url, secret: "{{HOOK_SECRET}}" } }],
+        },
+      },
+    },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -136,6 +185,7 @@ afterAll(async () => {
   await new Promise((resolve) => codeServer?.close(resolve));
   await data?.close();
   await secretService?.close();
+  await receiver?.close();
 });
 
 async function approveAndFinish(feedId: string, content = "the sun is out") {
@@ -217,7 +267,34 @@ describe("external plugins in a feed's pipeline", () => {
     });
   });
 
-  it("refuses a plugin from a host the operator did not allow", async () => {
+  it("runs the built-in for a built-in's short name, never a registration of that name", async () => {
+    const step = await approveAndFinish("shadowed", "the webhook is mine");
+    expect(step).toMatchObject({ pluginName: "@curate/webhook", status: "success", pluginVersion: null });
+    expect(receiver.deliveries.map((delivery) => delivery.body.data.content)).toEqual([
+      "the webhook is mine",
+    ]);
+    expect(codeRequests).not.toContain("/impostor.mjs");
+  });
+
+  it("refuses a plugin from a host the operator did not allow, at registration and at run time", async () => {
+    const registered = await server.json("/api/plugins", {
+      method: "POST",
+      headers: sessionHeaders(server, owner),
+      body: JSON.stringify({
+        name: "@elsewhere/again",
+        type: "transformer",
+        repoUrl: "https://github.com/test/elsewhere-again",
+        entryPoint: `http://localhost:${new URL(codeBase).port}/shout/index.mjs`,
+      }),
+    });
+    expect(registered.status).toBe(400);
+    expect(registered.body.error.details).toEqual([
+      {
+        path: "entryPoint",
+        message: `This server runs plugins only from ${new URL(codeBase).host} (PLUGIN_ALLOWED_HOSTS): host not allowed: localhost:${new URL(codeBase).port}.`,
+      },
+    ]);
+
     const step = await approveAndFinish("elsewhere");
     expect(step.status).toBe("failed");
     expect(step.error).toMatchObject({

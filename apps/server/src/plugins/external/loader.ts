@@ -29,7 +29,10 @@ interface LoadedCode {
 export type ExternalPlugin = Plugin & { version: string };
 
 export interface ExternalPlugins {
-  /** The registered plugin a step names, loaded and ready to run isolated; null when none has that name. */
+  /**
+   * The registered plugin a step names, loaded and ready to run isolated; null when none has that name, and always
+   * for a built-in's name, alias or short name (decision 0022).
+   */
   resolve(name: string): Promise<ExternalPlugin | null>;
 }
 

@@ -1,4 +1,4 @@
-import type { Paged, PluginType, RegistryPlugin } from "@curate/core";
+import type { Paged, PluginNotice, PluginType, RegistryPlugin } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
@@ -14,6 +14,7 @@ export const pluginKeys = {
   all: ["plugins"] as const,
   list: (filters: PluginFilters) => [...pluginKeys.all, "list", filters] as const,
   detail: (pluginId: string) => [...pluginKeys.all, "detail", pluginId] as const,
+  notices: () => [...pluginKeys.all, "notices"] as const,
 };
 
 export const pluginPath = (pluginId: string) => `/plugins/${encodeURIComponent(pluginId)}`;
@@ -43,4 +44,11 @@ export const pluginNamesQueryOptions = (type: PluginType) =>
         (plugin) => plugin.name,
       ),
     staleTime: 60_000,
+  });
+
+/** The signed-in user's notices (plugins of theirs renamed, feeds of theirs rewritten); the newest page only. */
+export const pluginNoticesQueryOptions = () =>
+  queryOptions({
+    queryKey: pluginKeys.notices(),
+    queryFn: ({ signal }) => api<Paged<PluginNotice>>("/plugins/notices", { signal }),
   });

@@ -54,3 +54,14 @@ export function useDeletePlugin(pluginId: string) {
     },
   });
 }
+
+export function useDismissPluginNotice() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (noticeId: string) =>
+      api<{ id: string; dismissed: true }>(`/plugins/notices/${encodeURIComponent(noticeId)}/dismiss`, {
+        method: "POST",
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: pluginKeys.notices() }),
+  });
+}

@@ -37,7 +37,7 @@ export function PluginFields({
   const set = (field: keyof PluginFormValues) => (event: { target: { value: string } }) =>
     onChange({ ...values, [field]: event.target.value });
   const config = useQuery(appConfigQueryOptions());
-  // Said before saving: the registry accepts any host, but this server runs code only from the operator's hosts.
+  // Said before saving: the server refuses an entry point on a host its operator does not run code from.
   const refusal =
     config.data && isHttpUrl(values.entryPoint.trim())
       ? entryPointRefusal(values.entryPoint.trim(), config.data.pluginHosts)
@@ -47,7 +47,11 @@ export function PluginFields({
       <FormField
         label="Plugin Name"
         error={errors.name}
-        hint={identityReadOnly ? undefined : "The name feed configs use, e.g. @acme/summary"}
+        hint={
+          identityReadOnly
+            ? undefined
+            : "The name feed configs use: @scope/name in lower case, e.g. @acme/summary. Short names such as rss always mean the built-ins."
+        }
       >
         <Input
           value={values.name}
@@ -86,10 +90,12 @@ export function PluginFields({
           maxLength={500}
         />
       </FormField>
-      {refusal && (values.type === "transformer" || values.type === "distributor") ? (
+      {refusal && !readOnly ? (
         <Alert variant="warning" data-testid="entry-point-warning">
-          This server will not run this plugin ({refusal}). Ask its operator to add the host to
-          PLUGIN_ALLOWED_HOSTS.
+          {identityReadOnly
+            ? `This server will not run this plugin (${refusal}).`
+            : `This server runs no code from this entry point (${refusal}), so it will not register it.`}{" "}
+          Ask its operator to add the host to PLUGIN_ALLOWED_HOSTS.
         </Alert>
       ) : null}
       <FormField

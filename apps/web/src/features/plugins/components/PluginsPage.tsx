@@ -9,7 +9,10 @@ import { Button, buttonClasses } from "#web/components/ui/button";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { Select } from "#web/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
-import { pluginsQueryOptions } from "../api";
+import { toast } from "#web/components/ui/toast";
+import { useAuthState } from "#web/features/auth/use-auth";
+import { pluginNoticesQueryOptions, pluginsQueryOptions } from "../api";
+import { useDismissPluginNotice } from "../mutations";
 
 const TYPE_OPTIONS = [
   { value: "", label: "All types" },
@@ -40,6 +43,7 @@ export function PluginsPage() {
           </Link>
         }
       />
+      <PluginNotices />
       <Select
         label="Type"
         className="w-48"
@@ -131,5 +135,39 @@ export function PluginsPage() {
         </nav>
       ) : null}
     </section>
+  );
+}
+
+/** What the server changed in the signed-in user's plugins or feeds (decision 0022's renames), until dismissed. */
+function PluginNotices() {
+  const auth = useAuthState();
+  const notices = useQuery({ ...pluginNoticesQueryOptions(), enabled: auth.status === "authorized" });
+  const dismiss = useDismissPluginNotice();
+  const items = auth.status === "authorized" ? (notices.data?.items ?? []) : [];
+  if (items.length === 0) return null;
+  return (
+    <ul aria-label="Notices" className="flex flex-col gap-3">
+      {items.map((notice) => (
+        <li key={notice.id}>
+          <Alert variant="warning" title="Plugin renamed" className="flex flex-col gap-2">
+            <p>{notice.message}</p>
+            <div>
+              <Button
+                variant="secondary"
+                size="sm"
+                loading={dismiss.isPending && dismiss.variables === notice.id}
+                onClick={() =>
+                  dismiss.mutate(notice.id, {
+                    onError: (error) => toast.error(`Failed to dismiss the notice: ${error.message}`),
+                  })
+                }
+              >
+                Dismiss
+              </Button>
+            </div>
+          </Alert>
+        </li>
+      ))}
+    </ul>
   );
 }

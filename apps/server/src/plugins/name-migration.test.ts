@@ -1,0 +1,402 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { asc, eq } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openScratchDatabase, type ScratchDatabase } from "../../test/databases.ts";
+import { insertFeed } from "../../test/factories.ts";
+import type { TestServer } from "../../test/harness.ts";
+import { newKey } from "../../test/near.ts";
+import { type ServedApp, serveApp } from "../../test/serve-app.ts";
+import { sessionHeaders, signIn } from "../../test/session.ts";
+import { type DatabaseHandle, MIGRATIONS_FOLDER } from "../db/index.ts";
+import {
+  channelPauses,
+  feedConfigVersions,
+  feeds,
+  pluginNotices,
+  plugins,
+  processingJobs,
+  processingSteps,
+  publications,
+} from "../db/schema.ts";
+
+/**
+ * Decision 0022's migration over rows the code before it allowed: registrations named like built-ins or not as
+ * `@scope/name`, feeds (and their history, plans and ledger) naming them. The database is migrated up to the
+ * migration before, seeded, then migrated to the end, on the driver under test.
+ */
+const work = mkdtempSync(join(tmpdir(), "curate-name-migration-"));
+let scratch: ScratchDatabase;
+let served: ServedApp;
+
+const fooOwner = newKey();
+const feedCreator = newKey();
+const SCOPE_OF_FOO_OWNER = fooOwner.implicitAccountId.slice(0, 39);
+const ids: Record<string, number> = {};
+
+/** The migrations folder as it was before the plugin-names migration. */
+function migrationsBeforeNames(): string {
+  const folder = join(work, "drizzle");
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
+  const at = journal.entries.findIndex((entry) => entry.tag.endsWith("_plugin_names"));
+  expect(at, "the plugin-names migration is in the journal").toBeGreaterThan(0);
+  journal.entries = journal.entries.slice(0, at);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
+}
+
+async function migrateTo(handle: DatabaseHandle, migrationsFolder: string) {
+  if (handle.connection.driver === "pglite") {
+    await migratePglite(drizzlePglite(handle.connection.client), { migrationsFolder });
+    return;
+  }
+  const pool = new pg.Pool({ connectionString: handle.connection.url, max: 1 });
+  try {
+    await migrateNodePg(drizzleNodePg(pool), { migrationsFolder });
+  } finally {
+    await pool.end();
+  }
+}
+
+const distributor = (plugin: string) => ({ plugin, config: { url: "https://hooks.example.com/in" } });
+
+/** A feed config naming registrations the way feeds could before the rule. */
+const hookedConfig = {
+  id: "hooked",
+  name: "Hooked",
+  description: "Publishes to a webhook",
+  sources: [{ plugin: "Foo", search: [{ query: "solar" }] }],
+  outputs: {
+    stream: {
+      enabled: true,
+      // The step's own config may hold a "plugin" key: it is the plugin's business and stays as written.
+      transform: [{ plugin: " FOO ", config: { plugin: "webhook" } }],
+      distribute: [
+        { ...distributor("webhook"), transform: [{ plugin: "foo" }] },
+        distributor("@curate/webhook"),
+        distributor("@curatedotfun/tool"),
+      ],
+    },
+    recap: [
+      {
+        id: "weekly",
+        schedule: "0 9 * * 1",
+        batchTransform: [{ plugin: "Foo" }],
+        distribute: [distributor("Webhook")],
+      },
+    ],
+  },
+};
+
+const fooName = `@${SCOPE_OF_FOO_OWNER}/foo`;
+const webhookName = "@mallory-near/webhook-2";
+
+beforeAll(async () => {
+  const url = process.env.TEST_DATABASE_URL;
+  scratch = await openScratchDatabase(url ? "postgres" : "pglite", url ? { adminUrl: url } : {});
+  const { db } = scratch.handle;
+  await migrateTo(scratch.handle, migrationsBeforeNames());
+
+  const register = async (name: string, createdBy: string | null, type: "transformer" | "distributor") => {
+    const [row] = await db
+      .insert(plugins)
+      .values({
+        name,
+        type,
+        repoUrl: `https://github.com/someone/${Object.keys(ids).length}`,
+        entryPoint: "https://plugins.example.com/x.mjs",
+        createdBy,
+      })
+      .returning({ id: plugins.id });
+    ids[name] = row.id;
+  };
+  // The name the renamed "webhook" would want is taken by an older, valid registration: it gets "-2".
+  await register("@mallory-near/webhook", "eve.near", "distributor");
+  await register("webhook", "mallory.near", "distributor");
+  await register("Foo", fooOwner.implicitAccountId, "transformer");
+  // Two registrations that both become @bob-near/tool: the older keeps the plain name.
+  await register("@curate/tool", "bob.near", "distributor");
+  await register("@curatedotfun/tool", "bob.near", "distributor");
+  await register("@alice/thing", "alice.near", "transformer");
+  await register("legacy", null, "transformer");
+  // The code before read this name as the built-in RSS distributor, whatever the registry held.
+  await register("@curatedotfun/rss", "eve.near", "distributor");
+
+  await insertFeed(db, {
+    id: "hooked",
+    createdBy: feedCreator.implicitAccountId,
+    admins: ["Dave.near", "mallory.near"],
+    config: hookedConfig,
+  });
+  await insertFeed(db, {
+    id: "plain",
+    createdBy: feedCreator.implicitAccountId,
+    config: {
+      outputs: {
+        stream: {
+          enabled: true,
+          distribute: [distributor("@curate/webhook"), distributor("@curatedotfun/rss")],
+        },
+      },
+    },
+  });
+  await db.insert(feedConfigVersions).values([
+    { feedId: "hooked", version: 1, config: hookedConfig, kind: "created" },
+    {
+      feedId: "hooked",
+      version: 2,
+      config: { ...hookedConfig, outputs: { stream: { enabled: false } } },
+      kind: "saved",
+    },
+  ]);
+  await db.insert(processingJobs).values({
+    id: "job-1",
+    feedId: "hooked",
+    status: "failed",
+    idempotencyKey: "job-1",
+    plan: {
+      transforms: [{ plugin: "Foo", config: { plugin: "webhook" } }],
+      branches: [{ index: 0, transforms: [], distributor: distributor("webhook") }],
+      entries: [{ chain: "global", from: 0, input: { plugin: "webhook" } }],
+    },
+  });
+  await db.insert(processingSteps).values([
+    {
+      id: "step-1",
+      jobId: "job-1",
+      stepOrder: 0,
+      type: "transformation",
+      stage: "global",
+      pluginName: "Foo",
+    },
+    {
+      id: "step-2",
+      jobId: "job-1",
+      stepOrder: 1,
+      type: "distribution",
+      stage: "distributor",
+      branch: 0,
+      pluginName: "webhook",
+    },
+  ]);
+  await db.insert(publications).values({
+    id: "publication-1",
+    feedId: "hooked",
+    jobId: "job-1",
+    stepId: "step-2",
+    branch: 0,
+    pluginName: "webhook",
+    referenceKind: "webhook-delivery",
+  });
+  await db.insert(channelPauses).values({
+    feedId: "hooked",
+    channelKey: "webhook:0123456789abcdef01234567",
+    pluginName: "webhook",
+    code: "CREDENTIALS_REJECTED",
+    message: "The receiver refused the delivery (401).",
+  });
+
+  await scratch.handle.migrate();
+  served = await serveApp(scratch.handle, { AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
+}, 120_000);
+
+afterAll(async () => {
+  await served?.close();
+  await scratch?.dispose();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The served app as the sign-in helpers use it. */
+const asTestServer = () =>
+  ({
+    baseUrl: served.baseUrl,
+    request: (path: string, init?: RequestInit) => fetch(`${served.baseUrl}${path}`, init),
+    async json(path: string, init?: RequestInit) {
+      const response = await fetch(`${served.baseUrl}${path}`, init);
+      return { status: response.status, body: await response.json(), headers: response.headers };
+    },
+  }) as unknown as TestServer;
+
+describe("the plugin-names migration", () => {
+  it("renames every registration not in @scope/name form, or in a reserved scope, under its owner's scope", async () => {
+    const rows = await scratch.handle.db
+      .select({ id: plugins.id, name: plugins.name })
+      .from(plugins)
+      .orderBy(asc(plugins.id));
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.name]))).toEqual({
+      [ids["@mallory-near/webhook"]]: "@mallory-near/webhook",
+      [ids.webhook]: webhookName,
+      [ids.Foo]: fooName,
+      [ids["@curate/tool"]]: "@bob-near/tool",
+      [ids["@curatedotfun/tool"]]: "@bob-near/tool-2",
+      [ids["@alice/thing"]]: "@alice/thing",
+      [ids.legacy]: "@unowned/legacy",
+      [ids["@curatedotfun/rss"]]: "@eve-near/rss",
+    });
+  });
+
+  it("rewrites every place a feed config names a renamed plugin, and nothing else", async () => {
+    const [hooked] = await scratch.handle.db.select().from(feeds).where(eq(feeds.id, "hooked"));
+    const expected = {
+      ...hookedConfig,
+      sources: [{ plugin: fooName, search: [{ query: "solar" }] }],
+      outputs: {
+        stream: {
+          enabled: true,
+          transform: [{ plugin: fooName, config: { plugin: "webhook" } }],
+          distribute: [
+            { ...distributor(webhookName), transform: [{ plugin: fooName }] },
+            distributor("@curate/webhook"),
+            distributor("@bob-near/tool-2"),
+          ],
+        },
+        recap: [
+          {
+            id: "weekly",
+            schedule: "0 9 * * 1",
+            batchTransform: [{ plugin: fooName }],
+            distribute: [distributor(webhookName)],
+          },
+        ],
+      },
+    };
+    expect(hooked.config).toEqual(expected);
+    const [plain] = await scratch.handle.db.select().from(feeds).where(eq(feeds.id, "plain"));
+    expect(plain.config.outputs).toEqual({
+      stream: {
+        enabled: true,
+        distribute: [distributor("@curate/webhook"), distributor("@curatedotfun/rss")],
+      },
+    });
+
+    const versions = await scratch.handle.db
+      .select()
+      .from(feedConfigVersions)
+      .orderBy(asc(feedConfigVersions.version));
+    expect(versions.map((version) => version.config)).toEqual([
+      expected,
+      { ...expected, outputs: { stream: { enabled: false } } },
+    ]);
+  });
+
+  it("rewrites what retries, resumes, retractions and paused channels look plugins up by", async () => {
+    const { db } = scratch.handle;
+    const [job] = await db.select().from(processingJobs).where(eq(processingJobs.id, "job-1"));
+    expect(job.plan).toEqual({
+      transforms: [{ plugin: fooName, config: { plugin: "webhook" } }],
+      branches: [{ index: 0, transforms: [], distributor: distributor(webhookName) }],
+      entries: [{ chain: "global", from: 0, input: { plugin: "webhook" } }],
+    });
+    const steps = await db.select().from(processingSteps).orderBy(asc(processingSteps.stepOrder));
+    expect(steps.map((step) => step.pluginName)).toEqual([fooName, webhookName]);
+    const [publication] = await db.select().from(publications);
+    expect(publication.pluginName).toBe(webhookName);
+    const [pause] = await db.select().from(channelPauses);
+    expect(pause).toMatchObject({
+      pluginName: webhookName,
+      channelKey: `${webhookName}:0123456789abcdef01234567`,
+    });
+  });
+
+  it("tells each renamed plugin's owner, and each other owner of a feed that follows it", async () => {
+    const notices = await scratch.handle.db
+      .select({ accountId: pluginNotices.accountId, kind: pluginNotices.kind, data: pluginNotices.data })
+      .from(pluginNotices)
+      .orderBy(asc(pluginNotices.id));
+    expect(notices).toEqual(
+      expect.arrayContaining([
+        {
+          accountId: "mallory.near",
+          kind: "plugin_renamed",
+          data: { oldName: "webhook", newName: webhookName, feedIds: ["hooked"] },
+        },
+        {
+          accountId: "bob.near",
+          kind: "plugin_renamed",
+          data: { oldName: "@curatedotfun/tool", newName: "@bob-near/tool-2", feedIds: ["hooked"] },
+        },
+        {
+          accountId: "eve.near",
+          kind: "plugin_renamed",
+          data: { oldName: "@curatedotfun/rss", newName: "@eve-near/rss", feedIds: [] },
+        },
+        {
+          accountId: "dave.near",
+          kind: "feed_plugin_renamed",
+          data: { oldName: "webhook", newName: webhookName, feedIds: ["hooked"] },
+        },
+      ]),
+    );
+    // The plugin's owner administers the feed too: their own notice already names it, so they hear about the
+    // feed's other renamed plugins only.
+    expect(
+      notices
+        .filter((notice) => notice.accountId === "mallory.near")
+        .map((notice) => [notice.kind, notice.data.oldName]),
+    ).toEqual([
+      ["plugin_renamed", "webhook"],
+      ["feed_plugin_renamed", "Foo"],
+      ["feed_plugin_renamed", "@curatedotfun/tool"],
+    ]);
+    // A feed naming a built-in's name kept the built-in: no rewrite to tell its owner about.
+    expect(notices.filter((notice) => notice.data.oldName === "@curatedotfun/rss")).toHaveLength(1);
+  });
+
+  it("shows a renamed plugin's owner the notice on their Plugins page until they dismiss it", async () => {
+    const server = asTestServer();
+    const owner = await signIn(server, fooOwner);
+    const { status, body } = await server.json("/api/plugins/notices", {
+      headers: sessionHeaders(server, owner.cookie),
+    });
+    expect(status).toBe(200);
+    expect(body.data.items).toEqual([
+      expect.objectContaining({
+        kind: "plugin_renamed",
+        oldName: "Foo",
+        newName: fooName,
+        pluginId: String(ids.Foo),
+        feedIds: ["hooked"],
+        message: `Your plugin "Foo" is now "${fooName}": registered plugins are named @scope/name, and short or built-in names always mean Curate's built-in plugins. Feeds that named it now name "${fooName}": "hooked".`,
+      }),
+    ]);
+
+    const creator = await signIn(server, feedCreator);
+    const forCreator = await server.json("/api/plugins/notices", {
+      headers: sessionHeaders(server, creator.cookie),
+    });
+    expect(
+      forCreator.body.data.items.map((notice: { oldName: string; message: string }) => notice.oldName),
+    ).toEqual(expect.arrayContaining(["webhook", "Foo"]));
+    const aboutWebhook = forCreator.body.data.items.find(
+      (notice: { oldName: string }) => notice.oldName === "webhook",
+    );
+    expect(aboutWebhook.message).toBe(
+      `Your feed "hooked" named the registered plugin "webhook", now renamed "${webhookName}"; the config was changed to keep running it. If you meant Curate's built-in Webhook plugin, name "@curate/webhook" instead.`,
+    );
+
+    const someoneElses = body.data.items[0].id;
+    const refused = await server.json(`/api/plugins/notices/${someoneElses}/dismiss`, {
+      method: "POST",
+      headers: sessionHeaders(server, creator.cookie),
+    });
+    expect(refused.status).toBe(404);
+    const dismissed = await server.json(`/api/plugins/notices/${someoneElses}/dismiss`, {
+      method: "POST",
+      headers: sessionHeaders(server, owner.cookie),
+    });
+    expect(dismissed.status).toBe(200);
+    const after = await server.json("/api/plugins/notices", {
+      headers: sessionHeaders(server, owner.cookie),
+    });
+    expect(after.body.data.items).toEqual([]);
+    expect((await server.json("/api/plugins/notices")).status).toBe(401);
+  });
+});
