@@ -35,7 +35,7 @@ export function freshDatabase(): Promise<ScratchDatabase> {
 /** Starts the real app on an ephemeral port over a fresh database; tests talk to it over HTTP. */
 export async function startTestServer(
   envOverrides: Record<string, string> = {},
-  options: { worker?: ServeOptions["worker"] } = {},
+  options: Pick<ServeOptions, "worker" | "logger"> = {},
 ): Promise<TestServer> {
   const { handle, dispose } = await freshDatabase();
   // Tests write through the database directly as well as the API, so the read cache is off unless a test asks.
@@ -50,7 +50,7 @@ export async function startTestServer(
       INTAKE_INTERVAL_MS: "3600000",
       ...envOverrides,
     },
-    { worker: options.worker },
+    { worker: options.worker, logger: options.logger },
   );
   const request = (path: string, init?: RequestInit) => fetch(`${served.baseUrl}${path}`, init);
   return {

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import type { Logger } from "pino";
 import { type App, createApp } from "../src/app.ts";
 import { type AppEnv, loadEnv } from "../src/config/env.ts";
 import type { DatabaseHandle } from "../src/db/index.ts";
@@ -26,6 +27,8 @@ export interface ServeOptions {
   version?: string;
   /** Runs the worker role too (processing and intake), with these plugins besides the built-ins. */
   worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets" | "clock">;
+  /** The app's logger; a silent one unless a test wants to read what is logged. */
+  logger?: Logger;
   /** What answers requests: the app's own fetch unless a benchmark puts routes of its own in front of it. */
   fetch?: (app: App) => (request: Request) => Response | Promise<Response>;
 }
@@ -41,9 +44,9 @@ export async function serveApp(
 ): Promise<ServedApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "curate-data-"));
   const env = loadEnv({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", ...envOverrides });
-  const logger = createLogger(env.LOG_LEVEL);
+  const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const changes = createChangeNotifier();
-  const intake = createIntake(database.db, env, logger, changes.notify);
+  const intake = createIntake(database.db, env, logger, changes.notify, { clock: options.worker?.clock });
   // Dry runs in requests use the same extra plugins and feed secrets as the test's worker.
   const runner = options.worker
     ? runnerDeps({ database, env, intake, logger, ...options.worker })

@@ -213,6 +213,20 @@ export const feedConfigSchema = z
   });
 export type FeedConfig = z.infer<typeof feedConfigSchema>;
 
+/**
+ * The feed's X searches that wait their turn for the operator's hourly X API allowance, which every feed shares
+ * (the bot's own mentions and replies first, then each account's feeds in turn). Null: none wait.
+ */
+export const xSearchWaitSchema = z.object({
+  /** How many of the feed's X searches wait. */
+  searches: z.number().int(),
+  /** When they began waiting. */
+  since: z.string(),
+  /** When they should run, roughly: the next intake pass, or the next hour when this hour's allowance is spent. */
+  until: z.string(),
+});
+export type XSearchWait = z.infer<typeof xSearchWaitSchema>;
+
 export const feedSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -223,6 +237,7 @@ export const feedSchema = z.object({
   config: feedConfigSchema,
   createdAt: z.string(),
   updatedAt: z.string(),
+  xSearchWait: xSearchWaitSchema.nullable(),
 });
 export type Feed = z.infer<typeof feedSchema>;
 

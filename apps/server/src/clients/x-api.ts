@@ -53,7 +53,8 @@ export interface XApiOptions {
   maxRetries?: number;
   /**
    * Asks for one call from the operator's budget (X_API_CALLS_PER_HOUR, shared by every worker); a spent budget
-   * stops the pass until the hour turns, instead of spending the operator's quota.
+   * stops the pass (or the reply) with `XBudgetSpent` until the window turns, instead of spending the operator's
+   * quota.
    */
   budget?: () => Promise<{ allowed: boolean; retryAfterMs: number }>;
 }
@@ -77,6 +78,17 @@ export class XApiError extends Error {
   }
 }
 
+/** Our own budget said no: nothing was sent to X. */
+export class XBudgetSpent extends XApiError {
+  constructor(retryAfterMs: number) {
+    super(
+      `The X API budget for this hour is spent; X calls resume in ${Math.max(1, Math.ceil(retryAfterMs / 60_000))} min.`,
+      429,
+      retryAfterMs,
+    );
+  }
+}
+
 /** X's own rate-limit window: the reset time it sends with a 429. */
 function rateLimitReset(response: Response): number | null {
   const reset = Number(response.headers.get("x-rate-limit-reset"));
@@ -88,15 +100,14 @@ function rateLimitReset(response: Response): number | null {
 export class XApiClient {
   constructor(private readonly options: XApiOptions) {}
 
+  private async spendBudget() {
+    const budget = await this.options.budget?.();
+    if (budget && !budget.allowed) throw new XBudgetSpent(budget.retryAfterMs);
+  }
+
   private async get<T>(path: string, params: Record<string, string | undefined>): Promise<T> {
     const url = new URL(path, this.options.baseUrl);
-    const budget = await this.options.budget?.();
-    if (budget && !budget.allowed) {
-      throw new XApiError(
-        `The X API budget for this hour is spent; intake resumes in ${Math.ceil(budget.retryAfterMs / 60_000)} min.`,
-        429,
-      );
-    }
+    await this.spendBudget();
     for (const [key, value] of Object.entries(params))
       if (value !== undefined) url.searchParams.set(key, value);
     let response: Response;
@@ -129,6 +140,7 @@ export class XApiClient {
    */
   async reply(text: string, inReplyToTweetId: string): Promise<{ id: string }> {
     const url = new URL("/2/tweets", this.options.baseUrl);
+    await this.spendBudget();
     let response: Response;
     try {
       response = await callExternal(

@@ -431,6 +431,10 @@ export const processingJobs = pgTable(
     index("processing_jobs_outbox_idx")
       .on(t.createdAt)
       .where(sql`${t.queuedAt} is null and ${t.status} = 'pending'`),
+    // Every intake tick counts the acknowledgements still to send (the X budget keeps their calls aside).
+    index("processing_jobs_open_acknowledgements_idx")
+      .on(t.createdAt)
+      .where(sql`${t.kind} = 'acknowledgement' and ${t.status} in ('pending', 'processing')`),
   ],
 );
 
@@ -577,6 +581,22 @@ export const sourceCursors = pgTable("source_cursors", {
   sourceKey: text("source_key").primaryKey(),
   cursor: text("cursor"),
   updatedAt: updatedAt(),
+});
+
+/**
+ * Feeds whose due X searches wait for the operator's shared hourly X budget (intake/x-budget.ts), as the last
+ * intake tick left them: the feed page says so. Each tick rewrites the whole set; deleted with the feed.
+ */
+export const xSearchWaits = pgTable("x_search_waits", {
+  feedId: text("feed_id")
+    .primaryKey()
+    .references(() => feeds.id, { onDelete: "cascade" }),
+  /** How many of the feed's X searches wait. */
+  searches: integer("searches").notNull(),
+  /** When they began waiting (kept while they keep waiting). */
+  since: timestamp("since", { withTimezone: true, mode: "date" }).notNull(),
+  /** When they should run, roughly: the next tick, or the next window when this one's part for searches is gone. */
+  until: timestamp("until", { withTimezone: true, mode: "date" }).notNull(),
 });
 
 export const testTweets = pgTable(

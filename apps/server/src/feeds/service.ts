@@ -10,6 +10,7 @@ import {
   feedDestinations,
   handleKey,
   moderatorReason,
+  type XSearchWait,
 } from "@curate/core";
 import { and, asc, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
@@ -18,6 +19,7 @@ import type { Database } from "../db/index.ts";
 import { feeds, submissions } from "../db/schema.ts";
 import { containsPattern, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { xSearchWaitOf } from "../intake/x-budget-store.ts";
 import { ownRssBase } from "../rss/items.ts";
 import { configIssues } from "./config-checks.ts";
 import { assertCanManageFeed, linkedHandles } from "./permissions.ts";
@@ -25,7 +27,7 @@ import { recordCreation, recordSave, type SaveProvenance, versionConfig } from "
 
 type FeedRow = typeof feeds.$inferSelect;
 
-export function toFeed(row: FeedRow): Feed {
+export function toFeed(row: FeedRow, xSearchWait: XSearchWait | null = null): Feed {
   return {
     id: row.id,
     name: row.name,
@@ -36,6 +38,7 @@ export function toFeed(row: FeedRow): Feed {
     config: row.config as FeedConfig,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    xSearchWait,
   };
 }
 
@@ -127,10 +130,11 @@ export async function findFeed(db: Database, id: string): Promise<Feed | null> {
   return row ? toFeed(row) : null;
 }
 
+/** A feed as its page shows it: with its X searches waiting for the shared X budget, if any. */
 export async function getFeed(db: Database, id: string): Promise<Feed> {
   const feed = await findFeed(db, id);
   if (!feed) throw AppError.notFound(`Feed "${id}" not found.`);
-  return feed;
+  return { ...feed, xSearchWait: await xSearchWaitOf(db, feed.id) };
 }
 
 /** Feeds an account created or administers, newest first. */
@@ -334,7 +338,7 @@ export async function updateFeed(
     if (unchanged && (await findFeed(db, id))) throw AppError.conflict(FEED_CHANGED_MESSAGE);
     throw AppError.notFound(`Feed "${id}" not found.`);
   }
-  return toFeed(row);
+  return toFeed(row, await xSearchWaitOf(db, id));
 }
 
 /**

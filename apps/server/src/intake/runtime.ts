@@ -8,7 +8,6 @@ import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { testTweets } from "../db/schema.ts";
 import { queryRows, tryExclusive } from "../db/sql.ts";
-import { consumeLimit } from "../limits/service.ts";
 import { BlueskyMentionSource, BlueskySearchSource } from "../sources/bluesky.ts";
 import { MastodonMentionSource, MastodonSearchSource } from "../sources/mastodon.ts";
 import { RssSearchSource } from "../sources/rss.ts";
@@ -17,9 +16,23 @@ import type { MentionSource, SearchSource } from "../sources/types.ts";
 import { XMentionSource, XSearchSource } from "../sources/x.ts";
 import { type IntakeRun, runMentionIntake } from "./service.ts";
 import { createTelegramIntake, type TelegramIntake, webhookDelivery } from "./telegram.ts";
+import { clientBudget, createXBudget, type XBudget } from "./x-budget-store.ts";
 
 /** A pass, or word that another worker holds an exclusive source's pass and this one skipped it. */
 export type PassRun = IntakeRun & { skipped?: true };
+
+/** X intake and the operator's hourly X API budget it spends (X_API_CALLS_PER_HOUR, intake/x-budget.ts). */
+export interface XIntake {
+  budget: XBudget;
+  /** How often intake ticks (INTAKE_INTERVAL_MS): the searches' part of a window is spread over its ticks. */
+  tickMs: number;
+  /** X mention sources each tick polls: the budget keeps a call aside for each in every tick left. */
+  mentionSources: number;
+  /** Whether the bot replies on X (X_USER_ACCESS_TOKEN): the replies waiting to go out are kept aside too. */
+  acknowledges: boolean;
+  /** Recent search whose calls stop once the window's count reaches `ceiling` (what the bot's reserve leaves). */
+  searchWithin(ceiling: number): SearchSource;
+}
 
 /**
  * The adapters this deployment uses: X API v2 with a bearer token, Bluesky, Mastodon and Telegram bots with their
@@ -32,6 +45,10 @@ export interface Intake {
   /** The Telegram bot's intake, when TELEGRAM_INTAKE_BOT_TOKEN is set. */
   telegram: TelegramIntake | null;
   searchSourceFor(plugin: string): SearchSource | null;
+  /** X intake's budget and budgeted searches, when X_BEARER_TOKEN is set. */
+  x: XIntake | null;
+  /** What intake ticks and the X budget's windows read the time from (tests move it). */
+  clock(): Date;
   /**
    * Runs one pass over a source; passes over the same source never overlap in this process, and an exclusive
    * source's pass is skipped while another worker runs one.
@@ -48,15 +65,18 @@ export function createIntake(
   env: AppEnv,
   logger: Logger,
   notifyChanged: () => void = () => {},
+  options: { clock?: () => Date } = {},
 ): Intake {
-  const x = env.X_BEARER_TOKEN
-    ? new XApiClient({
-        baseUrl: env.X_API_BASE_URL,
-        bearerToken: env.X_BEARER_TOKEN,
-        logger,
-        budget: () => consumeLimit(db, "x-api:calls", env.X_API_CALLS_PER_HOUR, 60 * 60_000),
-      })
-    : null;
+  const clock = options.clock ?? (() => new Date());
+  const xBudget = createXBudget(db, { limit: env.X_API_CALLS_PER_HOUR, clock });
+  const xClient = (bearerToken: string, ceiling?: number) =>
+    new XApiClient({
+      baseUrl: env.X_API_BASE_URL,
+      bearerToken,
+      logger,
+      budget: clientBudget(xBudget, ceiling),
+    });
+  const x = env.X_BEARER_TOKEN ? xClient(env.X_BEARER_TOKEN) : null;
   const blueskyLogin = Boolean(env.BLUESKY_IDENTIFIER && env.BLUESKY_APP_PASSWORD);
   const bluesky =
     blueskyLogin || env.BLUESKY_APPVIEW_URL
@@ -104,8 +124,19 @@ export function createIntake(
     }
   };
 
+  const bearerToken = env.X_BEARER_TOKEN;
   return {
     botHandle: env.BOT_HANDLE,
+    clock,
+    x: bearerToken
+      ? {
+          budget: xBudget,
+          tickMs: env.INTAKE_INTERVAL_MS,
+          mentionSources: 1,
+          acknowledges: Boolean(env.X_USER_ACCESS_TOKEN),
+          searchWithin: (ceiling) => new XSearchSource(xClient(bearerToken, ceiling)),
+        }
+      : null,
     mentionSources: [
       ...(x ? [new XMentionSource(x, env.BOT_HANDLE)] : []),
       ...(bluesky && blueskyLogin && env.BLUESKY_IDENTIFIER

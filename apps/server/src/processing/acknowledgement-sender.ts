@@ -6,8 +6,9 @@ import { BlueskyClient } from "../clients/bluesky.ts";
 import { abortable, ExternalServiceError, isRetryableStatus } from "../clients/http.ts";
 import { MastodonApiError, MastodonClient } from "../clients/mastodon.ts";
 import { createTelegramBotApi } from "../clients/telegram-bot.ts";
-import { XApiClient, XApiError } from "../clients/x-api.ts";
+import { XApiClient, XApiError, XBudgetSpent } from "../clients/x-api.ts";
 import type { AppEnv } from "../config/env.ts";
+import { clientBudget, type XBudget } from "../intake/x-budget-store.ts";
 import { PluginError } from "../plugins/types.ts";
 import type { AcknowledgementInput, AcknowledgementSender, SentReply } from "./acknowledgements.ts";
 
@@ -36,7 +37,11 @@ const NEEDS: Record<AcknowledgementNetwork, string> = {
 type Reply = (input: AcknowledgementInput, idempotencyKey: string) => Promise<SentReply | null>;
 
 /** One bot per network from the environment the sources use, each made once, on its first reply. */
-function networkReplies(env: Env, logger: Logger): Record<AcknowledgementNetwork, () => Reply | null> {
+function networkReplies(
+  env: Env,
+  logger: Logger,
+  xBudget: XBudget | undefined,
+): Record<AcknowledgementNetwork, () => Reply | null> {
   const once = <T>(make: () => T) => {
     let made: T | undefined;
     return () => {
@@ -52,6 +57,8 @@ function networkReplies(env: Env, logger: Logger): Record<AcknowledgementNetwork
         baseUrl: env.X_API_BASE_URL,
         bearerToken: env.X_USER_ACCESS_TOKEN,
         logger,
+        // A reply is a call of the operator's X app like any other; the budget keeps waiting replies aside.
+        budget: xBudget && clientBudget(xBudget),
       });
       return (input) => client.reply(input.text, input.replyTo);
     }),
@@ -112,6 +119,14 @@ function refusal(network: AcknowledgementNetwork, error: unknown): unknown {
       retryable: isRetryableStatus(status),
       retryAfterMs,
     });
+  if (error instanceof XBudgetSpent) {
+    // Nothing reached X: the operator's hourly X budget is spent, and the reply goes when the hour turns.
+    return new PluginError(error.message, {
+      code: "X_BUDGET_SPENT",
+      retryable: true,
+      retryAfterMs: error.retryAfterMs,
+    });
+  }
   if (error instanceof ExternalServiceError) {
     return new PluginError(error.message, {
       code: "ACK_UNAVAILABLE",
@@ -131,8 +146,12 @@ function refusal(network: AcknowledgementNetwork, error: unknown): unknown {
 }
 
 /** The bots of every network the environment configures; a network without credentials fails its step clearly. */
-export function createAcknowledgementSender(env: Env, logger: Logger): AcknowledgementSender {
-  const replies = networkReplies(env, logger);
+export function createAcknowledgementSender(
+  env: Env,
+  logger: Logger,
+  xBudget?: XBudget,
+): AcknowledgementSender {
+  const replies = networkReplies(env, logger, xBudget);
   return {
     async send(input, idempotencyKey, signal) {
       const reply = replies[input.network]();

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
 import { processingJobs, processingSteps } from "../db/schema.ts";
+import { createXBudget } from "../intake/x-budget-store.ts";
 import { createLogger } from "../logger.ts";
 import { createAcknowledgementSender } from "./acknowledgement-sender.ts";
 
@@ -331,5 +332,42 @@ describe("a network without the bot's credentials", () => {
     await expect(
       sender.send({ ...input, network: "mastodon" }, "key", AbortSignal.timeout(1000)),
     ).rejects.toMatchObject({ code: "ACK_NOT_CONFIGURED" });
+  });
+});
+
+describe("the operator's X budget", () => {
+  it("counts a reply on X, and past the budget the reply waits for the next hour, unsent", async () => {
+    const sender = createAcknowledgementSender(
+      {
+        X_API_BASE_URL: x.url,
+        X_USER_ACCESS_TOKEN: X_USER_TOKEN,
+        BLUESKY_SERVICE_URL: "http://127.0.0.1:9",
+        TELEGRAM_API_BASE_URL: "http://127.0.0.1:9",
+      },
+      createLogger("silent"),
+      createXBudget(server.db, { limit: 1, clock: () => new Date("2031-05-06T07:40:00Z") }),
+    );
+    const parent = x.tweet("budget_curator", "A post worth answering");
+    const sent = x.posted.length;
+    const input = {
+      network: "twitter",
+      kind: "submitted",
+      replyTo: parent,
+      text: "Submitted to #acked",
+    } as const;
+    await sender.send(input, "first", AbortSignal.timeout(5000));
+    await expect(
+      sender.send(
+        { ...input, kind: "approved", text: "Approved for #acked" },
+        "second",
+        AbortSignal.timeout(5000),
+      ),
+    ).rejects.toMatchObject({
+      code: "X_BUDGET_SPENT",
+      retryable: true,
+      retryAfterMs: 20 * 60_000,
+      message: expect.stringMatching(/X API budget for this hour is spent/),
+    });
+    expect(x.posted.length).toBe(sent + 1);
   });
 });

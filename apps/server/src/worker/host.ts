@@ -3,8 +3,9 @@ import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { feedSecretValues } from "../feeds/secret-store.ts";
-import { runFeedSources } from "../intake/feed-sources.ts";
 import type { Intake } from "../intake/runtime.ts";
+import { runIntakeTick } from "../intake/tick.ts";
+import { createXBudget } from "../intake/x-budget-store.ts";
 import { createExternalPlugins } from "../plugins/external/loader.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
@@ -37,7 +38,7 @@ export interface WorkerOptions {
   extraPlugins?: Plugin[];
   /** A feed's own secrets; the feed's secret store (sealed in the database) unless a test hands its own. */
   feedSecrets?: (feedId: string) => Promise<Readonly<Record<string, string>>>;
-  /** The recap scheduler's clock (tests move it). */
+  /** The clock of the recap scheduler and of the X budget's windows (tests move it). */
   clock?: () => Date;
 }
 
@@ -83,7 +84,11 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     branchConcurrency: 4,
     leaseMs: env.PROCESSING_HEARTBEAT_SECONDS * 1000,
     acknowledgements: {
-      sender: createAcknowledgementSender(env, logger),
+      sender: createAcknowledgementSender(
+        env,
+        logger,
+        createXBudget(database.db, { limit: env.X_API_CALLS_PER_HOUR, clock: options.clock }),
+      ),
       minIntervalMs: env.ACK_MIN_INTERVAL_MS,
       perFeedPerHour: env.ACKS_PER_FEED_PER_HOUR,
     },
@@ -116,25 +121,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     logger,
   );
 
-  const intakePass = async () => {
-    for (const source of intake.mentionSources) {
-      try {
-        const run = await intake.runPass(source);
-        if (run.read) logger.info({ source: source.key, ...run }, "mentions read");
-      } catch (error) {
-        logger.warn({ err: error, source: source.key }, "mention intake failed");
-      }
-    }
-    try {
-      const { stored } = await runFeedSources(database.db, intake, logger);
-      if (stored) {
-        intake.notifyChanged();
-        logger.info({ stored }, "feed sources stored posts");
-      }
-    } catch (error) {
-      logger.warn({ err: error }, "feed sources failed");
-    }
-  };
+  const intakePass = () => runIntakeTick(database.db, intake, logger);
 
   await boss.createQueue(INTAKE_QUEUE, {
     policy: "singleton",

@@ -15,6 +15,7 @@ import { EditFeedLink } from "./EditFeedLink";
 import { FeedImage } from "./FeedImage";
 import { FeedSetupPanel } from "./FeedSetupPanel";
 import { RecentContentCarousel } from "./RecentContentCarousel";
+import { XSearchWaitNotice } from "./XSearchWaitNotice";
 
 interface FeedHeaderProps {
   feedId: string;
@@ -86,6 +87,7 @@ export function FeedHeader({
             This feed is disabled: it accepts no new submissions.
           </p>
         ) : null}
+        {feed.xSearchWait ? <XSearchWaitNotice wait={feed.xSearchWait} /> : null}
         {moderatorNotices ? (
           <div className="mt-3 flex flex-wrap gap-2 empty:hidden">{moderatorNotices}</div>
         ) : null}

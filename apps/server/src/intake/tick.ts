@@ -1,0 +1,35 @@
+import type { Logger } from "pino";
+import { XBudgetSpent } from "../clients/x-api.ts";
+import type { Database } from "../db/index.ts";
+import { reportXBudgetSpent, runFeedSources } from "./feed-sources.ts";
+import type { Intake } from "./runtime.ts";
+import { xBudgetWindow } from "./x-budget.ts";
+
+/**
+ * One intake tick: the bot's mentions on every network first (the X budget keeps their calls aside), then the due
+ * searches of feeds' sources. The worker runs one tick per INTAKE_INTERVAL_MS over every worker.
+ */
+export async function runIntakeTick(db: Database, intake: Intake, logger: Logger) {
+  const now = intake.clock();
+  for (const source of intake.mentionSources) {
+    try {
+      const run = await intake.runPass(source);
+      if (run.read) logger.info({ source: source.key, ...run }, "mentions read");
+    } catch (error) {
+      if (error instanceof XBudgetSpent && intake.x) {
+        await reportXBudgetSpent(intake.x.budget, logger, xBudgetWindow(now), { source: source.key });
+      } else {
+        logger.warn({ err: error, source: source.key }, "mention intake failed");
+      }
+    }
+  }
+  try {
+    const { stored } = await runFeedSources(db, intake, logger, now);
+    if (stored) {
+      intake.notifyChanged();
+      logger.info({ stored }, "feed sources stored posts");
+    }
+  } catch (error) {
+    logger.warn({ err: error }, "feed sources failed");
+  }
+}
