@@ -32,11 +32,15 @@ async function main(argv: string[]) {
   const [command = "serve", ...args] = argv;
   if ((command === "export" || command === "import") && args.length === 1) {
     const env = environment();
-    const summary = command === "export" ? await exportTo(env, args[0]) : await importFrom(env, args[0]);
+    const { summary, notes } =
+      command === "export"
+        ? { summary: await exportTo(env, args[0]), notes: [] }
+        : await importFrom(env, args[0]).then(({ summary, report }) => ({ summary, notes: report.notes }));
     const rows = Object.values(summary.tables).reduce((total, count) => total + count, 0);
     console.log(
       `${command === "export" ? "Exported" : "Imported and checked"} ${rows} rows in ${Object.keys(summary.tables).length} tables and ${summary.uploads} uploads.`,
     );
+    for (const note of notes) console.log(note);
     return;
   }
   const role = parseRole(args);

@@ -14,10 +14,10 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openScratchDatabase, type ScratchDatabase } from "../../test/databases.ts";
 import { freshDatabase } from "../../test/harness.ts";
-import type { Database } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
 import { seedDemoData } from "../seed/demo.ts";
-import { type ArchiveSummary, exportArchive, importArchive, tablesInOrder } from "./archive.ts";
+import { type ArchiveSummary, exportArchive, importArchive } from "./archive.ts";
+import { tableContents } from "./archive-testing.ts";
 
 /**
  * Moving from the embedded database to PostgreSQL (and backups of either): the demo installation, on PGlite, is
@@ -29,22 +29,6 @@ const sourceUploads = join(work, "source-uploads");
 const archive = join(work, "demo.curate.gz");
 let source: ScratchDatabase;
 let exported: ArchiveSummary;
-
-/** Every table's rows as the database renders them, sorted, in one time zone. */
-async function contents(db: Database): Promise<Record<string, string[]>> {
-  const tables: Record<string, string[]> = {};
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`set local timezone = 'UTC'`);
-    for (const table of tablesInOrder()) {
-      const rows = await queryRows<{ row: string }>(
-        tx,
-        sql`select row_to_json(t)::text as row from ${sql.identifier(table)} t`,
-      );
-      tables[table] = rows.map((r) => r.row).sort();
-    }
-  });
-  return tables;
-}
 
 beforeAll(async () => {
   // On a PostgreSQL run there is no migrated PGlite template to copy: the source is migrated here.
@@ -70,9 +54,9 @@ describe("curate export / curate import", () => {
     const target = await freshDatabase();
     const targetUploads = join(work, "target-uploads");
     try {
-      const imported = await importArchive(target.handle.db, targetUploads, archive);
+      const { summary: imported } = await importArchive(target.handle.db, targetUploads, archive);
       expect(imported).toEqual(exported);
-      expect(await contents(target.handle.db)).toEqual(await contents(source.handle.db));
+      expect(await tableContents(target.handle.db)).toEqual(await tableContents(source.handle.db));
       for (const name of readdirSync(sourceUploads)) {
         expect(readFileSync(join(targetUploads, name))).toEqual(readFileSync(join(sourceUploads, name)));
       }

@@ -13,7 +13,10 @@ export async function exportTo(env: AppEnv, file: string) {
   }
 }
 
-/** `curate import <file>`: into the (empty) database `DATABASE_URL` names, migrated first; uploads into `DATA_DIR`. */
+/**
+ * `curate import <file>`: into the (empty) database `DATABASE_URL` names, migrated first; uploads into `DATA_DIR`,
+ * staged there until the rows are committed.
+ */
 export async function importFrom(env: AppEnv, file: string) {
   const handle = await openConfiguredDatabase(env);
   try {
