@@ -1,5 +1,5 @@
 import { ALL_FEED_ID, type FeedConfig } from "@curate/core";
-import { ne } from "drizzle-orm";
+import { and, isNull, ne } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
 import { feeds, sourceCursors } from "../db/schema.ts";
@@ -41,7 +41,7 @@ export function searchKey(feedId: string, sourceIndex: number, searchIndex: numb
 }
 
 /**
- * Runs every due search of every enabled feed's sources through this deployment's adapters, storing what
+ * Runs every due search of every enabled, unquarantined feed's sources through this deployment's adapters, storing what
  * they find as pending submissions of that feed; each search keeps its own cursor.
  */
 export async function runFeedSources(
@@ -54,7 +54,8 @@ export async function runFeedSources(
   const rows = await db
     .select({ id: feeds.id, config: feeds.config })
     .from(feeds)
-    .where(ne(feeds.id, ALL_FEED_ID));
+    // A quarantined config (feeds/quarantine.ts) is not run until its owners save it without raw credentials.
+    .where(and(ne(feeds.id, ALL_FEED_ID), isNull(feeds.secretFindings)));
   let stored = 0;
   for (const feed of rows) {
     const config = feed.config as FeedConfig;
