@@ -4,7 +4,7 @@ import { EnvError, loadEnv } from "./config/env.ts";
 import { createLogger } from "./logger.ts";
 import { ROLES, type Role, startServer } from "./server.ts";
 
-const USAGE = `Usage: curate serve [--role=${ROLES.join("|")}] | curate export <file> | curate import <file>`;
+const USAGE = `Usage: curate serve [--role=${ROLES.join("|")}] | curate export <file> | curate import [--strict] <file>`;
 
 function parseRole(args: string[]): Role | null {
   let role: Role = "all";
@@ -30,12 +30,16 @@ function environment() {
 
 async function main(argv: string[]) {
   const [command = "serve", ...args] = argv;
-  if ((command === "export" || command === "import") && args.length === 1) {
+  const strict = command === "import" && args[0] === "--strict";
+  const files = strict ? args.slice(1) : args;
+  if ((command === "export" || command === "import") && files.length === 1 && !files[0].startsWith("--")) {
     const env = environment();
     const { summary, notes } =
       command === "export"
-        ? { summary: await exportTo(env, args[0]), notes: [] }
-        : await importFrom(env, args[0]).then(({ summary, report }) => ({ summary, notes: report.notes }));
+        ? { summary: await exportTo(env, files[0]), notes: [] }
+        : await importFrom(env, files[0], { strict, logger: createLogger(env.LOG_LEVEL) }).then(
+            ({ summary, report }) => ({ summary, notes: report.notes }),
+          );
     const rows = Object.values(summary.tables).reduce((total, count) => total + count, 0);
     console.log(
       `${command === "export" ? "Exported" : "Imported and checked"} ${rows} rows in ${Object.keys(summary.tables).length} tables and ${summary.uploads} uploads.`,

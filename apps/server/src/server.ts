@@ -7,6 +7,7 @@ import { guardProcessFetch } from "./clients/outbound.ts";
 import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
+import { quarantineStoredSecrets } from "./feeds/quarantine.ts";
 import { feedSecretCount, resealFeedSecrets } from "./feeds/secret-store.ts";
 import { createChangeNotifier } from "./http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "./http/node-server.ts";
@@ -103,6 +104,8 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   await database.migrate();
   await checkSecretsKey(database, env, logger);
   await seedIfFirstStart(database, env, logger);
+  // Configs stored before today's secret scan knew a shape are hidden and held until their owners fix them.
+  await quarantineStoredSecrets(database.db, logger);
   const changes = createChangeNotifier();
   const intake = createIntake(database.db, env, logger, changes.notify);
   const worker = role === "api" ? null : await startWorker({ database, env, intake, logger });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ACKNOWLEDGEMENT_NETWORKS } from "./acknowledgement-rules.ts";
+import { configQuarantineSchema } from "./config-quarantine.ts";
 import {
   FEED_ID_MESSAGES,
   FEED_ID_PATTERN,
@@ -238,6 +239,8 @@ export const feedSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   xSearchWait: xSearchWaitSchema.nullable(),
+  /** Set only in the answers its owners get: everyone else is told there is no such feed. */
+  quarantine: configQuarantineSchema.nullable(),
 });
 export type Feed = z.infer<typeof feedSchema>;
 

@@ -5,6 +5,7 @@ export * from "./commands.ts";
 export * from "./config.ts";
 export * from "./config-diff.ts";
 export * from "./config-history.ts";
+export * from "./config-quarantine.ts";
 export * from "./destinations.ts";
 export * from "./dry-runs.ts";
 export * from "./encoding.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
+import { configQuarantineSchema } from "./config-quarantine.ts";
 import { pagedSchema } from "./envelope.ts";
 import { BUILTIN_PLUGIN_PREFIX, findBuiltinPlugin, PLUGIN_TYPES, RESERVED_PLUGIN_SCOPES } from "./plugins.ts";
 
@@ -142,6 +143,8 @@ export const pluginSchema = z.object({
   createdBy: z.string().nullable(),
   createdAt: z.string().nullable(),
   updatedAt: z.string().nullable(),
+  /** Set only in the answers its registrant and super admins get: everyone else is told there is no such plugin. */
+  quarantine: configQuarantineSchema.nullable(),
 });
 export type RegistryPlugin = z.infer<typeof pluginSchema>;
 

@@ -8,8 +8,9 @@ import { insertFeed, insertPendingPosts } from "../../test/factories.ts";
 import { freshDatabase } from "../../test/harness.ts";
 import { png } from "../../test/images.ts";
 import { queryRows } from "../db/sql.ts";
+import { getFeed } from "../feeds/service.ts";
 import { storeUpload } from "../uploads/service.ts";
-import { ArchiveError, exportArchive, importArchive } from "./archive.ts";
+import { ArchiveError, exportArchive, type ImportOptions, importArchive } from "./archive.ts";
 import { archiveLines, endOf, folderState, tableContents, writeArchive } from "./archive-testing.ts";
 
 /**
@@ -64,11 +65,11 @@ afterAll(async () => {
 });
 
 /** Imports `lines` as an archive; it must be refused, leaving the database and the uploads folder as they were. */
-async function expectRefused(lines: Line[]): Promise<string> {
+async function expectRefused(lines: Line[], options: ImportOptions = {}): Promise<string> {
   const tampered = join(work, "tampered.curate.gz");
   writeArchive(tampered, lines);
   const folderBefore = folderState(uploadsDir);
-  const error = await importArchive(target.handle.db, uploadsDir, tampered).then(
+  const error = await importArchive(target.handle.db, uploadsDir, tampered, options).then(
     () => null,
     (failure: unknown) => failure,
   );
@@ -263,7 +264,9 @@ describe("importing where it cannot", () => {
         "rows meet today's contracts",
         "database accepts the rows",
         "row counts",
+        "configs hold no raw credentials",
       ]);
+      expect(report.notes).toEqual([]);
       expect(readdirSync(uploads).sort()).toEqual(["already-here.txt", uploadLine(original).upload].sort());
       expect(folderState(uploads).staging).toEqual([]);
       const [{ n }] = await queryRows<{ n: number }>(
@@ -294,5 +297,53 @@ describe("importing where it cannot", () => {
     } finally {
       await restored.dispose();
     }
+  });
+});
+
+describe("configs that hold what looks like a raw credential", () => {
+  const TOKEN = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+  /** The archive with feed beta's description holding a Telegram bot token, as a config stored before the scan. */
+  const withToken = () =>
+    original.map((line) =>
+      line.table === "feeds"
+        ? {
+            ...line,
+            rows: (line.rows as Row[]).map((row) =>
+              row.id === "beta"
+                ? { ...row, config: { ...(row.config as Row), description: `Bot: ${TOKEN}` } }
+                : row,
+            ),
+          }
+        : line,
+    );
+
+  it("are imported quarantined, hidden from everyone but their owners, and named in the report", async () => {
+    const restored = await freshDatabase();
+    const file = join(work, "with-token.curate.gz");
+    writeArchive(file, withToken());
+    try {
+      const { report } = await importArchive(restored.handle.db, join(work, "quarantine-uploads"), file);
+      expect(report.notes).toEqual([
+        expect.stringMatching(/^Quarantined feed "beta".*raw credential at description\..*rotate/),
+      ]);
+      const [beta] = await queryRows<{ findings: unknown }>(
+        restored.handle.db,
+        sql`select secret_findings as findings from feeds where id = 'beta'`,
+      );
+      expect(beta.findings).toEqual([expect.objectContaining({ path: "description" })]);
+      const env = { SUPER_ADMIN_ACCOUNTS: [] };
+      await expect(getFeed(restored.handle.db, env, null, "beta")).rejects.toMatchObject({ status: 404 });
+      expect((await getFeed(restored.handle.db, env, null, "alpha")).id).toBe("alpha");
+    } finally {
+      await restored.dispose();
+    }
+  });
+
+  it("refuse the archive with --strict, naming where", async () => {
+    const message = await expectRefused(withToken(), { strict: true });
+    expect(message).toContain(
+      'configs hold no raw credentials:\n  - feed "beta" holds what looks like a raw credential at description.',
+    );
+    expect(message).not.toContain(TOKEN);
   });
 });

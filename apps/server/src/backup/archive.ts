@@ -16,12 +16,14 @@ import { pipeline } from "node:stream/promises";
 import { createGzip } from "node:zlib";
 import { is, type SQL, sql } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
+import pino, { type Logger } from "pino";
 import type { Database } from "../db/index.ts";
 import { schema } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
+import { type QuarantineReport, quarantineStoredSecrets } from "../feeds/quarantine.ts";
 import { readLines, writeLine } from "./lines.ts";
 import { IMPORT_CHECKS, ImportReport } from "./report.ts";
-import { tableContracts } from "./row-contracts.ts";
+import { type TableContract, tableContracts } from "./row-contracts.ts";
 
 /**
  * A whole Curate installation in one file, for backups and for moving from the embedded database to PostgreSQL
@@ -257,6 +259,21 @@ async function readHeader(lines: AsyncGenerator<string>, file: string, report: I
   return header as unknown as ArchiveHeader;
 }
 
+/**
+ * The target's tables and their columns. An archive is imported by the version that wrote it, into a database at
+ * its migration, which may lack tables and columns this code knows: the checks follow the target, not the code.
+ */
+async function targetColumns(db: Database): Promise<Map<string, Set<string>>> {
+  const rows = await queryRows<{ table: string; column: string }>(
+    db,
+    sql`select table_name as "table", column_name as "column" from information_schema.columns
+      where table_schema = 'public'`,
+  );
+  const tables = new Map<string, Set<string>>();
+  for (const { table, column } of rows) tables.set(table, (tables.get(table) ?? new Set()).add(column));
+  return tables;
+}
+
 async function checkTarget(db: Database, header: ArchiveHeader, uploadsDir: string, report: ImportReport) {
   report.ran(IMPORT_CHECKS.schemaVersion);
   const migration = await latestMigration(db).catch(() => null);
@@ -268,7 +285,8 @@ async function checkTarget(db: Database, header: ArchiveHeader, uploadsDir: stri
   }
   report.ran(IMPORT_CHECKS.emptyTarget);
   const holding: string[] = [];
-  for (const table of tablesInOrder().filter((name) => !DERIVED_TABLES.has(name))) {
+  const present = await targetColumns(db);
+  for (const table of tablesInOrder().filter((name) => !DERIVED_TABLES.has(name) && present.has(name))) {
     const [row] = await queryRows<{ any: boolean }>(
       db,
       sql`select exists (select 1 from ${sql.identifier(table)}) as any`,
@@ -293,8 +311,8 @@ async function checkTarget(db: Database, header: ArchiveHeader, uploadsDir: stri
  * the report lists every kind of problem at once); uploads are checked and written to the staging folder.
  */
 class Restore {
-  private readonly contracts = tableContracts();
-  private readonly known = new Set(tablesInOrder());
+  private readonly contracts: Map<string, TableContract>;
+  private readonly known: Set<string>;
   private readonly cleared = new Set<string>();
   readonly rowsRead = new Map<string, number>();
   /** The uploads table's rows: each names a file the archive must hold. */
@@ -309,7 +327,10 @@ class Restore {
     private readonly tx: Database,
     private readonly report: ImportReport,
     private readonly staging: string,
+    present: ReadonlyMap<string, ReadonlySet<string>>,
   ) {
+    this.contracts = tableContracts(present);
+    this.known = new Set(tablesInOrder().filter((table) => present.has(table)));
     for (const check of [IMPORT_CHECKS.rows, IMPORT_CHECKS.database, IMPORT_CHECKS.rowCounts])
       report.ran(check);
   }
@@ -522,7 +543,57 @@ function moveIntoPlace(staged: string[], staging: string, uploadsDir: string) {
  * uploads are written to a staging folder beside `uploadsDir` and moved in after the commit; a refused import
  * leaves the database and the uploads folder as they were.
  */
-export async function importArchive(db: Database, uploadsDir: string, file: string): Promise<ImportOutcome> {
+export interface ImportOptions {
+  /** Refuse an archive whose feed or plugin configs hold what looks like a raw credential, instead of quarantining. */
+  strict?: boolean;
+  /** Where the quarantine's warning to rotate goes. */
+  logger?: Logger;
+}
+
+/**
+ * The secret scan over the restored configs, in the import's transaction (feeds/quarantine.ts): what it finds is
+ * imported quarantined — hidden from everyone but its owners, not run — and named in the report, or, strictly,
+ * refuses the import. A target at an older migration has no quarantine yet; its server scans at its next start.
+ */
+async function quarantineRestored(
+  tx: Database,
+  present: ReadonlyMap<string, ReadonlySet<string>>,
+  report: ImportReport,
+  options: ImportOptions,
+) {
+  if (!present.get("feeds")?.has("secret_findings") || !present.get("plugins")?.has("secret_findings"))
+    return;
+  report.ran(IMPORT_CHECKS.secrets);
+  const found: QuarantineReport = await quarantineStoredSecrets(
+    tx,
+    options.logger ?? pino({ level: "silent" }),
+  );
+  const held = [
+    ...found.feeds.map((feed) => ({ what: `feed "${feed.id}"`, owner: feed.owner, findings: feed.findings })),
+    ...found.plugins.map((plugin) => ({
+      what: `plugin "${plugin.name}"`,
+      owner: plugin.owner,
+      findings: plugin.findings,
+    })),
+  ];
+  for (const { what, owner, findings } of held) {
+    const where = findings.map((finding) => finding.path || "(the whole value)").join(", ");
+    if (options.strict) {
+      report.fail(IMPORT_CHECKS.secrets, `${what} holds what looks like a raw credential at ${where}.`);
+    } else {
+      report.notes.push(
+        `Quarantined ${what}${owner ? ` of ${owner}` : ""}: what looks like a raw credential at ${where}. It is hidden from everyone but its owners and does not run until saved with {{PLACEHOLDER}}s; rotate the credential.`,
+      );
+    }
+  }
+}
+
+export async function importArchive(
+  db: Database,
+  uploadsDir: string,
+  file: string,
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
   const report = new ImportReport();
   const refusal = () => new ArchiveError(report.describeRefusal(), report);
   const lines = readLines(file);
@@ -544,10 +615,12 @@ export async function importArchive(db: Database, uploadsDir: string, file: stri
     }
     try {
       const restored = await db.transaction(async (tx) => {
-        const restore = new Restore(tx, report, staging);
+        const present = await targetColumns(tx);
+        const restore = new Restore(tx, report, staging, present);
         await restore.read(lines);
         restore.checkCompleteness();
         await restore.finish();
+        if (!report.failed()) await quarantineRestored(tx, present, report, options);
         if (report.failed() || !restore.summary) throw refusal();
         return { staged: [...restore.staged], summary: restore.summary };
       });

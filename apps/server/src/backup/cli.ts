@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.ts";
 import { openConfiguredDatabase } from "../server.ts";
 import { exportArchive, importArchive } from "./archive.ts";
@@ -14,14 +15,15 @@ export async function exportTo(env: AppEnv, file: string) {
 }
 
 /**
- * `curate import <file>`: into the (empty) database `DATABASE_URL` names, migrated first; uploads into `DATA_DIR`,
- * staged there until the rows are committed.
+ * `curate import [--strict] <file>`: into the (empty) database `DATABASE_URL` names, migrated first; uploads into
+ * `DATA_DIR`, staged there until the rows are committed. Configs holding raw credentials are imported quarantined,
+ * or with `--strict` refuse the archive.
  */
-export async function importFrom(env: AppEnv, file: string) {
+export async function importFrom(env: AppEnv, file: string, options: { strict: boolean; logger: Logger }) {
   const handle = await openConfiguredDatabase(env);
   try {
     await handle.migrate();
-    return await importArchive(handle.db, join(env.DATA_DIR, "uploads"), file);
+    return await importArchive(handle.db, join(env.DATA_DIR, "uploads"), file, options);
   } finally {
     await handle.close();
   }

@@ -11,6 +11,7 @@ export const IMPORT_CHECKS = {
   database: "database accepts the rows",
   rowCounts: "row counts",
   uploads: "uploads",
+  secrets: "configs hold no raw credentials",
 } as const;
 
 /** Problems a check lists by name; the rest are counted, so a report stays readable for any archive. */
@@ -25,7 +26,7 @@ export interface ImportCheck {
 
 export class ImportReport {
   private readonly byName = new Map<string, ImportCheck>();
-  /** Lines the command prints after a successful import: what it did besides restoring (none yet). */
+  /** Lines the command prints after a successful import: what it did besides restoring (configs quarantined). */
   readonly notes: string[] = [];
 
   /** Marks `name` as run (a check with no problems passed). */

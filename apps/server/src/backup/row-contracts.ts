@@ -102,14 +102,18 @@ export interface TableContract {
   problems(row: unknown): RowProblem[];
 }
 
-function contractFor(table: PgTable): TableContract {
+function contractFor(table: PgTable, present: ReadonlySet<string> | undefined): TableContract {
   const config = getTableConfig(table);
-  const columns = config.columns.map((column) => ({
-    name: column.name,
-    notNull: column.notNull,
-    check: columnCheck(config.name, column),
-  }));
-  const known = new Set(columns.map((column) => column.name));
+  // The target's own columns decide which are expected: it is at the archive's migration, which may lack columns
+  // this code knows, or hold ones it dropped since (those are left to the database to check).
+  const columns = config.columns
+    .filter((column) => !present || present.has(column.name))
+    .map((column) => ({
+      name: column.name,
+      notNull: column.notNull,
+      check: columnCheck(config.name, column),
+    }));
+  const known = present ?? new Set(columns.map((column) => column.name));
   const keyColumns =
     config.primaryKeys[0]?.columns.map((c) => c.name) ??
     config.columns.filter((c) => c.primary).map((c) => c.name);
@@ -155,11 +159,20 @@ function contractFor(table: PgTable): TableContract {
   };
 }
 
-/** Each of the app's tables by name, with what its rows must hold to be imported. */
-export function tableContracts(): Map<string, TableContract> {
+/**
+ * Each of the app's tables by name, with what its rows must hold to be imported into a database whose tables have
+ * the columns `present` lists (all of today's schema when absent).
+ */
+export function tableContracts(
+  present?: ReadonlyMap<string, ReadonlySet<string>>,
+): Map<string, TableContract> {
   return new Map(
     (Object.values(schema) as unknown[])
       .filter((value): value is PgTable => is(value, PgTable))
-      .map((table) => [getTableConfig(table).name, contractFor(table)]),
+      .filter((table) => !present || present.has(getTableConfig(table).name))
+      .map((table) => {
+        const name = getTableConfig(table).name;
+        return [name, contractFor(table, present?.get(name))];
+      }),
   );
 }

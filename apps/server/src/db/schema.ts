@@ -26,6 +26,12 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
+/** Where a stored config holds what looks like a raw credential, and what kind (quarantine.ts). */
+export interface SecretFinding {
+  path: string;
+  message: string;
+}
+
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 
@@ -39,6 +45,8 @@ export const feeds = pgTable(
     config: jsonb("config").$type<Record<string, unknown>>().notNull(),
     createdBy: text("created_by"),
     admins: jsonb("admins").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** What the secret scan found in the stored config (paths and kinds, never values); null when it is clean. */
+    secretFindings: jsonb("secret_findings").$type<SecretFinding[]>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -543,6 +551,8 @@ export const plugins = pgTable(
     repoUrl: text("repo_url").notNull(),
     entryPoint: text("entry_point").notNull(),
     schemaDefinition: jsonb("schema_definition").$type<Record<string, unknown> | null>(),
+    /** What the secret scan found in the stored registration (paths and kinds, never values); null when clean. */
+    secretFindings: jsonb("secret_findings").$type<SecretFinding[]>(),
     createdBy: text("created_by"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -116,6 +116,17 @@ export async function actorsForHandles(
   );
 }
 
+/** Whether `user` may edit or delete the feed: its creator, its admins and super admins. */
+export async function canManageFeed(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  feedId: string,
+  user: User,
+): Promise<boolean> {
+  const right = await moderationRight(db, env, feedId, user);
+  return right !== null && FEED_MANAGER_REASONS.includes(right.reason);
+}
+
 /** May `user` edit or delete the feed (its creator, its admins and super admins)? 404 or 403 otherwise. */
 export async function assertCanManageFeed(
   db: Database,

@@ -197,7 +197,12 @@ export function feedRoutes({ database: { db }, env }: AppDeps) {
     return ok(c, await restoreFeedVersion(db, env, requireUser(c), id, n), `Version ${n} restored.`);
   });
   router.openapi(listRoute, async (c) => ok(c, await listFeeds(db, destinationLinks(env))));
-  router.openapi(getRoute, async (c) => ok(c, await getFeed(db, c.req.valid("param").id)));
+  router.openapi(getRoute, async (c) => {
+    const feed = await getFeed(db, env, c.get("user"), c.req.valid("param").id);
+    // Only its owners read a quarantined feed: their answer must never be kept for the next visitor.
+    if (feed.quarantine) c.header("Cache-Control", "private, no-store");
+    return ok(c, feed);
+  });
   router.openapi(canModerateRoute, async (c) => {
     const feedId = c.req.valid("param").id.toLowerCase();
     const right = await moderationRight(db, env, feedId, c.get("user"));

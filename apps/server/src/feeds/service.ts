@@ -12,7 +12,7 @@ import {
   moderatorReason,
   type XSearchWait,
 } from "@curate/core";
-import { and, asc, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { User } from "../auth/sessions.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
@@ -22,7 +22,7 @@ import { AppError } from "../errors.ts";
 import { xSearchWaitOf } from "../intake/x-budget-store.ts";
 import { ownRssBase } from "../rss/items.ts";
 import { configIssues } from "./config-checks.ts";
-import { assertCanManageFeed, linkedHandles } from "./permissions.ts";
+import { assertCanManageFeed, canManageFeed, linkedHandles } from "./permissions.ts";
 import { recordCreation, recordSave, type SaveProvenance, versionConfig } from "./versions.ts";
 
 type FeedRow = typeof feeds.$inferSelect;
@@ -39,7 +39,19 @@ export function toFeed(row: FeedRow, xSearchWait: XSearchWait | null = null): Fe
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     xSearchWait,
+    quarantine: row.secretFindings?.length ? { findings: row.secretFindings } : null,
   };
+}
+
+/**
+ * Lists leave quarantined feeds out (quarantine.ts), except for those who may fix them: the feed's creator and
+ * admins. With no viewer (public lists, which the read cache shares among everyone) they are always left out.
+ */
+function listableBy(viewer: string | null) {
+  if (!viewer) return isNull(feeds.secretFindings);
+  const account = viewer.toLowerCase();
+  return sql`(${feeds.secretFindings} is null or lower(${feeds.createdBy}) = ${account}
+    or exists (select 1 from jsonb_array_elements_text(${feeds.admins}) a(account) where lower(a.account) = ${account}))`;
 }
 
 /** The most feeds one list answers: lists carry summaries, and this bounds even those. */
@@ -114,12 +126,12 @@ export function destinationLinks(env: Pick<AppEnv, "PUBLIC_URL">): DestinationOp
   return { ownRssServiceUrl: ownRssBase(env.PUBLIC_URL) };
 }
 
-/** Every feed a visitor can browse, as summaries: all but the hidden catch-all feed. */
+/** Every feed a visitor can browse, as summaries: all but the hidden catch-all feed and quarantined feeds. */
 export async function listFeeds(db: Database, links: DestinationOptions = {}): Promise<FeedSummary[]> {
   const rows = await db
     .select(summaryColumns)
     .from(feeds)
-    .where(ne(feeds.id, ALL_FEED_ID))
+    .where(and(ne(feeds.id, ALL_FEED_ID), listableBy(null)))
     .orderBy(asc(feeds.name), asc(feeds.id))
     .limit(MAX_LISTED_FEEDS);
   return rows.map((row) => toSummary(row, links));
@@ -130,18 +142,28 @@ export async function findFeed(db: Database, id: string): Promise<Feed | null> {
   return row ? toFeed(row) : null;
 }
 
-/** A feed as its page shows it: with its X searches waiting for the shared X budget, if any. */
-export async function getFeed(db: Database, id: string): Promise<Feed> {
+/**
+ * A feed as `viewer` may read it, with its X searches waiting for the shared X budget, if any: a quarantined feed
+ * only for those who may fix it (its creator, admins and super admins), and as no such feed for everyone else.
+ */
+export async function getFeed(
+  db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
+  viewer: User | null,
+  id: string,
+): Promise<Feed> {
   const feed = await findFeed(db, id);
-  if (!feed) throw AppError.notFound(`Feed "${id}" not found.`);
+  const readable = feed && (!feed.quarantine || (viewer && (await canManageFeed(db, env, feed.id, viewer))));
+  if (!readable) throw AppError.notFound(`Feed "${id}" not found.`);
   return { ...feed, xSearchWait: await xSearchWaitOf(db, feed.id) };
 }
 
-/** Feeds an account created or administers, newest first. */
+/** Feeds an account created or administers, newest first; quarantined ones only when it is the viewer's own list. */
 export async function listFeedsOwnedBy(
   db: Database,
   accountId: string,
   links: DestinationOptions = {},
+  viewer: User | null = null,
 ): Promise<FeedSummary[]> {
   const account = accountId.toLowerCase();
   const rows = await db
@@ -150,6 +172,7 @@ export async function listFeedsOwnedBy(
     .where(
       and(
         ne(feeds.id, ALL_FEED_ID),
+        listableBy(viewer?.nearAccountId.toLowerCase() === account ? account : null),
         or(
           sql`lower(${feeds.createdBy}) = ${account}`,
           sql`exists (select 1 from jsonb_array_elements_text(${feeds.admins}) a(account) where lower(a.account) = ${account})`,
@@ -185,7 +208,12 @@ export async function listFeedsModeratedBy(
       moderation: sql<unknown>`${feeds.config}->'moderation'`,
     })
     .from(feeds)
-    .where(sql`${feeds.id} <> ${ALL_FEED_ID} and (${sql.join(mentions, sql` or `)})`)
+    .where(
+      and(
+        sql`${feeds.id} <> ${ALL_FEED_ID} and (${sql.join(mentions, sql` or `)})`,
+        listableBy(user.nearAccountId),
+      ),
+    )
     .orderBy(asc(feeds.name), asc(feeds.id))
     .limit(MAX_LISTED_FEEDS);
   const actor = { nearAccountId: user.nearAccountId, handles };
@@ -219,15 +247,21 @@ export async function listFeedsCuratedBy(
     db,
     rows.map((r) => r.id),
     links,
+    user,
   );
 }
 
-async function feedsByIds(db: Database, ids: string[], links: DestinationOptions): Promise<FeedSummary[]> {
+async function feedsByIds(
+  db: Database,
+  ids: string[],
+  links: DestinationOptions,
+  viewer: User,
+): Promise<FeedSummary[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select(summaryColumns)
     .from(feeds)
-    .where(inArray(feeds.id, ids.slice(0, MAX_LISTED_FEEDS)))
+    .where(and(inArray(feeds.id, ids.slice(0, MAX_LISTED_FEEDS)), listableBy(viewer.nearAccountId)))
     .orderBy(asc(feeds.name), asc(feeds.id));
   return rows.map((row) => toSummary(row, links));
 }
@@ -243,6 +277,8 @@ function columnsOf(config: FeedConfig) {
     image: config.image ? config.image : null,
     admins: config.admins ?? [],
     config: config as Record<string, unknown>,
+    // Only a config without raw credentials is stored, so saving one ends a quarantine.
+    secretFindings: null,
   };
 }
 

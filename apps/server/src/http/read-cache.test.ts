@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
+import { newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
 import { createReadCache } from "./read-cache.ts";
 
@@ -35,6 +36,23 @@ describe("the public read cache", () => {
     const after = await server.json("/api/submissions");
     expect(after.headers.get("x-cache")).toBeNull();
     expect(after.body.data.pagination.totalCount).toBe(2);
+  });
+
+  it("never keeps an answer meant for one viewer: a quarantined feed read by its owner", async () => {
+    const owner = newKey();
+    const { cookie } = await signIn(server, owner);
+    await insertFeed(server.db, {
+      id: "leaked",
+      createdBy: owner.implicitAccountId,
+      secretFindings: [
+        { path: "signer", message: "This looks like a NEAR private key; use a {{PLACEHOLDER}} instead." },
+      ],
+    });
+    const mine = await server.request("/api/feeds/leaked", { headers: sessionHeaders(server, cookie) });
+    expect(mine.status).toBe(200);
+    const anonymous = await server.request("/api/feeds/leaked");
+    expect(anonymous.headers.get("x-cache")).toBeNull();
+    expect(anonymous.status).toBe(404);
   });
 
   it("never caches per-user answers", async () => {

@@ -76,7 +76,9 @@ export function createReadCache(options: ReadCacheOptions) {
     }
     if (hit) remove(key);
     await next();
-    if (c.res.status !== 200) return;
+    // An answer for one viewer only (a quarantined feed read by its owner) says so, and is never shared.
+    if (c.res.status !== 200 || /\b(private|no-store)\b/.test(c.res.headers.get("cache-control") ?? ""))
+      return;
     const body = await c.res.clone().text();
     const size = Buffer.byteLength(body) + key.length;
     if (size > options.maxBytes * LARGEST_SHARE) return;

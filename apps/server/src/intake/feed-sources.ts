@@ -1,5 +1,5 @@
 import { ALL_FEED_ID, builtinPluginName, type FeedConfig } from "@curate/core";
-import { ne } from "drizzle-orm";
+import { and, isNull, ne } from "drizzle-orm";
 import type { Logger } from "pino";
 import { XBudgetSpent } from "../clients/x-api.ts";
 import type { Database } from "../db/index.ts";
@@ -72,9 +72,9 @@ async function runSearch(
 }
 
 /**
- * Runs every due search of every enabled feed's sources through this deployment's adapters, storing what
- * they find as pending submissions of that feed; each search keeps its own cursor. X searches run within the
- * operator's X budget (`runXSearches`); what it cannot pay for this tick waits, its cursor untouched.
+ * Runs every due search of every enabled, unquarantined feed's sources through this deployment's adapters,
+ * storing what they find as pending submissions of that feed; each search keeps its own cursor. X searches run
+ * within the operator's X budget (`runXSearches`); what it cannot pay for this tick waits, its cursor untouched.
  */
 export async function runFeedSources(
   db: Database,
@@ -86,7 +86,8 @@ export async function runFeedSources(
   const rows = await db
     .select({ id: feeds.id, config: feeds.config, createdBy: feeds.createdBy })
     .from(feeds)
-    .where(ne(feeds.id, ALL_FEED_ID));
+    // A quarantined config (feeds/quarantine.ts) is not run until its owners save it without raw credentials.
+    .where(and(ne(feeds.id, ALL_FEED_ID), isNull(feeds.secretFindings)));
   const dueX: DueX[] = [];
   /** When each feed's and each account's X searches last ran, due or not: where the rotation picks up. */
   const servedX = new Map<string, number>();

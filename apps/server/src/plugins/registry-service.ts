@@ -23,6 +23,7 @@ import type { Database } from "../db/index.ts";
 import { pluginNotices, plugins, type User } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { isSuperAdmin } from "../feeds/permissions.ts";
+import { findRawSecretsInPlugin } from "../feeds/secrets.ts";
 import { schemaDefinitionProblem } from "./json-schema.ts";
 
 type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS" | "PLUGIN_ALLOWED_HOSTS">;
@@ -47,6 +48,7 @@ const BUILTIN_ENTRIES: RegistryPlugin[] = (BUILTIN_PLUGINS as readonly BuiltinPl
     createdBy: null,
     createdAt: null,
     updatedAt: null,
+    quarantine: null,
   };
 });
 
@@ -68,7 +70,29 @@ function toEntry(env: Env, user: User | null, row: PluginRow): RegistryPlugin {
     createdBy: row.createdBy,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    quarantine: row.secretFindings?.length ? { findings: row.secretFindings } : null,
   };
+}
+
+/**
+ * A quarantined registration (feeds/quarantine.ts) is listed and shown only to those who may fix it: its
+ * registrant and super admins.
+ */
+function visibleTo(env: Env, user: User | null) {
+  if (isSuperAdmin(env, user)) return undefined;
+  if (!user) return isNull(plugins.secretFindings);
+  return sql`(${plugins.secretFindings} is null or lower(${plugins.createdBy}) = ${user.nearAccountId.toLowerCase()})`;
+}
+
+/** Refuses a registration whose stored fields would hold a raw credential, naming each field. */
+function assertNoRawSecrets(fields: Parameters<typeof findRawSecretsInPlugin>[0]) {
+  const issues = findRawSecretsInPlugin(fields);
+  if (issues.length) {
+    throw AppError.validation(
+      `Invalid plugin: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
+      issues,
+    );
+  }
 }
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -90,6 +114,7 @@ export async function listPlugins(
   const where = and(
     query.type ? eq(plugins.type, query.type) : undefined,
     needle ? ilike(plugins.name, `%${escapeLike(needle)}%`) : undefined,
+    visibleTo(env, user),
   );
   const start = query.page * query.limit;
   const fromBuiltins = builtins.slice(start, start + query.limit);
@@ -137,7 +162,9 @@ export async function getPlugin(
   const builtin = BUILTIN_ENTRIES.find((entry) => entry.id === id);
   if (builtin) return builtin;
   const row = await findRow(db, id);
-  if (!row) throw AppError.notFound(`Plugin "${id}" not found.`);
+  if (!row || (row.secretFindings?.length && !canEdit(env, user, row))) {
+    throw AppError.notFound(`Plugin "${id}" not found.`);
+  }
   return toEntry(env, user, row);
 }
 
@@ -213,6 +240,7 @@ export async function createPlugin(
   assertRegistrableName(body.name);
   assertAllowedEntryPoint(env, body.entryPoint);
   assertUsableSchema(body.schemaDefinition);
+  assertNoRawSecrets(body);
   const [{ owned }] = await db
     .select({ owned: count() })
     .from(plugins)
@@ -269,18 +297,25 @@ export async function updatePlugin(
   body: PluginUpdate,
 ): Promise<RegistryPlugin> {
   assertUsableSchema(body.schemaDefinition);
+  assertNoRawSecrets(body);
   const row = await editableRow(db, env, user, id);
   if (body.entryPoint !== undefined && body.entryPoint !== row.entryPoint) {
     assertAllowedEntryPoint(env, body.entryPoint);
   }
+  const entryPoint = body.entryPoint ?? row.entryPoint;
+  const schemaDefinition =
+    body.schemaDefinition === undefined
+      ? row.schemaDefinition
+      : ((body.schemaDefinition ?? null) as Record<string, unknown> | null);
+  // A quarantine ends once nothing stored holds a credential; one in the repository URL, which cannot change,
+  // lasts until the plugin is registered again.
+  const findings = findRawSecretsInPlugin({ repoUrl: row.repoUrl, entryPoint, schemaDefinition });
   const [updated] = await db
     .update(plugins)
     .set({
-      entryPoint: body.entryPoint ?? row.entryPoint,
-      schemaDefinition:
-        body.schemaDefinition === undefined
-          ? row.schemaDefinition
-          : ((body.schemaDefinition ?? null) as Record<string, unknown> | null),
+      entryPoint,
+      schemaDefinition,
+      secretFindings: findings.length ? findings : null,
       updatedAt: new Date(),
     })
     .where(eq(plugins.id, row.id))

@@ -152,6 +152,19 @@ async function snapshotPlan(db: Database, job: JobRow): Promise<{ plan: Plan | n
   return { plan: planFromConfig(config, input), note: null };
 }
 
+/**
+ * Why nothing of a quarantined feed runs (feeds/quarantine.ts), or null: its config, and so the plan a job copied
+ * from it, may hold a raw credential.
+ */
+async function quarantineNote(db: Database, feedId: string): Promise<string | null> {
+  const [feed] = await db.select({ findings: feeds.secretFindings }).from(feeds).where(eq(feeds.id, feedId));
+  if (!feed?.findings?.length) return null;
+  return `Not run: the feed's config holds what looks like a raw credential (${feed.findings
+    .slice(0, 10)
+    .map((finding) => finding.path)
+    .join(", ")}). Its owners must replace it with a {{PLACEHOLDER}} and save; then reprocess this job.`;
+}
+
 /** Every step an entry reaches: the rest of its chain and, for the global chain, every branch after it. */
 function reachedSteps(plan: Plan): Array<{ chain: "global" | number; position: number }> {
   const reached = new Map<string, { chain: "global" | number; position: number }>();
@@ -275,6 +288,11 @@ async function startJob(db: Database, jobId: string, leaseMs: number): Promise<S
         "The post is no longer approved in this feed: nothing was published.",
       );
       return { kind: "done", result: { kind: "finished", status: "cancelled" } };
+    }
+    const quarantined = await quarantineNote(tx, job.feedId);
+    if (quarantined) {
+      await finish(tx, jobId, "failed", quarantined);
+      return { kind: "done", result: { kind: "finished", status: "failed" } };
     }
     let plan = job.plan as Plan | null;
     if (!plan) {

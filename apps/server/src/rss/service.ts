@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { ALL_FEED_ID, builtinPluginName } from "@curate/core";
-import { desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { feeds, rssItems } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
@@ -118,7 +118,8 @@ export function createRssService(settings: RssSettings) {
 
   async function readState(feedId: string): Promise<FeedState | null> {
     // The newest item by id is the last one added, and the number of items changes when a retraction removes one
-    // (trimming happens only when adding): together they change whenever the items do.
+    // (trimming happens only when adding): together they change whenever the items do. A quarantined feed
+    // (feeds/quarantine.ts) has no public documents until its owners fix its config.
     const [row] = await queryRows<FeedState>(
       settings.db,
       sql`select f.id, f.name, f.description, f.image, f.updated_at,
@@ -129,7 +130,7 @@ export function createRssService(settings: RssSettings) {
         left join lateral (
           select i.id, i.created_at from rss_items i where i.feed_id = f.id order by i.id desc limit 1
         ) last on true
-        where f.id = ${feedId}`,
+        where f.id = ${feedId} and f.secret_findings is null`,
     );
     return row ?? null;
   }
@@ -210,7 +211,7 @@ export function createRssService(settings: RssSettings) {
           updatedAt: feeds.updatedAt,
         })
         .from(feeds)
-        .where(ne(feeds.id, ALL_FEED_ID))
+        .where(and(ne(feeds.id, ALL_FEED_ID), isNull(feeds.secretFindings)))
         .orderBy(feeds.name, feeds.id)
         .limit(10_000);
       const entries: OpmlEntry[] = [];

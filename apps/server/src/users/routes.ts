@@ -107,7 +107,7 @@ export function userRoutes({ database: { db }, env, logger }: AppDeps) {
   router.openapi(linkCodeRoute, async (c) => created(c, await createLinkCode(db, requireUser(c))));
   router.openapi(meRoute, (c) => ok(c, publicUser(requireUser(c))));
   router.openapi(userFeedsRoute, async (c) =>
-    ok(c, await listFeedsOwnedBy(db, c.req.valid("param").accountId, destinationLinks(env))),
+    ok(c, await listFeedsOwnedBy(db, c.req.valid("param").accountId, destinationLinks(env), c.get("user"))),
   );
   router.openapi(approvedByMeRoute, async (c) =>
     ok(c, await listFeedsModeratedBy(db, requireUser(c), destinationLinks(env))),

@@ -161,6 +161,14 @@ export function createExternalPlugins(settings: ExternalPluginSettings): Externa
     async resolve(name) {
       const row = await findPluginByName(settings.db, name);
       if (!row) return null;
+      if (row.secretFindings?.length) {
+        throw new PluginError(
+          `"${row.name}" does not run while its registration holds what looks like a raw credential (${row.secretFindings
+            .map((finding) => finding.path)
+            .join(", ")}): its registrant must replace it with a {{PLACEHOLDER}}.`,
+          { code: "PLUGIN_QUARANTINED" },
+        );
+      }
       const refusal = entryPointRefusal(row.entryPoint, settings.allowedHosts);
       if (refusal) throw new PluginError(refusal, { code: "PLUGIN_HOST_NOT_ALLOWED" });
       if (row.type !== "transformer" && row.type !== "distributor") {

@@ -14,6 +14,7 @@ import { rssSettingsOf, useFeedRssUrl } from "#web/features/feeds/use-feed-rss-u
 import { EditFeedLink } from "./EditFeedLink";
 import { FeedImage } from "./FeedImage";
 import { FeedSetupPanel } from "./FeedSetupPanel";
+import { QuarantineNotice } from "./QuarantineNotice";
 import { RecentContentCarousel } from "./RecentContentCarousel";
 import { XSearchWaitNotice } from "./XSearchWaitNotice";
 
@@ -87,6 +88,7 @@ export function FeedHeader({
             This feed is disabled: it accepts no new submissions.
           </p>
         ) : null}
+        {feed.quarantine ? <QuarantineNotice quarantine={feed.quarantine} /> : null}
         {feed.xSearchWait ? <XSearchWaitNotice wait={feed.xSearchWait} /> : null}
         {moderatorNotices ? (
           <div className="mt-3 flex flex-wrap gap-2 empty:hidden">{moderatorNotices}</div>

@@ -121,6 +121,28 @@ function PluginEditor({ plugin }: { plugin: RegistryPlugin }) {
           Only the plugin's registrant (or a super admin) can change it.
         </Alert>
       ) : null}
+      {plugin.quarantine ? (
+        <Alert
+          variant="warning"
+          className="mb-6"
+          title="Hidden and not run: this registration holds what looks like a raw credential"
+          data-testid="plugin-quarantine"
+        >
+          <p>
+            Only its registrant and super admins can see this plugin, and no feed runs it until the credential
+            is gone. Rotate the credential (it was stored here and may have been read) and save a{" "}
+            {"{{PLACEHOLDER}}"} in its place; one in the repository URL, which cannot change, means
+            registering the plugin again.
+          </p>
+          <ul className="mt-2 list-disc pl-5">
+            {plugin.quarantine.findings.map((finding) => (
+              <li key={`${finding.path}:${finding.message}`}>
+                <code>{finding.path}</code>: {finding.message}
+              </li>
+            ))}
+          </ul>
+        </Alert>
+      ) : null}
       <form noValidate onSubmit={save} className="flex flex-col gap-6">
         <PluginFields
           values={values}

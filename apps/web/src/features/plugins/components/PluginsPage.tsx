@@ -86,6 +86,7 @@ export function PluginsPage() {
                     <span className="inline-flex items-center gap-2">
                       {plugin.name}
                       {plugin.builtin ? <Badge tone="accent">Built-in</Badge> : null}
+                      {plugin.quarantine ? <Badge tone="amber">Hidden: holds a credential</Badge> : null}
                     </span>
                   </TableCell>
                   <TableCell className="capitalize">{plugin.type}</TableCell>
