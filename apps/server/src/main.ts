@@ -1,8 +1,9 @@
 import { ArchiveError } from "./backup/archive.ts";
 import { exportTo, importFrom } from "./backup/cli.ts";
+import { guardProcessFetch } from "./clients/outbound.ts";
 import { EnvError, loadEnv } from "./config/env.ts";
 import { createLogger } from "./logger.ts";
-import { ROLES, type Role, startServer } from "./server.ts";
+import { configuredBaseUrls, ROLES, type Role, startServer } from "./server.ts";
 
 const USAGE = `Usage: curate serve [--role=${ROLES.join("|")}] | curate export <file> | curate import [--strict] <file>`;
 
@@ -54,6 +55,8 @@ async function main(argv: string[]) {
   }
   const env = environment();
   const logger = createLogger(env.LOG_LEVEL);
+  // This process is the server: libraries that send with the global fetch go through the outbound guard too.
+  guardProcessFetch(configuredBaseUrls(env));
   const server = await startServer(env, logger, role);
   const shutdown = (signal: string) => {
     logger.info({ signal }, "shutting down");

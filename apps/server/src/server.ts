@@ -3,7 +3,6 @@ import { serve } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
-import { guardProcessFetch } from "./clients/outbound.ts";
 import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
@@ -67,7 +66,7 @@ async function checkSecretsKey(database: DatabaseHandle, env: AppEnv, logger: Lo
 }
 
 /** Every base URL of an outside service the operator sets: the only non-public hosts the server may call. */
-function configuredBaseUrls(env: AppEnv): Array<string | undefined> {
+export function configuredBaseUrls(env: AppEnv): Array<string | undefined> {
   return [
     env.X_API_BASE_URL,
     env.BLUESKY_SERVICE_URL,
@@ -99,7 +98,6 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
       `--role=${role} needs DATABASE_URL: the embedded database belongs to a single process.`,
     );
   }
-  guardProcessFetch(configuredBaseUrls(env));
   const database = await openConfiguredDatabase(env);
   await database.migrate();
   await checkSecretsKey(database, env, logger);

@@ -26,7 +26,12 @@ const owner = ownerKey.implicitAccountId;
 
 beforeAll(async () => {
   server = await startTestServer(
-    { AUTH_RATE_LIMIT_PER_MINUTE: "1000", WRITE_RATE_LIMIT_PER_MINUTE: "1000" },
+    {
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+      WRITE_RATE_LIMIT_PER_MINUTE: "1000",
+      // Registration refuses entry points from hosts the operator has not allowed (decision 0022).
+      PLUGIN_ALLOWED_HOSTS: "plugins.acme.test",
+    },
     { worker: { extraPlugins: [recorder.plugin] } },
   );
   cookies.owner = (await signIn(server, ownerKey)).cookie;

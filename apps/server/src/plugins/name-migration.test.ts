@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -9,12 +9,11 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openScratchDatabase, type ScratchDatabase } from "../../test/databases.ts";
-import { insertFeed } from "../../test/factories.ts";
 import type { TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { type ServedApp, serveApp } from "../../test/serve-app.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import { type DatabaseHandle, MIGRATIONS_FOLDER } from "../db/index.ts";
+import { type Database, type DatabaseHandle, MIGRATIONS_FOLDER } from "../db/index.ts";
 import {
   channelPauses,
   feedConfigVersions,
@@ -25,6 +24,7 @@ import {
   processingSteps,
   publications,
 } from "../db/schema.ts";
+import { queryRows } from "../db/sql.ts";
 
 /**
  * Decision 0022's migration over rows the code before it allowed: registrations named like built-ins or not as
@@ -99,6 +99,22 @@ const hookedConfig = {
 const fooName = `@${SCOPE_OF_FOO_OWNER}/foo`;
 const webhookName = "@mallory-near/webhook-2";
 
+/**
+ * A feed as the code before 0017 stored it, written as SQL: the database is at migration 0016, whose tables lack
+ * columns today's schema (and so its inserts) have.
+ */
+async function insertFeedAt0016(
+  db: Database,
+  feed: { id: string; createdBy: string; admins?: string[]; config: Record<string, unknown> },
+) {
+  const config = { id: feed.id, name: feed.id, description: `About ${feed.id}`, ...feed.config };
+  await db.execute(
+    sql`insert into feeds (id, name, description, created_by, admins, config)
+      values (${feed.id}, ${feed.id}, ${`About ${feed.id}`}, ${feed.createdBy},
+        ${JSON.stringify(feed.admins ?? [])}::jsonb, ${JSON.stringify(config)}::jsonb)`,
+  );
+}
+
 beforeAll(async () => {
   const url = process.env.TEST_DATABASE_URL;
   scratch = await openScratchDatabase(url ? "postgres" : "pglite", url ? { adminUrl: url } : {});
@@ -106,16 +122,14 @@ beforeAll(async () => {
   await migrateTo(scratch.handle, migrationsBeforeNames());
 
   const register = async (name: string, createdBy: string | null, type: "transformer" | "distributor") => {
-    const [row] = await db
-      .insert(plugins)
-      .values({
-        name,
-        type,
-        repoUrl: `https://github.com/someone/${Object.keys(ids).length}`,
-        entryPoint: "https://plugins.example.com/x.mjs",
-        createdBy,
-      })
-      .returning({ id: plugins.id });
+    // Written as SQL, as insertFeedAt0016 is.
+    const [row] = await queryRows<{ id: number }>(
+      db,
+      sql`insert into plugins (name, type, repo_url, entry_point, created_by)
+        values (${name}, ${type}, ${`https://github.com/someone/${Object.keys(ids).length}`},
+          'https://plugins.example.com/x.mjs', ${createdBy})
+        returning id`,
+    );
     ids[name] = row.id;
   };
   // The name the renamed "webhook" would want is taken by an older, valid registration: it gets "-2".
@@ -130,13 +144,13 @@ beforeAll(async () => {
   // The code before read this name as the built-in RSS distributor, whatever the registry held.
   await register("@curatedotfun/rss", "eve.near", "distributor");
 
-  await insertFeed(db, {
+  await insertFeedAt0016(db, {
     id: "hooked",
     createdBy: feedCreator.implicitAccountId,
     admins: ["Dave.near", "mallory.near"],
     config: hookedConfig,
   });
-  await insertFeed(db, {
+  await insertFeedAt0016(db, {
     id: "plain",
     createdBy: feedCreator.implicitAccountId,
     config: {
