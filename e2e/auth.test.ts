@@ -1,11 +1,10 @@
 import type { Feed, FeedSummary } from "@curate/core";
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession, hydrated, PHONE, type Viewport } from "./support/browser.ts";
 import { blockExternalRequests, type FakeSocialProfile, fakeNearSocial } from "./support/near-rpc.ts";
-
-const baseUrl = inject("baseUrl");
+import { baseUrl } from "./support/stack.ts";
 
 const socialProfiles: Record<string, FakeSocialProfile> = {};
 

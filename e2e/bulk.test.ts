@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { signInAsModerator, toastShown } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 /** Creates the feed and its pending queue through the API, from the signed-in page. */
@@ -93,7 +93,7 @@ describe("bulk decisions on the curation tab", () => {
     }, feedId);
     expect(decided).toEqual(["approved", "approved", "approved", "approved", "rejected", "rejected"]);
     expect(pageErrors).toEqual([]);
-  }, 90_000);
+  });
 
   it("takes approvals back inside the undo window: the toast's Undo, the u key, and a bulk approval's Undo", async () => {
     const { page, pageErrors } = await session.visit("/");
@@ -143,5 +143,5 @@ describe("bulk decisions on the curation tab", () => {
     }, feedId);
     expect(statuses.sort()).toEqual(["cancelled", "cancelled", "cancelled", "cancelled"]);
     expect(pageErrors).toEqual([]);
-  }, 90_000);
+  });
 });

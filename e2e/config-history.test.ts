@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { signInAsModerator, toastShown } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 describe("config history on the edit page", () => {
@@ -72,5 +72,5 @@ describe("config history on the edit page", () => {
     await page.setViewportSize({ width: 375, height: 812 });
     await page.getByTestId("config-history").screenshot({ path: "/tmp/bulkall-history-375.png" });
     expect(pageErrors).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -1,10 +1,9 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { launchBrowser, openPage } from "./support/browser.ts";
 import { FAKE_X_ACCOUNT } from "./support/fake-crosspost.ts";
-
-const baseUrl = inject("baseUrl");
+import { baseUrl } from "./support/stack.ts";
 
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;

@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { botHandleOf, postOnTestPage, signInAsModerator } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 /**

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
 import {
@@ -9,8 +9,8 @@ import {
   signInAsModerator,
   toastShown,
 } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 

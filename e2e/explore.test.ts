@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession, PHONE, type Viewport } from "./support/browser.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const PAGE_SIZE = 20;
 
 const session = browserSession(baseUrl);

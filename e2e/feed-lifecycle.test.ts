@@ -1,9 +1,8 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { launchBrowser, openPage } from "./support/browser.ts";
-
-const baseUrl = inject("baseUrl");
+import { baseUrl } from "./support/stack.ts";
 
 /** A real 1×1 PNG: the server checks uploads by their bytes, so the test sends an actual image. */
 const PNG_1X1 = Buffer.from(

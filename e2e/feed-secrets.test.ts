@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { E2E_TELEGRAM_CHAT, E2E_TELEGRAM_TOKEN } from "./support/fake-telegram.ts";
 import {
@@ -9,8 +9,8 @@ import {
   signInAsModerator,
   toastShown,
 } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 const WRONG_TOKEN = "424242:AAH-a-token-telegram-refuses";
 
@@ -82,7 +82,7 @@ describe("a feed's own secrets", () => {
 
     await page.goto(`${baseUrl}/feed/${feedId}/processing`);
     const paused = page.getByTestId("paused-channels");
-    await paused.waitFor({ timeout: 20_000 });
+    await paused.waitFor({ timeout: 60_000 });
     expect(await paused.textContent()).toContain("Publishing to Telegram is paused");
     expect(await paused.textContent()).toContain("1 publication is waiting.");
     await paused.getByRole("button", { name: "Resume publishing" }).waitFor();
@@ -101,7 +101,7 @@ describe("a feed's own secrets", () => {
     const row = page.getByTestId("processing-row").filter({ hasText: marker });
     await row
       .locator('[data-testid="processing-status"][data-status="completed"]')
-      .waitFor({ timeout: 20_000 });
+      .waitFor({ timeout: 60_000 });
 
     // Delete asks first, then the secret is gone.
     await page.goto(`${baseUrl}/edit/feed/${feedId}`);
@@ -110,5 +110,5 @@ describe("a feed's own secrets", () => {
     await toastShown(page, "Secret deleted");
     await page.getByText("No secrets yet.").waitFor();
     expect(pageErrors).toEqual([]);
-  }, 90_000);
+  });
 });

@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession, DESKTOP, PHONE, type Viewport } from "./support/browser.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 interface FirstLoad {

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { type AddressInfo, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,9 +15,12 @@ import { MODERATOR_ACCOUNT_ID } from "./support/moderator.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    baseUrl: string;
-    /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
-    networksControlUrl: string;
+    /** One stack (server and fakes) per test worker; a file uses its worker's (support/stack.ts). */
+    stacks: Array<{
+      baseUrl: string;
+      /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
+      networksControlUrl: string;
+    }>;
   }
 }
 
@@ -27,15 +30,38 @@ const BUILT_APP = path.join(ROOT, "apps/web/dist/index.html");
 const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 
-/** Starts the real server on a free port with a fresh, demo-seeded embedded database, for every journey. */
+/**
+ * Journeys run in as many workers as the project allows, each worker's files one after another against a stack of
+ * its own — the real server on a fresh, demo-seeded embedded database, and fakes of the services it calls — so no
+ * journey sees another's writes while it runs, as when all ran in one line.
+ */
 export default async function setup(project: TestProject) {
   // Unpacks the npm package's Chromium once, before the test files race to do it.
   await chromiumExecutable();
   if (!existsSync(BUILT_APP)) {
     throw new Error(`No built web app at ${BUILT_APP}: run "npm run build" before the e2e project.`);
   }
+  // One stack per worker slot of the run (VITEST_POOL_ID is a slot's number), whichever slots the journeys get.
+  const workers = project.config.maxWorkers || project.globalConfig.maxWorkers || 1;
+  const ports = await freePorts(workers);
+  const started = await Promise.allSettled(ports.map((port) => startStack(port)));
+  const stacks = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failure = started.find((result) => result.status === "rejected");
+  if (failure) {
+    await Promise.all(stacks.map((stack) => stack.stop()));
+    throw failure.reason;
+  }
+  project.provide(
+    "stacks",
+    stacks.map(({ baseUrl, networksControlUrl }) => ({ baseUrl, networksControlUrl })),
+  );
+  return async () => {
+    await Promise.all(stacks.map((stack) => stack.stop()));
+  };
+}
 
-  const port = await freePort();
+/** The real server and the fakes it talks to, on free ports, with a data folder of their own. */
+async function startStack(port: number) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-"));
   const baseUrl = `http://127.0.0.1:${port}`;
   const output: string[] = [];
@@ -92,42 +118,39 @@ export default async function setup(project: TestProject) {
   server.stdout?.on("data", remember);
   server.stderr?.on("data", remember);
 
-  try {
-    await waitForHealth(baseUrl, server);
-  } catch (error) {
-    await stop(server);
-    await fakeAi.close();
-    await fakeTelegram.close();
-    await fakeCrosspost.close();
-    await fakeNetworks.close();
-    rmSync(dataDir, { recursive: true, force: true });
-    throw new Error(`${(error as Error).message}\n--- server output ---\n${output.join("")}`);
-  }
-
-  project.provide("baseUrl", baseUrl);
-  project.provide("networksControlUrl", fakeNetworks.controlUrl);
-
-  return async () => {
-    await stop(server);
+  const stop = async () => {
+    await stopServer(server);
     await fakeAi.close();
     await fakeTelegram.close();
     await fakeCrosspost.close();
     await fakeNetworks.close();
     rmSync(dataDir, { recursive: true, force: true });
   };
+  try {
+    await waitForHealth(baseUrl, server);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output.join("")}`);
+  }
+  return { baseUrl, networksControlUrl: fakeNetworks.controlUrl, stop };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
+/** Free ports, all held open until every one is found, so no two are the same. */
+async function freePorts(count: number): Promise<number[]> {
+  const probes = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const probe = createServer();
+          probe.once("error", reject);
+          probe.listen(0, "127.0.0.1", () => resolve(probe));
+        }),
+    ),
+  );
+  const ports = probes.map((probe) => (probe.address() as AddressInfo).port);
+  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  return ports;
 }
 
 async function waitForHealth(baseUrl: string, server: ChildProcess) {
@@ -146,7 +169,7 @@ async function waitForHealth(baseUrl: string, server: ChildProcess) {
   throw new Error(`The server did not answer ${baseUrl}/api/health within ${START_TIMEOUT_MS / 1000} s.`);
 }
 
-async function stop(server: ChildProcess) {
+async function stopServer(server: ChildProcess) {
   if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((resolve) => server.once("exit", resolve));
   server.kill("SIGTERM");

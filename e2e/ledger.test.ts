@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import {
   approveOnCuration,
@@ -8,8 +8,8 @@ import {
   signInAsModerator,
   toastShown,
 } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 /** A feed publishing each approval to this deployment's own RSS service, titled after the curator's note. */

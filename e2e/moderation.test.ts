@@ -1,5 +1,5 @@
 import type { Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { launchBrowser, openPage } from "./support/browser.ts";
 import {
@@ -7,8 +7,7 @@ import {
   MODERATOR_ACCOUNT_ID,
   MODERATOR_SECRET_KEY_HEX,
 } from "./support/moderator.ts";
-
-const baseUrl = inject("baseUrl");
+import { baseUrl } from "./support/stack.ts";
 
 type Browser = Awaited<ReturnType<typeof launchBrowser>>;
 let moderatorBrowser: Browser;

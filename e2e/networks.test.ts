@@ -1,13 +1,13 @@
 import type { Submission } from "@curate/core";
 import type { Page } from "playwright-core";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession, launchBrowser, openPage } from "./support/browser.ts";
 import { E2E_BLUESKY_BOT, E2E_MASTODON_BOT, E2E_MASTODON_DOMAIN, postOn } from "./support/fake-networks.ts";
 import { createFeedAs, signInAsModerator, toastShown } from "./support/journeys.ts";
+import { baseUrl, networksControlUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
-const control = inject("networksControlUrl");
+const control = networksControlUrl;
 const session = browserSession(baseUrl);
 // The approver is another person, in a browser of her own: the feed's creator would be a moderator anyway.
 let approverBrowser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
@@ -16,7 +16,7 @@ afterAll(async () => {
   await approverBrowser?.close();
 });
 
-const WAIT_MS = 30_000;
+const WAIT_MS = 60_000;
 
 /** Asks `read` until `done` says yes, as intake and the engine work on their own beat. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {

@@ -1,10 +1,10 @@
 import type { Locator, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeFeeds } from "../apps/server/test/fakes/rss-feed.ts";
 import { browserSession, hydrated } from "./support/browser.ts";
 import { signInAsModerator } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 const BLOG = "/blog/feed.xml";
@@ -70,7 +70,7 @@ describe("posts from every network in one queue", () => {
               (await (await fetch(`/api/submissions/feed/${feedId}`)).json()).data.pagination.totalCount,
             feedId,
           ),
-        { timeout: 30_000, interval: 500 },
+        { interval: 500 },
       )
       .toBe(1);
 

@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { launchBrowser, openPage } from "./support/browser.ts";
-
-const baseUrl = inject("baseUrl");
+import { dismissToast } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
@@ -86,6 +86,7 @@ describe("plugin registry", () => {
       .waitFor();
     await page.getByRole("button", { name: "Create Plugin" }).click();
     await toast("Failed to create plugin: API request failed: 400 Entry point refused");
+    await dismissToast(page, "Failed to create plugin");
     await page
       .getByText(
         "This server runs plugins only from plugins.e2e.test (PLUGIN_ALLOWED_HOSTS): host not allowed: elsewhere.e2e.test.",

@@ -1,10 +1,10 @@
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { BREAK_WORD } from "./support/fake-ai.ts";
 import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 /**

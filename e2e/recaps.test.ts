@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
 import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 describe("recaps", () => {
@@ -108,7 +108,7 @@ describe("recaps", () => {
     await toastShown(page, "Recap run started.");
     const run = recaps.getByTestId("recap-run").first();
     await run.waitFor();
-    await recaps.locator('[data-testid="recap-run"][data-status="completed"]').waitFor({ timeout: 20_000 });
+    await recaps.locator('[data-testid="recap-run"][data-status="completed"]').waitFor({ timeout: 60_000 });
     expect(await run.getByTestId("job-kind").textContent()).toBe("Recap");
     await run.getByRole("button", { name: "View Steps" }).click();
     const steps = page.getByTestId("processing-steps");

@@ -1,7 +1,7 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { browserSession, PHONE } from "./support/browser.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 describe("the leaderboard's address", () => {

@@ -1,9 +1,9 @@
 import type { Page } from "playwright-core";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession, PHONE } from "./support/browser.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 const stamp = Date.now().toString(36);
 const freshId = `fresh${stamp}`;

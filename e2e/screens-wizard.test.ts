@@ -1,8 +1,8 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession, PHONE } from "./support/browser.ts";
+import { baseUrl } from "./support/stack.ts";
 
-const baseUrl = inject("baseUrl");
 const session = browserSession(baseUrl);
 
 describe("the wizard refuses early what the server would refuse", () => {

@@ -21,6 +21,9 @@ export async function launchBrowser() {
     args: CHROMIUM_ARGS,
     viewport: DESKTOP,
   });
+  // Waits are for states; these only bound a journey that would otherwise hang, on a machine that may be busy.
+  context.setDefaultTimeout(60_000);
+  context.setDefaultNavigationTimeout(60_000);
   return {
     context,
     async close() {

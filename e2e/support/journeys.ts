@@ -20,6 +20,16 @@ export async function signInAsModerator(page: Page) {
 export const toastShown = (page: Page, text: string) =>
   page.locator("[data-sonner-toast]").filter({ hasText: text }).first().waitFor({ state: "attached" });
 
+/**
+ * Closes the toast with this text with its close button, as a person does before clicking what it covers (a
+ * pointer resting on a toast pauses its timer, so it would not go by itself).
+ */
+export async function dismissToast(page: Page, text: string) {
+  const shown = page.locator("[data-sonner-toast]").filter({ hasText: text }).first();
+  await shown.getByRole("button", { name: "Close toast" }).click();
+  await shown.waitFor({ state: "detached" });
+}
+
 /** Posts a command on /test as the e2e curator and waits until intake has recorded it. */
 export async function postOnTestPage(page: Page, baseUrl: string, text: string) {
   await page.goto(`${baseUrl}/test`);

@@ -20,7 +20,9 @@ export const PG_TEMPLATE_DB = `curate_test_template_${process.pid}`;
 
 /** Migrates once (the app's tables and the queue's); every test file then starts from a copy of it. */
 export default async function setup(project: TestProject) {
-  const url = process.env.TEST_DATABASE_URL;
+  // The project's own setting (vitest.config.ts), not this process's: `api` runs on PGlite even when the run has a
+  // PostgreSQL server for `api-postgres`.
+  const url = (project.config.env as Record<string, string | undefined>).TEST_DATABASE_URL;
   if (url) {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();

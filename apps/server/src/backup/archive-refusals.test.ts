@@ -57,7 +57,7 @@ beforeAll(async () => {
   emptyTarget = await tableContents(target.handle.db);
   mkdirSync(uploadsDir, { recursive: true });
   writeFileSync(join(uploadsDir, "already-here.txt"), "an upload of the installation being restored into");
-}, 60_000);
+});
 
 afterAll(async () => {
   await target?.dispose();

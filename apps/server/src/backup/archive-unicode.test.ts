@@ -175,7 +175,7 @@ beforeAll(async () => {
       await source.dispose();
     }
   }
-}, 60_000);
+});
 
 afterAll(() => {
   removeOwnTemplate();

@@ -37,7 +37,7 @@ beforeAll(async () => {
   if (!template) await source.handle.migrate();
   await seedDemoData(source.handle.db, { uploadsDir: sourceUploads, publicUrl: "http://localhost:3000" });
   exported = await exportArchive(source.handle.db, sourceUploads, archive);
-}, 60_000);
+});
 
 afterAll(async () => {
   await source?.dispose();
@@ -75,7 +75,7 @@ describe("curate export / curate import", () => {
     } finally {
       await target.dispose();
     }
-  }, 60_000);
+  });
 
   it("refuses a database that already holds data, and a cut-off archive, leaving the target as it was", async () => {
     const target = await freshDatabase();
@@ -101,5 +101,5 @@ describe("curate export / curate import", () => {
     } finally {
       await target.dispose();
     }
-  }, 60_000);
+  });
 });

@@ -87,5 +87,5 @@ describe("starting the server", () => {
     expect((await fetch(`${base}/api/feeds/keyleak`)).status).toBe(404);
     expect((await fetch(`${base}/api/feeds/keyclean`)).status).toBe(200);
     // A whole server (with its worker, on PGlite) starts here: more than the usual time on a busy machine.
-  }, 60_000);
+  });
 });

@@ -172,5 +172,5 @@ describe("a batch of mentions", () => {
       ),
       { numRuns: 10 },
     );
-  }, 120_000);
+  });
 });

@@ -108,7 +108,7 @@ describe("bulk decisions", () => {
     expect(again.body.data.results.map((r: { outcome: string }) => r.outcome)).toEqual(
       ids.slice(0, 3).map((id) => (outcomes.get(id) === "decided" ? "already_approved" : "already_rejected")),
     );
-  }, 60_000);
+  });
 
   it("reports unknown posts, decides a repeated id once, and takes the search's matches on the server", async () => {
     const ids = await pendingPosts("search", 6, (i) =>

@@ -220,7 +220,7 @@ beforeAll(async () => {
 
   await scratch.handle.migrate();
   served = await serveApp(scratch.handle, { AUTH_RATE_LIMIT_PER_MINUTE: "1000" });
-}, 120_000);
+});
 
 afterAll(async () => {
   await served?.close();

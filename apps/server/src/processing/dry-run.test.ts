@@ -153,7 +153,7 @@ const post = (path: string, cookie: string, body?: unknown) =>
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
-async function finished(jobId: string, timeoutMs = 20_000) {
+async function finished(jobId: string, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));

@@ -91,7 +91,7 @@ async function approve(feedId: string, content = `A post for ${feedId}`) {
 
 const FINISHED = ["completed", "failed", "completed_with_errors", "cancelled"];
 
-async function finished(jobId: string, timeoutMs = 15_000) {
+async function finished(jobId: string, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));
@@ -207,7 +207,7 @@ describe("an approval runs the feed's pipeline", () => {
   it("backs off and retries a retryable failure, without running succeeded steps again", async () => {
     recorder.failNext(1, true, "Rate limited (429).");
     const { jobId } = await approve("happy");
-    const job = await finished(jobId, 30_000);
+    const job = await finished(jobId);
     expect(job.status).toBe("completed");
     expect(job.attempts).toBe(2);
     const steps = await stepsOf(jobId);

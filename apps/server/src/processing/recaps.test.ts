@@ -74,7 +74,7 @@ async function recapJobs(feedId: string) {
 
 const FINISHED = ["completed", "failed", "completed_with_errors", "cancelled"];
 
-async function finished(jobId: string, timeoutMs = 15_000) {
+async function finished(jobId: string, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));

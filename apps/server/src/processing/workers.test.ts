@@ -209,7 +209,7 @@ describe.skipIf(!postgresUrl)("two worker processes on PostgreSQL", () => {
       expect(stats).toEqual({ jobs: 500, maxAttempts: 1, steps: 1000, maxStepAttempts: 1 });
       // A worker logs "finished" just after its commit: the last lines may still be on their way.
       const logged = () => a.count(/processing job finished/) + b.count(/processing job finished/);
-      await until(() => logged() >= 500, 10_000, "500 finish log lines");
+      await until(() => logged() >= 500, 90_000, "500 finish log lines");
       const finishedBy = [a, b].map((child) => child.count(/processing job finished/));
       expect(finishedBy[0] + finishedBy[1]).toBe(500);
       expect(Math.min(...finishedBy)).toBeGreaterThan(0);

@@ -130,7 +130,7 @@ beforeEach(() => {
 
 const asOwner = () => sessionHeaders(server, owner);
 
-async function finished(jobId: string, timeoutMs = 20_000) {
+async function finished(jobId: string, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));

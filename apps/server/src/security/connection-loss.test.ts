@@ -105,5 +105,5 @@ describe.skipIf(!postgresUrl)("PostgreSQL backends terminated mid-transaction un
             from submission_counts c where c.scope = 'load') as counters`,
     );
     expect(consistency).toEqual({ broken: 0, counters: true });
-  }, 120_000);
+  });
 });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   uploadsDir = join(mkdtempSync(join(tmpdir(), "curate-seed-")), "uploads");
   await seedDemoData(server.db, { uploadsDir, publicUrl: server.env.PUBLIC_URL });
   await allJobsFinished(90_000);
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.close();

@@ -97,7 +97,7 @@ async function approve(feedId: string, content: string) {
   return { tweetId, jobId: body.data.processingJobId as string };
 }
 
-async function finished(jobId: string, timeoutMs = 20_000) {
+async function finished(jobId: string, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));
@@ -159,7 +159,7 @@ describe("a feed publishing to Telegram and a webhook", () => {
   it("retries Telegram's rate limit later without delivering the webhook twice", async () => {
     telegram.failNext(429, "Too Many Requests: retry after 1", { retry_after: 1 });
     const { jobId } = await approve("channels", "Wind power keeps growing");
-    const job = await finished(jobId, 30_000);
+    const job = await finished(jobId);
     expect(job).toMatchObject({ status: "completed", attempts: 2 });
     const steps = await stepsOf(jobId);
     expect(steps.map((s) => [s.pluginName, s.attempts])).toEqual([

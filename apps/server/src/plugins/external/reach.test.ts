@@ -97,7 +97,7 @@ beforeAll(async () => {
       },
     },
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.close();

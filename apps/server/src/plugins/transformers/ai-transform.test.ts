@@ -7,7 +7,7 @@ import { createAiTransform } from "./ai-transform.ts";
 let ai: Awaited<ReturnType<typeof startFakeOpenAi>>;
 let transform: ReturnType<typeof createAiTransform>;
 
-const context = (timeoutMs = 10_000) => ({
+const context = (timeoutMs = 90_000) => ({
   signal: AbortSignal.timeout(timeoutMs),
   logger: pino({ level: "silent" }),
   feedId: "ai",
