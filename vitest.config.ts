@@ -1,8 +1,9 @@
+import { globSync, readFileSync } from "node:fs";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 /**
- * The API files run once on the embedded database and, when `TEST_DATABASE_URL` names a PostgreSQL server, once
- * more on it, side by side in the same run (`api` and `api-postgres`). A worker runs its files one after another in
+ * The API files run once on the embedded database and, when `TEST_DATABASE_URL` names a PostgreSQL server, those
+ * that open a database once more on it, in the same run (`api` and `api-postgres`). A worker runs its files one after another in
  * one module graph (`isolate: false`): each file opens its own database and server, so they share only the imported
  * code, which is then loaded once per worker instead of once per file.
  */
@@ -19,10 +20,25 @@ const patientLimits = {
   expect: { poll: { timeout: 60_000, interval: 100 } },
 };
 
-const apiProject = (name: string, databaseUrl: string): TestProjectInlineConfiguration => ({
+/**
+ * Server files that open no database (parsers, clients against fakes, plugins' renderers) run once, in `api`; the
+ * rest run on each driver. Decided by what a file uses, so a new file lands in the right place by itself.
+ */
+const serverFiles = globSync("apps/server/src/**/*.test.ts");
+const opensDatabase = (file: string) =>
+  /\b(startTestServer|freshDatabase|serveApp|openScratchDatabase|migratedDatabase|databaseAtMigration|startServer)\b/.test(
+    readFileSync(file, "utf8"),
+  );
+const databaseFiles = serverFiles.filter(opensDatabase);
+
+const apiProject = (
+  name: string,
+  databaseUrl: string,
+  include: string[],
+): TestProjectInlineConfiguration => ({
   test: {
     name,
-    include: ["apps/server/src/**/*.test.ts"],
+    include,
     isolate: false,
     globalSetup: ["apps/server/test/global-setup.ts"],
     // What the harness and the tests read to choose the driver; empty means the embedded one.
@@ -33,7 +49,8 @@ const apiProject = (name: string, databaseUrl: string): TestProjectInlineConfigu
 
 export default defineConfig({
   test: {
-    // Two cores: the journeys wait on browsers and servers much of the time, so a third worker fills the gaps.
+    // Two cores, three workers: journeys spend part of their time waiting on a browser and a server, and a third
+    // worker fills those gaps (more made the journeys slower: the browsers and servers then compete for the cores).
     maxWorkers: 3,
     projects: [
       {
@@ -44,8 +61,8 @@ export default defineConfig({
           ...patientLimits,
         },
       },
-      apiProject("api", ""),
-      ...(postgresUrl ? [apiProject("api-postgres", postgresUrl)] : []),
+      apiProject("api", "", serverFiles),
+      ...(postgresUrl ? [apiProject("api-postgres", postgresUrl, databaseFiles)] : []),
       {
         test: {
           name: "e2e",

@@ -177,6 +177,8 @@ describe("content", () => {
     await page.getByText("Step 1 of 3").waitFor();
     await page.getByRole("button", { name: "Next" }).click();
     await page.waitForURL("**/create/feed/settings");
+    // The address changes before the step's own form is on the page: its Next is the one to click.
+    await page.getByText("Step 2 of 3").waitFor();
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("heading", { name: "Feed Review" }).waitFor();
     await page.getByText(`${baseUrl}/rss`, { exact: true }).waitFor();

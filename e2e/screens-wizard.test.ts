@@ -71,6 +71,8 @@ describe("the wizard refuses early what the server would refuse", () => {
     await page.getByLabel("Hashtag").fill(`phonereview${Date.now().toString(36)}`);
     await page.getByRole("button", { name: "Next" }).click();
     await page.waitForURL("**/create/feed/settings");
+    // The address changes before the step's own form is on the page: its Next is the one to click.
+    await page.getByText("Step 2 of 3").waitFor();
     await page.getByRole("button", { name: "Next" }).click();
     await page.waitForURL("**/create/feed/review");
     await page.getByRole("button", { name: "Create Feed" }).waitFor();
