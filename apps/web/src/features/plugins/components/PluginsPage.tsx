@@ -152,7 +152,7 @@ function PluginNotices() {
         <li key={notice.id}>
           <Alert variant="warning" title="Plugin renamed" className="flex flex-col gap-2">
             <p>{notice.message}</p>
-            <div>
+            <div className="mt-3">
               <Button
                 variant="secondary"
                 size="sm"
