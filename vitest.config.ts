@@ -58,6 +58,7 @@ export default defineConfig({
           name: "unit",
           include: ["packages/*/src/**/*.test.ts", "apps/web/src/**/*.test.{ts,tsx}"],
           environment: "node",
+          setupFiles: ["apps/web/test/setup.ts"],
           ...patientLimits,
         },
       },

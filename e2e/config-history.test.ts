@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
-import { signInAsModerator, toastShown } from "./support/journeys.ts";
+import { dismissToast, signInAsModerator, toastShown } from "./support/journeys.ts";
 import { baseUrl } from "./support/stack.ts";
 
 const session = browserSession(baseUrl);
@@ -27,8 +27,8 @@ describe("config history on the edit page", () => {
     await page.getByRole("button", { name: "Save Changes" }).click();
     await toastShown(page, "Feed configuration updated successfully.");
     await expect.poll(() => versions.count()).toBe(2);
-    // The toast sits over the bottom-right Save button until it goes.
-    await page.locator("[data-sonner-toast]").first().waitFor({ state: "detached" });
+    // The toast sits over the bottom-right Save button, and stays while the pointer rests on it.
+    await dismissToast(page, "Feed configuration updated successfully.");
 
     await page.getByLabel("Description").fill("Where it went next");
     await page.getByRole("button", { name: "Save Changes" }).click();

@@ -54,7 +54,7 @@ async function createFeed(page: Page, feedId: string, withRss: boolean) {
 
 /** The number of items in the feed's RSS file once the worker has published `count` of them. */
 async function waitForRssItems(page: Page, feedId: string, count: number) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const items = await page.evaluate(async (id) => {
       const response = await fetch(`/rss/${id}/rss.xml`, { cache: "no-store" });

@@ -93,7 +93,15 @@ describe("Explore", () => {
     const term = (content.match(/[A-Za-z]{6,}/g) ?? []).sort((a, b) => b.length - a.length)[0] ?? "";
     expect(term, `no searchable word in "${content}"`).not.toBe("");
 
-    await page.getByLabel("Search submissions").pressSequentially(term, { delay: 40 });
+    // The page's clock stands still while the word is typed, however slowly the keys arrive, then moves on by the
+    // debounce: what is sent depends on the page's timers, not on how busy the machine is.
+    await page.clock.install();
+    await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+    await page.getByLabel("Search submissions").pressSequentially(term);
+    await page.clock.runFor(299);
+    expect(new URL(page.url()).searchParams.get("q")).toBeNull();
+    await page.clock.runFor(1);
+    await page.clock.resume();
     await page.waitForURL((url) => url.searchParams.get("q") === term);
     await expect
       .poll(async () => {

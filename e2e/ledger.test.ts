@@ -46,9 +46,9 @@ async function createRssFeed(page: Page, feedId: string) {
   expect(status).toBe(201);
 }
 
-/** The number of items in the feed's RSS file, once it reaches `count` (or after 30 s). */
+/** The number of items in the feed's RSS file, once it reaches `count` (or after two minutes). */
 async function rssItemsReach(page: Page, feedId: string, count: number) {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     const items = await page.evaluate(async (id) => {
       const response = await fetch(`/rss/${id}/rss.xml`, { cache: "no-store" });

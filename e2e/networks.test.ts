@@ -16,7 +16,7 @@ afterAll(async () => {
   await approverBrowser?.close();
 });
 
-const WAIT_MS = 60_000;
+const WAIT_MS = 120_000;
 
 /** Asks `read` until `done` says yes, as intake and the engine work on their own beat. */
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {

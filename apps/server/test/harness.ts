@@ -84,7 +84,7 @@ export const readJson = (response: Response): Promise<any> => response.json();
 export async function eventually(
   check: () => boolean | Promise<boolean>,
   what: string,
-  limitMs = 60_000,
+  limitMs = 120_000,
 ): Promise<void> {
   const deadline = Date.now() + limitMs;
   while (!(await check())) {
