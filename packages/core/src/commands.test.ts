@@ -92,3 +92,78 @@ describe("!link", () => {
     expect(parseCommand("!linkCUR-AB23CD45", "curatebot")).toBeNull();
   });
 });
+
+describe("where a command stands", () => {
+  it("reads `@bot !submit` as well as `!submit @bot`, after other leading mentions too", () => {
+    const expected = { kind: "submit", feedIds: ["ai"], note: "must read" };
+    for (const text of [
+      "!submit @curatebot #ai must read",
+      "@curatebot !submit #ai must read",
+      "@alice @curatebot !submit #ai must read",
+      "@alice !submit @curatebot #ai must read",
+      "  @CurateBot: !Submit #AI must read",
+    ]) {
+      expect(parseCommand(text, "curatebot"), text).toEqual(expected);
+    }
+    expect(parseCommand("@curate.bsky.social !submit #ai", "curate.bsky.social")?.kind).toBe("submit");
+    expect(
+      parseCommand("@alice@fosstodon.org @curate@mastodon.social !submit #ai", "curate@mastodon.social")
+        ?.kind,
+    ).toBe("submit");
+    // Leading mentions of others only: the bot is not asked.
+    expect(parseCommand("@alice !submit #ai", "curatebot")).toBeNull();
+    expect(parseCommand("@curatebot2 !submit #ai", "curatebot")).toBeNull();
+  });
+
+  it("takes no command quoted further into a text", () => {
+    for (const text of [
+      'To curate, reply "!submit @curatebot #ai" to any post',
+      "@alice try !submit @curatebot #ai on it",
+      "@curatebot great thread !submit #ai",
+      "Moderators answer with !approve or !reject",
+      "@curatebot see the docs: !link CUR-AB23CD45",
+    ]) {
+      expect(parseCommand(text, "curatebot"), text).toBeNull();
+    }
+    expect(parseCommand("a group chat line !submit #ai", "curate_bot", { mentionOptional: true })).toBeNull();
+  });
+
+  it("reads approve, reject and link after leading mentions, on every network", () => {
+    expect(parseCommand("@dan @curate@mastodon.test !approve #ai nice find", "curate@mastodon.test")).toEqual(
+      {
+        kind: "approve",
+        feedIds: ["ai"],
+        note: "nice find",
+      },
+    );
+    expect(parseCommand("@curate_bot !reject #rust spam", "curate_bot", { mentionOptional: true })).toEqual({
+      kind: "reject",
+      feedIds: ["rust"],
+      note: "spam",
+    });
+    expect(parseCommand("@alice @curatebot !link CUR-AB23CD45", "curatebot")).toEqual({
+      kind: "link",
+      code: "CUR-AB23CD45",
+    });
+  });
+
+  it("keeps web addresses whole: what looks like a mention or hashtag inside one is part of it", () => {
+    expect(
+      parseCommand(
+        "@curate.bsky.social !approve https://social.example/@alice/113000000000000001 lovely",
+        "curate.bsky.social",
+      ),
+    ).toEqual({
+      kind: "approve",
+      feedIds: [],
+      note: "https://social.example/@alice/113000000000000001 lovely",
+    });
+    expect(
+      parseCommand("!submit @curatebot #ai see https://example.com/#intro and @bob", "curatebot"),
+    ).toEqual({
+      kind: "submit",
+      feedIds: ["ai"],
+      note: "see https://example.com/#intro and",
+    });
+  });
+});

@@ -24,6 +24,7 @@ export * from "./platforms.ts";
 export * from "./plugin-configs.ts";
 export * from "./plugin-registry.ts";
 export * from "./plugins.ts";
+export * from "./post-addresses.ts";
 export * from "./processing.ts";
 export * from "./processing-rules.ts";
 export * from "./publications.ts";

@@ -26,6 +26,8 @@ export function isTextSearch(q: string): boolean {
 }
 
 export const MODERATION_ACTIONS = ["approve", "reject"] as const;
+/** What a moderation history entry records: a decision, or the undo that took an approval back. */
+export const MODERATION_HISTORY_ACTIONS = [...MODERATION_ACTIONS, "undo"] as const;
 export const MODERATOR_ID_TYPES = ["near", "platform_username"] as const;
 export const MODERATION_SOURCES = ["ui", "platform_comment", "auto_approval", "super_admin_direct"] as const;
 

@@ -4,6 +4,7 @@ import { PLATFORMS } from "./platforms.ts";
 import {
   MAX_SEARCH_LENGTH,
   MODERATION_ACTIONS,
+  MODERATION_HISTORY_ACTIONS,
   MODERATION_SOURCES,
   MODERATOR_ID_TYPES,
   SORT_ORDERS,
@@ -44,6 +45,11 @@ export type SubmissionListQuery = z.infer<typeof submissionListQuerySchema>;
 
 export const moderationActionSchema = z.enum(MODERATION_ACTIONS);
 
+/**
+ * One entry of a submission's moderation history: a decision, or an undo (`action: "undo"`) — who took an approval
+ * back inside its undo window, how and when (`createdAt`). An undo has no record of its own: its `id` and `undoes`
+ * are the approval's.
+ */
 export const moderationRecordSchema = z.object({
   id: z.number().int(),
   submissionId: z.string(),
@@ -51,10 +57,12 @@ export const moderationRecordSchema = z.object({
   moderatorAccountId: z.string(),
   moderatorAccountIdType: z.enum(MODERATOR_ID_TYPES),
   source: z.enum(MODERATION_SOURCES),
-  action: moderationActionSchema,
+  action: z.enum(MODERATION_HISTORY_ACTIONS),
   note: z.string().nullable(),
   /** A rejection that took back an approved, published post (POST /api/moderate/retract). */
   retraction: z.boolean().optional(),
+  /** On an undo: the approval it took back. */
+  undoes: z.number().int().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

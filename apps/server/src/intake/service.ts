@@ -1,11 +1,14 @@
 import {
   ALL_FEED_ID,
   canModerateFor,
+  canonicalPostUrl,
   handleKey,
   handleOnPlatform,
   listedHandles,
   type ModerationActor,
   moderatorReason,
+  type NamedPost,
+  namedPostsIn,
   type Platform,
   parseCommand,
   submissionKey,
@@ -20,7 +23,7 @@ import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
 import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
-import { oldestFirst } from "../sources/types.ts";
+import { commandText, oldestFirst } from "../sources/types.ts";
 import { redeemLinkCode } from "../users/link-codes.ts";
 
 /** How a source's posts are read for commands: the bot's handle there, and whether a command must name it. */
@@ -98,7 +101,7 @@ function postRow(post: SocialPost, curator: Curator, at: Date): typeof submissio
     authorProfileImage: post.authorProfileImage ?? null,
     content: post.text,
     // A post with no public address (a private Telegram chat) has none: "" would look like one to the web.
-    url: post.url || null,
+    url: post.url ? canonicalPostUrl(post.url) : null,
     media: post.media?.length ? post.media : null,
     curatorId: curator.id,
     curatorUsername: curator.username,
@@ -251,11 +254,9 @@ async function handleSubmit(
   return outcome;
 }
 
-/** Links of the post's own address, at most a few per command (a decision names what it decides). */
+/** Posts a decision names by their address, at most a few per command (a decision names what it decides). */
 const MAX_NAMED_POSTS = 5;
-function namedPosts(text: string): string[] {
-  return [...new Set(text.match(/https?:\/\/[^\s<>"]+/g) ?? [])].slice(0, MAX_NAMED_POSTS);
-}
+const namedPosts = (text: string) => namedPostsIn(text, MAX_NAMED_POSTS);
 
 /**
  * The pending links `!approve` / `!reject` posts may decide: those whose curator's submit post they reply to, and
@@ -264,8 +265,11 @@ function namedPosts(text: string): string[] {
  */
 async function pendingLinksAnswered(tx: Database, replies: readonly SocialPost[]) {
   const answered = [...new Set(replies.flatMap((reply) => reply.inReplyToId ?? []))];
-  const named = [...new Set(replies.flatMap((reply) => namedPosts(reply.text)))];
-  if (answered.length === 0 && named.length === 0) return [];
+  const named = replies.flatMap((reply) => namedPosts(commandText(reply)));
+  // The rebuilt address is how intake stores a post's; the address as written finds rows stored before it did.
+  const addresses = [...new Set(named.flatMap((post) => [post.url, post.written]))];
+  const keys = [...new Set(named.flatMap((post) => post.key ?? []))];
+  if (answered.length === 0 && addresses.length === 0) return [];
   const select = (answer: SQL) =>
     tx
       .select({
@@ -282,25 +286,51 @@ async function pendingLinksAnswered(tx: Database, replies: readonly SocialPost[]
       .innerJoin(feeds, eq(feeds.id, submissionFeeds.feedId))
       .innerJoin(submissions, eq(submissions.tweetId, submissionFeeds.submissionId))
       .where(and(answer, eq(submissionFeeds.status, "pending")));
-  // Two lookups, each through its own index, rather than one OR across the join that neither index can answer.
-  const byReply = answered.length ? await select(inArray(submissionFeeds.curatorTweetId, answered)) : [];
-  const byAddress = named.length ? await select(inArray(submissions.url, named)) : [];
-  const seen = new Set(byReply.map((link) => `${link.submissionId}\u0000${link.feedId}`));
-  return [...byReply, ...byAddress.filter((link) => !seen.has(`${link.submissionId}\u0000${link.feedId}`))];
-}
-
-/** The decision's note without the address that named the post (it says which post, not why). */
-function withoutAddress(note: string | null, url: string): string | null {
-  const rest = note?.split(url).join(" ").replace(/\s+/g, " ").trim();
-  return rest || null;
+  // A lookup per index rather than one OR across the join that no index can answer.
+  const found = [
+    ...(answered.length ? await select(inArray(submissionFeeds.curatorTweetId, answered)) : []),
+    ...(addresses.length ? await select(inArray(submissions.url, addresses)) : []),
+    ...(keys.length ? await select(inArray(submissionFeeds.submissionId, keys)) : []),
+  ];
+  const seen = new Set<string>();
+  return found.filter((link) => {
+    const key = `${link.submissionId}\u0000${link.feedId}`;
+    return !seen.has(key) && Boolean(seen.add(key));
+  });
 }
 
 type AnsweredLink = Awaited<ReturnType<typeof pendingLinksAnswered>>[number];
 
+/** Whether an address names this link's post: by its key, or by its address as stored (rebuilt or as written). */
+function names(post: NamedPost, link: AnsweredLink): boolean {
+  return (
+    post.key === link.submissionId ||
+    (link.url !== null && (post.url === link.url || post.written === link.url))
+  );
+}
+
 /** Whether a decision post is about this link: it replies to the curator's post or names the post's address. */
-function answers(reply: SocialPost, link: AnsweredLink): boolean {
+function answers(reply: SocialPost, named: readonly NamedPost[], link: AnsweredLink): boolean {
   if (reply.inReplyToId && link.curatorTweetId === reply.inReplyToId) return true;
-  return link.url !== null && namedPosts(reply.text).includes(link.url);
+  return named.some((post) => names(post, link));
+}
+
+/**
+ * The decision's note without the addresses that named the posts it decides (they say which posts, not why), nor
+ * the punctuation the sentence put right after them.
+ */
+function withoutAddresses(note: string | null, named: readonly NamedPost[]): string | null {
+  let rest = note ?? "";
+  for (const post of named) {
+    for (let at = rest.indexOf(post.written); at >= 0; at = rest.indexOf(post.written, at + 1)) {
+      let end = at + post.written.length;
+      while (end < rest.length && ".,;:!?…".includes(rest[end])) end++;
+      // Only the address itself, not the start of a longer one.
+      if (end < rest.length && !/\s/.test(rest[end])) continue;
+      rest = `${rest.slice(0, at)} ${rest.slice(end)}`;
+    }
+  }
+  return rest.replace(/\s+/g, " ").trim() || null;
 }
 
 /** `!approve` / `!reject` about a pending post, by an approver of its feed. */
@@ -338,13 +368,19 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
     : new Map<string, ModerationActor>();
   const planned: Array<{ outcome: IngestOutcome; input: ModerationInput }> = [];
   for (const { reply, action, feedIds, note, outcome } of decisions) {
-    if (!reply.inReplyToId && namedPosts(reply.text).length === 0) {
+    const named = namedPosts(commandText(reply));
+    if (!reply.inReplyToId && named.length === 0) {
       outcome.ignored = "not a reply";
       continue;
     }
     const moderator = moderators.get(actorKey(reply)) ?? {};
-    for (const link of pending) {
-      if (link.status !== "pending" || !answers(reply, link)) continue;
+    const answered = pending.filter((link) => answers(reply, named, link));
+    const decisionNote = withoutAddresses(
+      note,
+      named.filter((post) => answered.some((link) => names(post, link))),
+    );
+    for (const link of answered) {
+      if (link.status !== "pending") continue;
       if (feedIds.length && !feedIds.includes(link.feedId)) continue;
       if (!canModerateFor(moderatorReason(link, moderator))) continue;
       link.status = action === "approve" ? "approved" : "rejected";
@@ -354,7 +390,7 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
           submissionId: link.submissionId,
           feedId: link.feedId,
           action,
-          note: link.url ? withoutAddress(note, link.url) : note,
+          note: decisionNote,
           moderatorAccountId: authorKey(reply),
           moderatorAccountIdType: "platform_username",
           source: "platform_comment",
@@ -390,7 +426,7 @@ export async function ingestMention(
   grammar: CommandGrammar,
   post: SocialPost,
 ): Promise<IngestOutcome> {
-  const command = parseCommand(post.text, grammar.botHandle, grammar);
+  const command = parseCommand(commandText(post), grammar.botHandle, grammar);
   if (!command) return { submitted: [], moderated: [], ignored: "no command" };
   const mention = keyed(post);
   return db.transaction(async (tx) => {
@@ -474,7 +510,7 @@ export async function ingestMentionBatch(
   grammar: CommandGrammar,
   posts: readonly SocialPost[],
 ): Promise<IngestOutcome[]> {
-  const commands = posts.map((post) => parseCommand(post.text, grammar.botHandle, grammar));
+  const commands = posts.map((post) => parseCommand(commandText(post), grammar.botHandle, grammar));
   const mentions = posts.map(keyed);
   return db.transaction(async (tx) => {
     const outcomes: IngestOutcome[] = mentions.map((_, index) =>

@@ -46,6 +46,7 @@ beforeAll(async () => {
   for (const [id, window] of [
     ["window", 2],
     ["instant", undefined],
+    ["history", 300],
   ] as const) {
     await insertFeed(server.db, { id, createdBy: ownerKey.implicitAccountId, config: config(id, window) });
     const stored = await server.json(`/api/feeds/${id}/secrets/HOOK_SECRET`, {
@@ -82,6 +83,101 @@ async function finished(jobId: string, timeoutMs = 90_000) {
 
 const deliveriesFor = (submissionId: string) =>
   receiver.deliveries.filter((delivery) => delivery.body?.submissionId === submissionId);
+
+describe("undos in the history and the processing tab", () => {
+  const history = async (tweetId: string) => {
+    const page = await server.json(`/api/submissions/single/${tweetId}`);
+    expect(page.status).toBe(200);
+    return page.body.data.moderationHistory as Array<Record<string, unknown>>;
+  };
+
+  it("lists approve, undo, approve as three entries in order, and the row shows the standing approval's job", async () => {
+    const { tweetId } = await insertSubmission(server.db, { feeds: [{ feedId: "history" }] });
+    const approve = { submissionId: tweetId, feedId: "history", action: "approve" };
+    const first = await post("/api/moderate", approve);
+    expect(first.status).toBe(200);
+    expect((await post("/api/moderate/undo", { feedId: "history", submissionId: tweetId })).status).toBe(200);
+    const again = await post("/api/moderate", approve);
+    expect(again.status).toBe(200);
+
+    const entries = await history(tweetId);
+    const me = ownerKey.implicitAccountId;
+    expect(
+      entries.map((entry) => [entry.action, entry.moderatorAccountId, entry.source, entry.feedId]),
+    ).toEqual([
+      ["approve", me, "ui", "history"],
+      ["undo", me, "ui", "history"],
+      ["approve", me, "ui", "history"],
+    ]);
+    const firstId = first.body.data.moderation.id;
+    expect(entries[1]).toMatchObject({
+      id: firstId,
+      undoes: firstId,
+      moderatorAccountIdType: "near",
+      note: null,
+    });
+    const [record] = await server.db
+      .select()
+      .from(moderationHistory)
+      .where(eq(moderationHistory.id, firstId));
+    const times = entries.map((entry) => Date.parse(entry.createdAt as string));
+    expect(Math.abs(times[1] - (record.undoneAt as Date).getTime())).toBeLessThanOrEqual(1);
+    expect(times[0]).toBeLessThanOrEqual(times[1]);
+    expect(times[1]).toBeLessThanOrEqual(times[2]);
+
+    // The second approval's window closes (moved to now rather than waited for): its job publishes.
+    const jobId = again.body.data.processingJobId as string;
+    await server.db.update(processingJobs).set({ notBefore: sql`now()` }).where(eq(processingJobs.id, jobId));
+    expect((await finished(jobId)).status).toBe("completed");
+    expect((await jobOf(first.body.data.processingJobId)).status).toBe("cancelled");
+    const rows = await server.json("/api/processing/feeds/history/submissions?limit=100", {
+      headers: sessionHeaders(server, owner),
+    });
+    const row = rows.body.data.items.find((item: { submissionId: string }) => item.submissionId === tweetId);
+    expect(row.latestJob).toMatchObject({ id: jobId, status: "completed" });
+  });
+
+  it("lists the undo of an approval undone before undos were listed, from the columns it was stored in", async () => {
+    const { tweetId } = await insertSubmission(server.db, { feeds: [{ feedId: "history" }] });
+    // As the undo stored it then: the approval row marked undone, the link pending again, the job cancelled.
+    const undoneAt = new Date(Date.UTC(2026, 10, 20, 12, 5));
+    const [approval] = await server.db
+      .insert(moderationHistory)
+      .values({
+        submissionId: tweetId,
+        feedId: "history",
+        moderatorAccountId: "amy.near",
+        moderatorAccountIdType: "near",
+        source: "ui",
+        action: "approve",
+        note: "good one",
+        createdAt: new Date(Date.UTC(2026, 10, 20, 12, 4)),
+        undoneAt,
+        undoneBy: "ben.near",
+      })
+      .returning();
+
+    expect(await history(tweetId)).toEqual([
+      expect.objectContaining({
+        id: approval.id,
+        action: "approve",
+        moderatorAccountId: "amy.near",
+        note: "good one",
+        createdAt: "2026-11-20T12:04:00.000Z",
+      }),
+      expect.objectContaining({
+        id: approval.id,
+        undoes: approval.id,
+        action: "undo",
+        moderatorAccountId: "ben.near",
+        moderatorAccountIdType: "near",
+        source: "ui",
+        note: null,
+        createdAt: "2026-11-20T12:05:00.000Z",
+      }),
+    ]);
+  });
+});
 
 describe("the undo window", () => {
   it("takes an approval back before anything is published, and a later approval publishes after the window", async () => {

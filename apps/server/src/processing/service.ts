@@ -441,7 +441,11 @@ export async function listProcessedSubmissions(
           from processing_jobs j where j.submission_id = sf.submission_id and j.feed_id = sf.feed_id
             -- The row's job is the pipeline's: a bot's reply is listed with the post's jobs, not in its place.
             and j.kind not in ('dry_run', 'acknowledgement')
-          order by j.started_at desc nulls first, j.created_at desc limit 1) as "latestJob"
+          -- A job not started yet is the newest, unless it was cancelled before it started (its approval undone):
+          -- it never will, and the job of the approval that stands is the one to show.
+          order by (j.status = 'cancelled' and j.started_at is null), j.started_at desc nulls first,
+            j.created_at desc
+          limit 1) as "latestJob"
       from submission_feeds sf join submissions s on s.tweet_id = sf.submission_id
       where sf.feed_id = ${feedId} and ${shown} ${filter}
       order by sf.submitted_at desc, sf.submission_id desc

@@ -2,7 +2,15 @@ import { type Facet, RichText } from "@atproto/api";
 import { parseCommand } from "@curate/core";
 import type { Logger } from "pino";
 import type { BlueskyClient, RawPage } from "../clients/bluesky.ts";
-import type { FetchResult, MentionSource, PostMedia, SearchSource, SearchSpec, SocialPost } from "./types.ts";
+import {
+  commandText,
+  type FetchResult,
+  type MentionSource,
+  type PostMedia,
+  type SearchSource,
+  type SearchSpec,
+  type SocialPost,
+} from "./types.ts";
 
 /** Where blobs named in a record (a notification carries records, not views) are served as images and video. */
 const IMAGE_CDN = "https://cdn.bsky.app/img/feed_fullsize/plain";
@@ -295,7 +303,7 @@ export class BlueskyMentionSource implements MentionSource {
     const parents = [
       ...new Set(
         posts.flatMap((post) =>
-          post.inReplyToId && parseCommand(post.text, this.botHandle)?.kind === "submit"
+          post.inReplyToId && parseCommand(commandText(post), this.botHandle)?.kind === "submit"
             ? [post.inReplyToId]
             : [],
         ),

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { MASTODON_PAGE_LIMIT, type MastodonClient } from "../clients/mastodon.ts";
 import { fullAcct, MAX_CONTENT_HTML, plainText, statusText } from "./mastodon-text.ts";
 import {
+  commandText,
   compareIds,
   type FetchResult,
   type MentionSource,
@@ -85,6 +86,7 @@ export function statusPost(status: Status, instanceHost: string): SocialPost {
     platform: "mastodon",
     id: status.uri,
     text: warning ? `${warning}\n\n${body}`.trim() : body,
+    ...(warning ? { commandText: body } : {}),
     authorId: handle,
     authorUsername: handle,
     authorDisplayName: plainText(status.account.display_name ?? "") || null,
@@ -217,7 +219,7 @@ export class MastodonMentionSource implements MentionSource {
       const visible = PUBLIC.has(status.visibility ?? "public");
       if (status.in_reply_to_id) {
         // Only a command needs what it answers: other replies are ignored by intake, and each lookup is a call.
-        const parent = parseCommand(post.text, handle)
+        const parent = parseCommand(commandText(post), handle)
           ? await this.parent(status.in_reply_to_id, known)
           : null;
         post.inReplyToId = parent?.post.id ?? this.client.statusAddress(status.in_reply_to_id);

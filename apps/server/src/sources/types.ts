@@ -17,6 +17,11 @@ export interface SocialPost {
   /** The post's id on its network (an X id, an AT-URI, a status URI, `chat:message` on Telegram, an item's guid). */
   id: string;
   text: string;
+  /**
+   * Where a command is read when it is not the whole text: a Mastodon post's body after its content warning (a
+   * reply takes the warning of what it answers, and a command comes first in the body).
+   */
+  commandText?: string;
   authorId: string;
   authorUsername: string;
   authorDisplayName?: string | null;
@@ -29,6 +34,11 @@ export interface SocialPost {
   inReplyToId?: string | null;
   /** The replied-to post itself, when the adapter could expand it. */
   repliedTo?: SocialPost | null;
+}
+
+/** The part of a post a curation command is read from. */
+export function commandText(post: Pick<SocialPost, "text" | "commandText">): string {
+  return post.commandText ?? post.text;
 }
 
 export interface FetchResult {

@@ -25,15 +25,33 @@ const feedsJson = sql`coalesce((
   where sf2.submission_id = s.tweet_id
 ), '[]'::json)`;
 
+/**
+ * The moderation history, oldest first: each decision, and each undo as an entry of its own at the time it was
+ * taken (an undo is stored on the approval it took back, so rows undone before undos were listed show theirs too).
+ * Undos are only made in the app, by the signed-in account that asked.
+ */
 const historyJson = sql`coalesce((
-  select json_agg(json_build_object(
-    'id', mh.id, 'submissionId', mh.submission_id, 'feedId', mh.feed_id,
-    'moderatorAccountId', mh.moderator_account_id, 'moderatorAccountIdType', mh.moderator_account_id_type,
-    'source', mh.source, 'action', mh.action, 'note', mh.note, 'retraction', mh.retraction,
-    'createdAt', ${isoUtc("mh.created_at")},
-    'updatedAt', ${isoUtc("mh.updated_at")}
-  ) order by mh.created_at, mh.id)
-  from moderation_history mh where mh.submission_id = s.tweet_id
+  select json_agg(entry.record order by entry.at, entry.id, entry.undo)
+  from (
+    select mh.created_at as at, mh.id, false as undo, json_build_object(
+      'id', mh.id, 'submissionId', mh.submission_id, 'feedId', mh.feed_id,
+      'moderatorAccountId', mh.moderator_account_id, 'moderatorAccountIdType', mh.moderator_account_id_type,
+      'source', mh.source, 'action', mh.action, 'note', mh.note, 'retraction', mh.retraction,
+      'createdAt', ${isoUtc("mh.created_at")},
+      'updatedAt', ${isoUtc("mh.updated_at")}
+    ) as record
+    from moderation_history mh where mh.submission_id = s.tweet_id
+    union all
+    select mh.undone_at, mh.id, true, json_build_object(
+      'id', mh.id, 'submissionId', mh.submission_id, 'feedId', mh.feed_id,
+      'moderatorAccountId', mh.undone_by, 'moderatorAccountIdType', 'near',
+      'source', 'ui', 'action', 'undo', 'note', null, 'retraction', false, 'undoes', mh.id,
+      'createdAt', ${isoUtc("mh.undone_at")},
+      'updatedAt', ${isoUtc("mh.undone_at")}
+    )
+    from moderation_history mh
+    where mh.submission_id = s.tweet_id and mh.undone_at is not null and mh.undone_by is not null
+  ) entry
 ), '[]'::json)`;
 
 /** Columns of one list item; `link` is the feed link (feed lists) or null (all submissions). */

@@ -309,7 +309,11 @@ export function useUndoDecisions(feedId: string) {
     onError: (error) => {
       toast.error("Could not undo", { description: error.message });
     },
-    onSettled: () => {
+    onSettled: (_data, _error, submissionIds) => {
+      // Their pages' histories list the undo now.
+      for (const submissionId of submissionIds) {
+        void queryClient.invalidateQueries({ queryKey: submissionKeys.detail(submissionId) });
+      }
       void queryClient.invalidateQueries({ queryKey: submissionKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: submissionKeys.heads() });
       void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });

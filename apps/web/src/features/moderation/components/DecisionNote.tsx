@@ -2,6 +2,7 @@ import type { ModerationRecord } from "@curate/core";
 import { MessageSquareTextIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { RelativeTime } from "#web/components/ui/relative-time";
+import { historyVerb } from "#web/features/moderation/history";
 import { shortAccountId } from "#web/lib/account";
 
 const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
@@ -11,9 +12,9 @@ const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
   super_admin_direct: "by a super admin",
 };
 
-/** The latest decision on a submission in this feed: who, how, when, and the note if one was given. */
+/** The latest entry of a submission's history in this feed: who, how, when, and the note if one was given. */
 export function DecisionNote({ record, action }: { record: ModerationRecord; action?: ReactNode }) {
-  const verb = record.retraction ? "Retracted" : record.action === "approve" ? "Approved" : "Rejected";
+  const verb = historyVerb(record);
   const who =
     record.moderatorAccountIdType === "platform_username"
       ? `@${record.moderatorAccountId}`

@@ -1,7 +1,7 @@
 import { displayHandle, type ModerationRecord, type Submission, type SubmissionFeed } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { ArrowLeftIcon, HistoryIcon, SendIcon } from "lucide-react";
+import { ArrowLeftIcon, SendIcon } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
@@ -18,9 +18,9 @@ import { RetractAction } from "#web/features/publications/components/RetractActi
 import { submissionQueryOptions } from "#web/features/submissions/api";
 import { StatusPill } from "#web/features/submissions/components/StatusPill";
 import { SubmissionCard, SubmissionCardSkeleton } from "#web/features/submissions/components/SubmissionCard";
-import { shortAccountId } from "#web/lib/account";
 import { ApiError } from "#web/lib/api";
 import { formatDateTime } from "#web/lib/format";
+import { ModerationHistory } from "./ModerationHistory";
 
 /** The submission page: the post, its feeds and statuses, its moderation history, and where it went. */
 export function SubmissionPage({ submissionId }: { submissionId: string }) {
@@ -125,56 +125,6 @@ function FeedRow({ feed, username }: { feed: SubmissionFeed; username: string })
         <RetractAction feedId={feed.feedId} submissionId={feed.submissionId} username={username} />
       ) : null}
     </li>
-  );
-}
-
-const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
-  ui: "in the app",
-  platform_comment: "by reply",
-  auto_approval: "automatically",
-  super_admin_direct: "by a super admin",
-};
-
-function verbOf(record: ModerationRecord) {
-  if (record.retraction) return "Retracted";
-  return record.action === "approve" ? "Approved" : "Rejected";
-}
-
-function ModerationHistory({ history }: { history: readonly ModerationRecord[] }) {
-  const newestFirst = [...history].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
-  return (
-    <section aria-labelledby="submission-history" className="flex flex-col gap-3">
-      <SectionHeader id="submission-history" title="Moderation history" />
-      {newestFirst.length === 0 ? (
-        <p className="text-sm text-muted">No moderator has decided on this post yet.</p>
-      ) : (
-        <ol className="flex flex-col gap-3" data-testid="moderation-history">
-          {newestFirst.map((record) => (
-            <li key={record.id} className="flex gap-3 text-sm">
-              <HistoryIcon className="mt-0.5 size-4 shrink-0 text-muted" aria-hidden="true" />
-              <div className="min-w-0">
-                <p className="text-muted">
-                  <span className="font-medium text-ink">{verbOf(record)}</span> in #{record.feedId} by{" "}
-                  {record.moderatorAccountIdType === "platform_username" ? (
-                    <Handle
-                      handleKey={record.moderatorAccountId}
-                      className="align-bottom font-medium text-ink"
-                    />
-                  ) : (
-                    <span className="font-medium text-ink" title={record.moderatorAccountId}>
-                      {shortAccountId(record.moderatorAccountId)}
-                    </span>
-                  )}{" "}
-                  {SOURCE_LABELS[record.source]} ·{" "}
-                  <RelativeTime date={record.createdAt} title={formatDateTime(record.createdAt)} />
-                </p>
-                {record.note ? <p className="mt-0.5 break-words text-ink">“{record.note}”</p> : null}
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
-    </section>
   );
 }
 
