@@ -7,6 +7,28 @@ export const TEST_BENCH_DEFAULT_COUNT = 5;
 export const TEST_BENCH_MAX_COUNT = 20;
 
 /**
+ * An RSS channel's item as feed readers list it, every text plain and as written (markup in a post is data): made
+ * by the function that writes the feed's documents, so a preview shows what a send publishes.
+ */
+export const rssReaderItemSchema = z.object({
+  /** The Atom and JSON Feed id. */
+  id: z.string(),
+  guid: z.string(),
+  title: z.string(),
+  link: z.string(),
+  /** ISO 8601. */
+  published: z.string(),
+  author: z.string().nullable(),
+  /** The description (RSS), summary (Atom, JSON Feed). */
+  summary: z.string().nullable(),
+  /** The body, as far as a document carries it. */
+  content: z.string().nullable(),
+  image: z.string().nullable(),
+  categories: z.array(z.string()),
+});
+export type RssReaderItem = z.infer<typeof rssReaderItemSchema>;
+
+/**
  * What one of a feed's channels would publish in a dry run: the request its distributor rendered (sent nowhere),
  * or the error of the step that stopped it. `replaces` names the earlier publication a replay would edit.
  */
@@ -20,6 +42,8 @@ export const dryRunChannelSchema = z.object({
   action: z.string().nullable(),
   /** The request as the channel would receive it, credentials left out. */
   request: z.unknown().nullable(),
+  /** What readers of a feed channel (RSS) are shown of it; null for channels whose request is what they show. */
+  shown: rssReaderItemSchema.nullable(),
   replaces: z
     .object({
       jobId: z.string(),

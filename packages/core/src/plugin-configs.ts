@@ -306,16 +306,24 @@ const notionPropertyType = z.preprocess(
   z.enum(NOTION_PROPERTY_TYPES),
 );
 
+/** A Notion id: 32 hexadecimal characters, with or without dashes. */
+const notionId = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i, message);
+
 /** A page in a Notion database; `fields` maps the input's fields to the database's properties. */
 export const notionDistributorConfigSchema = z.object({
   token: secretField("The integration's secret (Notion: Settings → Connections), as a {{NAME}} placeholder"),
-  databaseId: z
-    .string()
-    .trim()
-    .regex(
-      /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i,
-      "The database id: the 32 hexadecimal characters of its URL",
-    ),
+  databaseId: notionId("The database id: the 32 hexadecimal characters of its URL"),
+  /**
+   * Which of the database's data sources (Notion API 2025-09-03) pages go to; without it, the database's only one. A
+   * database with several needs it.
+   */
+  dataSourceId: notionId(
+    "The data source id: 32 hexadecimal characters (Notion: the database's ••• → Manage data sources → Copy data source ID)",
+  ).optional(),
   /** Input field (dotted path) → property type, or `{ type, property }` when the property's name differs. */
   fields: z
     .record(

@@ -404,3 +404,45 @@ describe("RSS, Atom and JSON Feed sources", () => {
     expect(feedConfigSchema.safeParse(config(`https://e.example/${"a".repeat(2100)}`)).success).toBe(false);
   });
 });
+
+describe("angle brackets in a feed's text", () => {
+  it("keeps words in angle brackets that are not markup, and drops the markup", async () => {
+    const path = "/rust/feed.xml";
+    const url = feeds.publish(path, "rss", "This Week in Rust");
+    // The fake escapes the title once, as blogs do: <title>Rollups &amp; Vec&lt;T&gt;</title>.
+    feeds.add(path, {
+      id: "rust-1",
+      title: "Rollups & Vec<T>",
+      link: "https://rust.example.org/1",
+      html: "<p>Use <code>Option&lt;String&gt;</code>, or Box<dyn Error> &amp; HashMap<K, V>.</p><p><b>Bold</b> <em>news</em></p>",
+      published: minutesAgo(5),
+    });
+    feeds.add(path, {
+      id: "rust-2",
+      title: "<b>Markup</b> & Option<String>",
+      link: "https://rust.example.org/2",
+      published: minutesAgo(4),
+    });
+    await insertFeed(server.db, {
+      id: "rusty",
+      config: {
+        id: "rusty",
+        name: "Rusty",
+        description: "d",
+        pollingIntervalMs: INTERVAL,
+        sources: [{ plugin: "@curate/rss-source", search: [{ searchId: "rust", url }] }],
+      },
+    });
+    await pass();
+    const stored = await server.db
+      .select({ text: submissions.content })
+      .from(submissionFeeds)
+      .innerJoin(submissions, eq(submissions.tweetId, submissionFeeds.submissionId))
+      .where(eq(submissionFeeds.curatorId, "source:feed:rusty:0:rust"))
+      .orderBy(submissions.createdAt);
+    expect(stored.map((row) => row.text)).toEqual([
+      "Rollups & Vec<T>\n\nUse Option<String>, or Box<dyn Error> & HashMap<K, V>.\n\nBold news",
+      "Markup & Option<String>",
+    ]);
+  });
+});

@@ -1,3 +1,4 @@
+import type { RssReaderItem } from "@curate/core";
 import type { Logger } from "pino";
 import type { z } from "zod";
 
@@ -84,6 +85,11 @@ export interface RenderedDistribution {
   action: string;
   /** The request's content as the channel receives it, credentials left out. */
   request: unknown;
+  /**
+   * What readers are shown of it, where that is not the request itself (an RSS item, as feed readers list it):
+   * made by the function that writes the published copy, so a preview shows what a send publishes.
+   */
+  shown?: RssReaderItem;
 }
 
 /**

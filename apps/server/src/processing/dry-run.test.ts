@@ -1,4 +1,6 @@
+import { parseFeed } from "@rowanmanning/feed-parser";
 import { and, eq, sql } from "drizzle-orm";
+import Parser from "rss-parser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startFakeOpenAi } from "../../test/fake-openai.ts";
@@ -242,6 +244,57 @@ describe("previewing a pending post's channels", () => {
       headers: sessionHeaders(server, owner),
     });
     expect(jobs.body.data.jobs.map((j: { kind: string }) => j.kind)).toEqual(["dry_run"]);
+  });
+
+  it("shows the RSS item as feed readers will list it, by the function that writes the feed", async () => {
+    const feedId = "dryrunrss";
+    const config = streamConfig();
+    config.id = feedId;
+    // Its own feed, publishing to RSS only: the other channels' ledgers stay as the tests below expect them.
+    config.outputs.stream.distribute = config.outputs.stream.distribute.filter(
+      (d) => d.plugin === "@curate/rss",
+    );
+    await insertFeed(server.db, { id: feedId, createdBy: ownerKey.implicitAccountId, config });
+    const content = 'Q&A: is <script>alert("x")</script> Vec<T> safe?';
+    const { tweetId } = await insertSubmission(server.db, { content, username: "amy", feeds: [{ feedId }] });
+    const preview = await post("/api/processing/preview", owner, { submissionId: tweetId, feedId });
+    const [channel] = preview.body.data.channels;
+    const shown = channel.shown;
+    // The markup in the post is text, kept as written.
+    expect(shown).toMatchObject({ title: content, author: "amy", summary: content });
+
+    const approved = await post("/api/moderate", owner, { submissionId: tweetId, feedId, action: "approve" });
+    expect((await finished(approved.body.data.processingJobId)).status).toBe("completed");
+
+    // The published item, as two feed readers read it, is the preview.
+    const text = await (await server.request(`/rss/${feedId}/rss.xml`)).text();
+    const read = (await new Parser().parseString(text)).items.find((entry) => entry.guid === shown.guid);
+    expect({
+      title: read?.title,
+      link: read?.link,
+      author: read?.creator,
+      summary: read?.contentSnippet,
+      categories: read?.categories ?? [],
+      published: read?.isoDate,
+    }).toEqual({
+      title: shown.title,
+      link: shown.link,
+      author: shown.author,
+      summary: shown.summary,
+      categories: shown.categories,
+      published: shown.published,
+    });
+    const atom = await (await server.request(`/rss/${feedId}/atom.xml`)).text();
+    const entry = parseFeed(atom).items.find((item) => item.id === shown.id);
+    expect(entry).toMatchObject({ title: shown.title, description: shown.summary, url: shown.link });
+    expect(entry?.authors.map((author) => author.name)).toEqual([shown.author]);
+    const json = await server.json(`/rss/${feedId}/feed.json`);
+    expect(json.body.items.find((item: { id: string }) => item.id === shown.id)).toMatchObject({
+      title: shown.title,
+      summary: shown.summary,
+      date_published: shown.published,
+      authors: [{ name: shown.author }],
+    });
   });
 
   it("shows a failing step's error on the channels it stops, and answers 403 to non-moderators", async () => {

@@ -1,4 +1,6 @@
+import { parseFeed } from "@rowanmanning/feed-parser";
 import { and, eq, sql } from "drizzle-orm";
+import Parser from "rss-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startWebhookReceiver } from "../../test/fakes/webhook.ts";
@@ -354,6 +356,48 @@ describe("a recap run that fails to publish", () => {
     expect(steps.body.data.steps.map((s: { pluginName: string }) => s.pluginName)).toEqual([
       "@curate/webhook",
     ]);
+  });
+});
+
+describe("a recap published to this deployment's RSS", () => {
+  it("is read at the feed's RSS addresses, though the feed's stream has no RSS output", async () => {
+    await recapFeed("digestrss", {
+      schedule: "0 9 * * 1",
+      timezone: "UTC",
+      distribute: [{ plugin: "@curate/rss" }],
+    });
+    await insertSubmission(server.db, {
+      content: "Solar & wind <3",
+      feeds: [{ feedId: "digestrss", status: "approved" }],
+    });
+    const { body } = await post("/api/processing/feeds/digestrss/recaps/digest/run", moderator);
+    expect((await finished(body.data.job.id)).status).toBe("completed");
+    const steps = await server.json(`/api/processing/jobs/${body.data.job.id}/steps`, {
+      headers: sessionHeaders(server, moderator),
+    });
+    const distribution = steps.body.data.steps.find((s: { type: string }) => s.type === "distribution");
+    const link = new URL(distribution.output.reference.url);
+    expect(link.href).toBe(`${server.env.PUBLIC_URL.replace(/\/+$/, "")}/rss/digestrss/rss.xml`);
+
+    // The link the run recorded answers, with the digest in it, as every reader reads it.
+    const rss = await server.request(link.pathname);
+    expect(rss.status).toBe(200);
+    const text = await rss.text();
+    const read = await new Parser().parseString(text);
+    expect(read.items.map((entry) => [entry.title, entry.contentSnippet])).toEqual([
+      ["# digestrss digest (1)", "# digestrss digest (1)\n- Solar & wind <3"],
+    ]);
+    expect(parseFeed(text).items.map((entry) => entry.title)).toEqual(["# digestrss digest (1)"]);
+    const atom = await server.request("/rss/digestrss/atom.xml");
+    expect(parseFeed(await atom.text()).items.map((entry) => entry.title)).toEqual([
+      "# digestrss digest (1)",
+    ]);
+    const json = await server.json("/rss/digestrss/feed.json");
+    expect(json.body.items.map((entry: { title: string }) => entry.title)).toEqual([
+      "# digestrss digest (1)",
+    ]);
+    // And the directory offers it to new readers.
+    expect(await (await server.request("/rss/opml.xml")).text()).toContain("/rss/digestrss/rss.xml");
   });
 });
 

@@ -234,6 +234,7 @@ function dryRunOutput(rendered: RenderedDistribution, replay: ReplayOf | null) {
     dryRun: true,
     action: rendered.action,
     request: rendered.request,
+    ...(rendered.shown ? { shown: rendered.shown } : {}),
     ...(replay ? { replaces: { jobId: replay.jobId, reference: replay.receipt.reference ?? null } } : {}),
   };
 }

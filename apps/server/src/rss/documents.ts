@@ -1,5 +1,5 @@
+import type { RssReaderItem } from "@curate/core";
 import { XMLBuilder } from "fast-xml-parser";
-import { Feed } from "feed";
 import { cleanText } from "../sources/safe-text.ts";
 import type { RssItemInput } from "./items.ts";
 import { bodyAsHtml, textAsHtml } from "./text.ts";
@@ -64,49 +64,124 @@ function itemId(feedId: string, guid: string): string {
 }
 
 /**
- * A category as a plain word: Atom carries it in an attribute, where the `feed` package leaves `<` as it is (which
- * no XML parser accepts), so angle brackets go.
+ * An item as every reader lists it, whatever the format, each text plain and as written. The documents are written
+ * from it and a channel preview shows it, so a preview is what a send publishes. `fallbackLink` is where an item
+ * without a link of its own points: the feed's page.
  */
-const categoryName = (name: string) => cleanText(name).replace(/[<>]/g, "");
-
-function itemTitle(item: RssDocumentItem): string {
-  return item.title ?? item.description?.split("\n")[0]?.slice(0, 200) ?? "Untitled";
+export function rssReaderItem(feedId: string, item: RssDocumentItem, fallbackLink: string): RssReaderItem {
+  const text = (value: string | null) => (value === null ? null : cleanText(value));
+  return {
+    id: itemId(feedId, item.guid),
+    guid: cleanText(item.guid),
+    title: cleanText(item.title ?? item.description?.split("\n")[0]?.slice(0, 200) ?? "Untitled"),
+    link: item.link ?? item.sourceUrl ?? fallbackLink,
+    published: new Date(item.pubDate).toISOString(),
+    author: text(item.author),
+    summary: text(item.description),
+    content: text(item.content?.slice(0, MAX_CONTENT_CHARS) ?? null),
+    image: item.image,
+    categories: item.categories.map(cleanText),
+  };
 }
 
-/** RSS 2.0 or Atom 1.0 through the `feed` package; every text goes in cleaned and escaped as HTML. */
+const RSS_NAMESPACES = {
+  "@_xmlns:atom": "http://www.w3.org/2005/Atom",
+  "@_xmlns:content": "http://purl.org/rss/1.0/modules/content/",
+  "@_xmlns:dc": "http://purl.org/dc/elements/1.1/",
+};
+
+/**
+ * RSS 2.0 or Atom 1.0. Every text is written escaped once, as the element expects it: titles, names and categories
+ * as plain text (Atom says `type="text"`), descriptions and bodies as HTML (escaped text in paragraphs), so every
+ * reader shows what was written. An item's author is a name, which RSS's `<author>` (an e-mail address) cannot
+ * hold: it is the item's `dc:creator`.
+ */
 export function xmlDocument(format: "rss" | "atom", channel: RssChannel, items: RssDocumentItem[]): string {
-  const feed = new Feed({
-    id: channel.siteUrl,
-    title: cleanText(channel.title),
-    description: cleanText(channel.description),
-    link: channel.siteUrl,
-    image: channel.image ?? undefined,
-    updated: channel.updated,
-    generator: "Curate",
-    copyright: "",
-    feedLinks: {
-      rss: `${channel.filesUrl}/rss.xml`,
-      atom: `${channel.filesUrl}/atom.xml`,
-      json: `${channel.filesUrl}/feed.json`,
+  const read = items.map((item) => rssReaderItem(channel.feedId, item, channel.siteUrl));
+  const document = format === "rss" ? rssDocument(channel, read) : atomDocument(channel, read);
+  return xml.build({ "?xml": { "@_version": "1.0", "@_encoding": "UTF-8" }, ...document });
+}
+
+function rssDocument(channel: RssChannel, items: RssReaderItem[]) {
+  const title = cleanText(channel.title);
+  return {
+    rss: {
+      "@_version": "2.0",
+      ...RSS_NAMESPACES,
+      channel: {
+        title,
+        link: channel.siteUrl,
+        description: cleanText(channel.description),
+        lastBuildDate: channel.updated.toUTCString(),
+        docs: "https://www.rssboard.org/rss-specification",
+        generator: "Curate",
+        ...(channel.image ? { image: { url: channel.image, title, link: channel.siteUrl } } : {}),
+        "atom:link": {
+          "@_href": `${channel.filesUrl}/rss.xml`,
+          "@_rel": "self",
+          "@_type": CONTENT_TYPES.rss.split(";")[0],
+        },
+        item: items.map((item) => ({
+          title: item.title,
+          link: item.link,
+          guid: { "#text": item.guid, "@_isPermaLink": "false" },
+          pubDate: new Date(item.published).toUTCString(),
+          ...(item.summary ? { description: textAsHtml(item.summary) } : {}),
+          ...(item.content ? { "content:encoded": bodyAsHtml(item.content) } : {}),
+          ...(item.author ? { "dc:creator": item.author } : {}),
+          ...(item.categories.length ? { category: item.categories } : {}),
+          ...(item.image
+            ? { enclosure: { "@_url": item.image, "@_length": "0", "@_type": imageType(item.image) } }
+            : {}),
+        })),
+      },
     },
-  });
-  for (const item of items) {
-    const link = item.link ?? item.sourceUrl ?? channel.siteUrl;
-    feed.addItem({
-      id: itemId(channel.feedId, item.guid),
-      guid: cleanText(item.guid),
-      title: textAsHtml(itemTitle(item)),
-      link,
-      date: item.pubDate,
-      published: item.pubDate,
-      description: item.description ? textAsHtml(item.description) : undefined,
-      content: item.content ? bodyAsHtml(item.content.slice(0, MAX_CONTENT_CHARS)) : undefined,
-      image: item.image ? { url: item.image, type: imageType(item.image), length: 0 } : undefined,
-      category: item.categories.map((name) => ({ name: categoryName(name) })),
-      author: item.author ? [{ name: cleanText(item.author) }] : undefined,
-    });
-  }
-  return format === "rss" ? feed.rss2() : feed.atom1();
+  };
+}
+
+function atomDocument(channel: RssChannel, items: RssReaderItem[]) {
+  const plain = (value: string) => ({ "#text": value, "@_type": "text" });
+  const html = (value: string) => ({ "#text": value, "@_type": "html" });
+  return {
+    feed: {
+      "@_xmlns": "http://www.w3.org/2005/Atom",
+      id: channel.siteUrl,
+      title: plain(cleanText(channel.title)),
+      ...(channel.description ? { subtitle: plain(cleanText(channel.description)) } : {}),
+      updated: channel.updated.toISOString(),
+      generator: "Curate",
+      link: [
+        { "@_rel": "alternate", "@_href": channel.siteUrl },
+        { "@_rel": "self", "@_href": `${channel.filesUrl}/atom.xml` },
+      ],
+      ...(channel.image ? { logo: channel.image } : {}),
+      entry: items.map((item) => ({
+        id: item.id,
+        title: plain(item.title),
+        link: [
+          { "@_rel": "alternate", "@_href": item.link },
+          ...(item.image
+            ? [
+                {
+                  "@_rel": "enclosure",
+                  "@_href": item.image,
+                  "@_type": imageType(item.image),
+                  "@_length": "0",
+                },
+              ]
+            : []),
+        ],
+        published: item.published,
+        updated: item.published,
+        ...(item.author ? { author: { name: item.author } } : {}),
+        ...(item.summary ? { summary: html(textAsHtml(item.summary)) } : {}),
+        ...(item.content ? { content: html(bodyAsHtml(item.content)) } : {}),
+        ...(item.categories.length
+          ? { category: item.categories.map((name) => ({ "@_term": name, "@_label": name })) }
+          : {}),
+      })),
+    },
+  };
 }
 
 /** JSON Feed 1.1; the curation metadata is in each item's `_curate` extension object. */
@@ -119,26 +194,26 @@ export function jsonFeedDocument(channel: RssChannel, items: RssDocumentItem[]):
     feed_url: `${channel.filesUrl}/feed.json`,
     description: text(channel.description || null),
     icon: channel.image ?? undefined,
-    items: items.map((item) => {
-      const body = item.content?.slice(0, MAX_CONTENT_CHARS) ?? null;
+    items: items.map((stored) => {
+      const item = rssReaderItem(channel.feedId, stored, channel.siteUrl);
       return {
-        id: itemId(channel.feedId, item.guid),
-        url: item.link ?? undefined,
-        title: cleanText(itemTitle(item)),
-        content_text: cleanText(body ?? item.description ?? ""),
-        content_html: body ? bodyAsHtml(body) : undefined,
-        summary: text(item.description),
+        id: item.id,
+        url: stored.link ?? undefined,
+        title: item.title,
+        content_text: item.content ?? item.summary ?? "",
+        content_html: item.content ? bodyAsHtml(item.content) : undefined,
+        summary: item.summary ?? undefined,
         image: item.image ?? undefined,
-        date_published: item.pubDate.toISOString(),
-        authors: item.author ? [{ name: cleanText(item.author) }] : undefined,
-        tags: item.categories.length ? item.categories.map(cleanText) : undefined,
+        date_published: item.published,
+        authors: item.author ? [{ name: item.author }] : undefined,
+        tags: item.categories.length ? item.categories : undefined,
         _curate: {
-          guid: cleanText(item.guid),
-          platform: item.platform ?? "other",
-          curator: text(item.curator) ?? null,
-          approver: text(item.approver) ?? null,
-          curatorNote: text(item.curatorNote) ?? null,
-          sourceUrl: item.sourceUrl,
+          guid: item.guid,
+          platform: stored.platform ?? "other",
+          curator: text(stored.curator) ?? null,
+          approver: text(stored.approver) ?? null,
+          curatorNote: text(stored.curatorNote) ?? null,
+          sourceUrl: stored.sourceUrl,
         },
       };
     }),

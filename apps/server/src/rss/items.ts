@@ -62,6 +62,12 @@ function httpUrl(value: unknown): string | null {
   }
 }
 
+/** The feed's page as its documents name it: the RSS output's `feedConfig.siteUrl`, else its page here. */
+export function feedSiteUrl(feedConfig: unknown, publicUrl: string, feedId: string): string {
+  const configured = (feedConfig as { siteUrl?: unknown } | null | undefined)?.siteUrl;
+  return httpUrl(configured) ?? `${publicUrl.replace(/\/+$/, "")}/feed/${encodeURIComponent(feedId)}`;
+}
+
 function dateOf(...values: unknown[]): Date {
   for (const value of values) {
     if (typeof value !== "string" && typeof value !== "number" && !(value instanceof Date)) continue;

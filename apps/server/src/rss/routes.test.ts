@@ -1,5 +1,7 @@
+import { parseFeed } from "@rowanmanning/feed-parser";
 import { eq, sql } from "drizzle-orm";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import Parser from "rss-parser";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { insertFeed } from "../../test/factories.ts";
 import { readJson, startTestServer, type TestServer } from "../../test/harness.ts";
@@ -201,7 +203,7 @@ describe("GET /rss/{feedId}/atom.xml", () => {
     expect(response.headers.get("content-type")).toBe("application/atom+xml; charset=utf-8");
     const doc = parseXml(await response.text());
     expect(doc.feed["@_xmlns"]).toBe("http://www.w3.org/2005/Atom");
-    expect(doc.feed.title).toBe("Solar news");
+    expect(doc.feed.title).toEqual({ "#text": "Solar news", "@_type": "text" });
     const entry = doc.feed.entry.find((e: { id: string }) => e.id === "urn:curate:solar:one");
     expect(entry.title["#text"]).toBe("Solar got cheaper");
     expect(entry.link.map((l: Record<string, string>) => l["@_href"])).toContain(
@@ -295,10 +297,8 @@ describe("hostile text", () => {
       expect(text).not.toMatch(/<script/i);
       const entry = file === "rss.xml" ? doc.rss.channel.item[0] : doc.feed.entry[0];
       const title = file === "rss.xml" ? entry.title : entry.title["#text"];
-      // Readers treat these as HTML: the markup arrives escaped, so it shows as written.
-      expect(title).toBe(
-        "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; ]]&gt; &lt;![CDATA[  bell evil iso lonehigh low 😀 ok",
-      );
+      // A title is plain text, escaped once for XML: the markup shows as written.
+      expect(title).toBe('<script>alert("x")</script> & ]]> <![CDATA[  bell evil iso lonehigh low 😀 ok');
     }
   });
 
@@ -337,6 +337,132 @@ describe("hostile text", () => {
     expect(entry.title).toBe('<script>alert("x")</script> & ]]> <![CDATA[  bell evil iso lonehigh low 😀 ok');
     expect(entry.content_html).not.toContain("<script");
     expect(entry._curate.curatorNote).toBe(entry.title);
+  });
+});
+
+describe("as feed readers read them (rss-parser, @rowanmanning/feed-parser)", () => {
+  const rssParser = new Parser();
+  // rss-parser leaves Atom's categories out unless asked for the element.
+  const atomParser = new Parser<
+    object,
+    { author?: string; categories: Array<{ $: { term: string; label: string } }> }
+  >({
+    customFields: { item: [["category", "categories", { keepArray: true }]] },
+  });
+  const title = "Q&A: AT&T ships Vec<T> <script>alert(1)</script>";
+  const summary = "Rollups & Vec<T>: <b>not bold</b>";
+
+  beforeAll(async () => {
+    await rssFeed("readers", { feedConfig: { title: "Q&A weekly", description: "Rust & <T>" } });
+    await addRssItem(
+      server.db,
+      "readers",
+      item({
+        guid: "qa",
+        title,
+        description: summary,
+        content: summary,
+        author: "Ada Lovelace",
+        categories: ["c<d>", "Q&A"],
+      }),
+    );
+  });
+
+  const fetchText = async (file: string) => {
+    const response = await server.request(`/rss/readers/${file}`);
+    expect(response.status).toBe(200);
+    return response.text();
+  };
+
+  it("RSS 2.0: a title, a category and the author read as written; the author is dc:creator", async () => {
+    const text = await fetchText("rss.xml");
+    parseXml(text);
+    // RSS's <author> is an e-mail address; a bare name goes in Dublin Core's creator, its namespace declared.
+    expect(text).not.toMatch(/<author>/);
+    expect(text).toContain('xmlns:dc="http://purl.org/dc/elements/1.1/"');
+
+    const read = await rssParser.parseString(text);
+    expect(read.title).toBe("Q&A weekly");
+    expect(read.description).toBe("Rust & <T>");
+    const [entry] = read.items;
+    expect(entry.title).toBe(title);
+    expect(entry.creator).toBe("Ada Lovelace");
+    expect(entry.author).toBeUndefined();
+    expect(entry.categories).toEqual(["c<d>", "Q&A"]);
+    // The description is HTML showing the text: its text is the summary, markup and all.
+    expect(entry.contentSnippet).toBe(summary);
+    expect(entry.content).toBe("Rollups &amp; Vec&lt;T&gt;: &lt;b&gt;not bold&lt;/b&gt;");
+
+    const parsed = parseFeed(text);
+    expect(parsed.title).toBe("Q&A weekly");
+    const [other] = parsed.items;
+    expect(other.title).toBe(title);
+    expect(other.authors.map((author) => author.name)).toEqual(["Ada Lovelace"]);
+    expect(other.categories.map((category) => category.label)).toEqual(["c<d>", "Q&A"]);
+    expect(other.description).toBe(summary);
+  });
+
+  it("Atom 1.0: the same, with a category's term and label both the text", async () => {
+    const text = await fetchText("atom.xml");
+    parseXml(text);
+    const read = await atomParser.parseString(text);
+    expect(read.title).toBe("Q&A weekly");
+    const [entry] = read.items;
+    expect(entry.title).toBe(title);
+    expect(entry.author).toBe("Ada Lovelace");
+    expect(entry.categories.map((category) => category.$)).toEqual([
+      { term: "c<d>", label: "c<d>" },
+      { term: "Q&A", label: "Q&A" },
+    ]);
+    expect(entry.contentSnippet).toBe(summary);
+
+    const parsed = parseFeed(text);
+    const [other] = parsed.items;
+    expect(other.title).toBe(title);
+    expect(other.authors.map((author) => author.name)).toEqual(["Ada Lovelace"]);
+    expect(other.categories.map(({ label, term }) => ({ label, term }))).toEqual([
+      { label: "c<d>", term: "c<d>" },
+      { label: "Q&A", term: "Q&A" },
+    ]);
+    expect(other.description).toBe(summary);
+  });
+
+  it("JSON Feed: the same texts, as plain JSON strings", async () => {
+    // Neither parser reads JSON Feed (both are RSS and Atom readers): it is read as the JSON it is.
+    expect(() => parseFeed(JSON.stringify({ version: "https://jsonfeed.org/version/1.1" }))).toThrow();
+    const feed = JSON.parse(await fetchText("feed.json"));
+    expect(feed.title).toBe("Q&A weekly");
+    const [entry] = feed.items;
+    expect(entry).toMatchObject({
+      title,
+      summary,
+      content_text: summary,
+      authors: [{ name: "Ada Lovelace" }],
+      tags: ["c<d>", "Q&A"],
+    });
+  });
+
+  it("answers If-Modified-Since with the Last-Modified it gave with a 304, on every document", async () => {
+    // Changed at a time with milliseconds, as a database's clock writes it: HTTP dates have whole seconds.
+    await server.db.update(feeds).set({ updatedAt: new Date("2026-01-05T10:00:00.750Z") });
+    await server.db.update(rssItems).set({ createdAt: new Date("2026-01-05T09:00:00.250Z") });
+    for (const path of [
+      "/rss/opml.xml",
+      "/rss/readers/rss.xml",
+      "/rss/readers/atom.xml",
+      "/rss/readers/feed.json",
+    ]) {
+      const first = await server.request(path);
+      expect(first.status, path).toBe(200);
+      const lastModified = first.headers.get("last-modified") as string;
+      expect(lastModified, path).toBe("Mon, 05 Jan 2026 10:00:00 GMT");
+      const since = await server.request(path, { headers: { "If-Modified-Since": lastModified } });
+      expect(since.status, path).toBe(304);
+      const earlier = await server.request(path, {
+        headers: { "If-Modified-Since": "Mon, 05 Jan 2026 09:59:59 GMT" },
+      });
+      expect(earlier.status, path).toBe(200);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import { ALL_FEED_ID, builtinPluginName } from "@curate/core";
+import { ALL_FEED_ID, builtinPluginName, recapList } from "@curate/core";
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { feeds, rssItems } from "../db/schema.ts";
@@ -13,7 +13,7 @@ import {
   type RssFormat,
   xmlDocument,
 } from "./documents.ts";
-import { DEFAULT_MAX_ITEMS, isOwnRssService, ownRssBase } from "./items.ts";
+import { DEFAULT_MAX_ITEMS, feedSiteUrl, isOwnRssService, ownRssBase } from "./items.ts";
 
 /** A generated document and what a client revalidates it with. */
 export interface RssDocument {
@@ -55,28 +55,37 @@ function ownRssOutput(distribute: unknown, publicUrl: string): RssOutput | null 
   return null;
 }
 
+/**
+ * The RSS output the feed's documents follow: the stream's, else a recap's (a feed may publish only its digests to
+ * RSS; their items are read at the same addresses). `live` leaves out a paused stream and disabled recaps.
+ */
+function feedRssOutput(
+  outputs: { stream?: unknown; recap?: unknown } | null | undefined,
+  publicUrl: string,
+  live = false,
+): RssOutput | null {
+  const stream = outputs?.stream as { enabled?: unknown; distribute?: unknown } | undefined;
+  const fromStream = live && stream?.enabled === false ? null : ownRssOutput(stream?.distribute, publicUrl);
+  if (fromStream) return fromStream;
+  for (const recap of recapList(outputs?.recap)) {
+    if (live && recap.enabled === false) continue;
+    const output = ownRssOutput(recap.distribute, publicUrl);
+    if (output) return output;
+  }
+  return null;
+}
+
 interface FeedState {
   id: string;
   name: string;
   description: string | null;
   image: string | null;
   updated_at: Date | string;
-  distribute: unknown;
+  outputs: { stream?: unknown; recap?: unknown } | null;
   last_id: string | number | null;
   last_added: Date | string | null;
   /** How many items the feed holds (a removal changes it). */
   item_count?: number | null;
-}
-
-/** A config's URL as a well-formed http(s) address (it goes into attributes), or null. */
-function httpUrl(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
@@ -123,7 +132,7 @@ export function createRssService(settings: RssSettings) {
     const [row] = await queryRows<FeedState>(
       settings.db,
       sql`select f.id, f.name, f.description, f.image, f.updated_at,
-          f.config->'outputs'->'stream'->'distribute' as distribute,
+          f.config->'outputs' as outputs,
           last.id as last_id, last.created_at as last_added,
           (select count(*)::int from rss_items c where c.feed_id = f.id) as item_count
         from feeds f
@@ -152,9 +161,7 @@ export function createRssService(settings: RssSettings) {
         typeof feedConfig.description === "string" && feedConfig.description
           ? feedConfig.description
           : (state.description ?? ""),
-      siteUrl:
-        httpUrl(feedConfig.siteUrl) ??
-        `${settings.publicUrl.replace(/\/+$/, "")}/feed/${encodeURIComponent(state.id)}`,
+      siteUrl: feedSiteUrl(feedConfig, settings.publicUrl, state.id),
       image: state.image,
       filesUrl: `${base}/${encodeURIComponent(state.id)}`,
       updated: lastModified,
@@ -181,7 +188,7 @@ export function createRssService(settings: RssSettings) {
     ): Promise<(Pick<RssDocument, "etag" | "lastModified"> & Partial<RssDocument>) | null> {
       const state = await stateOf(feedId);
       if (!state) return null;
-      const output = ownRssOutput(state.distribute, settings.publicUrl);
+      const output = feedRssOutput(state.outputs, settings.publicUrl);
       if (!output) return null;
       // The version itself, not a hash of it: nothing in it is secret, and it is made on every request.
       const etag = `W/"${format}.${release}.${asDate(state.updated_at).getTime().toString(36)}.${state.last_id ?? 0}.${state.item_count ?? 0}"`;
@@ -200,7 +207,7 @@ export function createRssService(settings: RssSettings) {
       return document;
     },
 
-    /** OPML of every feed with an enabled stream and an RSS output here, in name order. */
+    /** OPML of every feed with an enabled stream or recap publishing to RSS here, in name order. */
     async opml(): Promise<RssDocument> {
       const rows = await settings.db
         .select({
@@ -217,10 +224,9 @@ export function createRssService(settings: RssSettings) {
       const entries: OpmlEntry[] = [];
       let updated = new Date(0);
       for (const row of rows) {
-        const stream = (row.config as { outputs?: { stream?: { enabled?: unknown; distribute?: unknown } } })
-          .outputs?.stream;
+        const outputs = (row.config as { outputs?: { stream?: unknown; recap?: unknown } }).outputs;
         // A directory of live feeds: a paused stream's files still answer, but it is not offered to new readers.
-        if (stream?.enabled === false || !ownRssOutput(stream?.distribute, settings.publicUrl)) continue;
+        if (!feedRssOutput(outputs, settings.publicUrl, true)) continue;
         if (row.updatedAt > updated) updated = row.updatedAt;
         entries.push({
           title: row.name,
@@ -229,19 +235,24 @@ export function createRssService(settings: RssSettings) {
           htmlUrl: `${settings.publicUrl.replace(/\/+$/, "")}/feed/${encodeURIComponent(row.id)}`,
         });
       }
-      const body = Buffer.from(opmlDocument("Curate feeds", entries, updated));
+      const lastModified = wholeSeconds(updated);
+      const body = Buffer.from(opmlDocument("Curate feeds", entries, lastModified));
       const etag = `W/"${createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-      return { body, gzipped: gzipSync(body), etag, lastModified: updated };
+      return { body, gzipped: gzipSync(body), etag, lastModified };
     },
   };
 }
 
 export type RssService = ReturnType<typeof createRssService>;
 
+/**
+ * HTTP dates have whole seconds: a Last-Modified is cut to them, or the If-Modified-Since a client sends back (the
+ * same second) would read as older than the document, and never earn a 304.
+ */
+const wholeSeconds = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
+
 function lastModifiedOf(state: FeedState): Date {
   const updated = asDate(state.updated_at);
   const added = state.last_added ? asDate(state.last_added) : null;
-  const latest = added && added > updated ? added : updated;
-  // HTTP dates have whole seconds; a client's If-Modified-Since compares against this.
-  return new Date(Math.floor(latest.getTime() / 1000) * 1000);
+  return wholeSeconds(added && added > updated ? added : updated);
 }

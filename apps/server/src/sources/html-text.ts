@@ -74,6 +74,26 @@ const LINES = new Set([
   "summary",
 ]);
 
+/**
+ * Every element name HTML knows, the obsolete ones included. A tag of another name (`Vec<T>`, `Option<String>`) is
+ * text that happens to hold angle brackets, as its writer meant it, and is kept; a known name (`<b>`) is markup.
+ */
+const HTML_ELEMENTS = new Set(
+  (
+    "a abbr acronym address area article aside audio b base basefont bdi bdo bgsound big blink blockquote body br " +
+    "button canvas caption center cite code col colgroup data datalist dd del details dfn dialog dir div dl dt em " +
+    "embed fieldset figcaption figure font footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html " +
+    "i iframe image img input ins isindex kbd keygen label legend li link listing main map mark marquee math menu " +
+    "menuitem meta meter multicol nav nextid nobr noembed noframes noscript object ol optgroup option output p " +
+    "param picture plaintext pre progress q rb rp rt rtc ruby s samp script search section select slot small " +
+    "source spacer span strike strong style sub summary sup svg table tbody td template textarea tfoot th thead " +
+    "time title tr track tt u ul var video wbr xmp"
+  ).split(" "),
+);
+
+/** Whether an element is markup: an HTML element, or a custom element (whose name has a hyphen). */
+const isMarkup = (tag: string) => HTML_ELEMENTS.has(tag) || tag.includes("-");
+
 // Deeper markup than this is not something a writer produces; past it the text is dropped rather than risk the stack.
 const MAX_DEPTH = 200;
 /** Markup past this many characters is not read: a summary's text is far shorter. */
@@ -102,14 +122,15 @@ function absoluteHttpUrl(raw: string | null, base: string | undefined): string |
 
 /**
  * HTML (a feed item's summary, a status's content) as the plain text a reader of it sees: entities decoded,
- * markup and scripts gone, paragraphs as blank lines and `<br>` as line breaks, lists as "- " lines, and a link
- * whose text shows its address (often shortened for display) written as its full address. The images it shows
- * are returned beside it. `base` resolves relative addresses.
+ * markup and scripts gone (a tag HTML does not know is text, and stays), paragraphs as blank lines and `<br>` as
+ * line breaks, lists as "- " lines, and a link whose text shows its address (often shortened for display) written as
+ * its full address. The images it shows are returned beside it. `base` resolves relative addresses.
  */
 export function htmlToText(html: string, base?: string): HtmlText {
   const images: HtmlImage[] = [];
   const out: string[] = [];
 
+  const source = html.slice(0, MAX_HTML_CHARS);
   const walk = (node: Node, depth: number, preformatted: boolean) => {
     if (depth > MAX_DEPTH) return;
     if (node.nodeName === "#text") {
@@ -123,6 +144,14 @@ export function htmlToText(html: string, base?: string): HtmlText {
     }
     const element = node as Element;
     const tag = element.tagName;
+    if (!isMarkup(tag)) {
+      // Written as it stands in the source (its case, its spacing), with whatever it seemed to enclose.
+      const at = element.sourceCodeLocation;
+      if (at?.startTag) out.push(source.slice(at.startTag.startOffset, at.startTag.endOffset));
+      for (const child of element.childNodes) walk(child, depth + 1, preformatted);
+      if (at?.endTag) out.push(source.slice(at.endTag.startOffset, at.endTag.endOffset));
+      return;
+    }
     if (HIDDEN.has(tag)) return;
     if (tag === "br") {
       out.push(LINE_BREAK);
@@ -150,7 +179,7 @@ export function htmlToText(html: string, base?: string): HtmlText {
     if (breakWith) out.push(breakWith);
   };
 
-  walk(parseFragment(html.slice(0, MAX_HTML_CHARS)), 0, false);
+  walk(parseFragment(source, { sourceCodeLocationInfo: true }), 0, false);
   return { text: layout(out.join("")), images };
 }
 

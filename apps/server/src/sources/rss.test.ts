@@ -118,6 +118,13 @@ describe("htmlToText", () => {
   it("numbers ordered lists from their start", () => {
     expect(htmlToText('<ol start="3"><li>c</li><li>d</li></ol>').text).toBe("3. c\n4. d");
   });
+
+  it("keeps a tag HTML does not know as the text it is, and strips custom elements as markup", () => {
+    expect(htmlToText("Rollups & Vec<T> and <String>s").text).toBe("Rollups & Vec<T> and <String>s");
+    expect(htmlToText("<p>Vec<Vec<u8>> is <b>fine</b></p>").text).toBe("Vec<Vec<u8>> is fine");
+    expect(htmlToText("<my-card>Card <T></T> text</my-card>").text).toBe("Card <T></T> text");
+    expect(htmlToText("<p>a<T>b</p><p>c</p>").text).toBe("a<T>b\n\nc");
+  });
 });
 
 describe("readFeed", () => {

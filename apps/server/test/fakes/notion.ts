@@ -2,11 +2,16 @@ import { randomUUID } from "node:crypto";
 import { answerQueue, type FakeAnswer, type ReceivedRequest, startFakeServer } from "./server.ts";
 
 /**
- * A local Notion API (`{base}/v1/…`, Notion-Version 2025-09-03): `POST /pages` into a database,
- * `PATCH /pages/{id}` (pages.update), `GET /databases/{id}` (its data sources) and `POST /data_sources/{id}/query` (rich-text `equals` filters). Pages
- * are checked against the database's property names and types and Notion's request limits, and refusals come as
- * Notion's `{ object: "error", status, code, message }`.
+ * A local Notion API (`{base}/v1/…`) speaking version 2025-09-03, where a database holds one or more data sources
+ * and pages live in a data source: `POST /pages` under a `data_source_id` parent (a `database_id` parent only
+ * while the database has a single data source, as Notion allows; with two or more it is refused), `PATCH
+ * /pages/{id}` (pages.update), `GET /databases/{id}` (its `data_sources`, id and name) and `POST
+ * /data_sources/{id}/query` (rich-text `equals` filters). Pages are checked against their data source's property
+ * names and types and Notion's request limits, and refusals come as Notion's `{ object: "error", status, code,
+ * message }`. Any other Notion-Version is refused.
  */
+
+const NOTION_VERSION = "2025-09-03";
 
 type PropertyType =
   | "title"
@@ -22,16 +27,19 @@ type PropertyType =
 
 export interface FakeDatabase {
   id: string;
-  /** Property name → type, as the database defines them. */
+  /** Property name → type, as the database's data sources define them (each may have its own). */
   properties: Record<string, PropertyType>;
   /** Shared with the integration for reading only: writes are `restricted_resource`. */
   readOnly?: boolean;
+  /** Its data sources; one, named "Items", with an id made from the database's, when not given. */
+  dataSources?: Array<{ id: string; name: string; properties?: Record<string, PropertyType> }>;
 }
 
 export interface CreatedPage {
   id: string;
   url: string;
   databaseId: string;
+  dataSourceId: string;
   // biome-ignore lint/suspicious/noExplicitAny: the page properties as sent, checked by assertion
   properties: Record<string, any>;
   /** Moved to the trash (`in_trash`, or the older `archived`, set by PATCH /v1/pages/{id}). */
@@ -111,7 +119,16 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
   const updates: CreatedPage[] = [];
   const queue = answerQueue();
   const databases = new Map(options.databases.map((db) => [plain(db.id), db]));
-  const sourceOf = (db: FakeDatabase) => `${plain(db.id).slice(0, 24)}00000000`;
+  const sourcesOf = (db: FakeDatabase) =>
+    db.dataSources ?? [{ id: `${plain(db.id).slice(0, 24)}00000000`, name: "Items" }];
+  /** A data source by id, with its database and its properties. */
+  const findSource = (id: string) => {
+    for (const db of options.databases) {
+      const source = sourcesOf(db).find((candidate) => plain(candidate.id) === plain(id));
+      if (source) return { db, id: source.id, properties: source.properties ?? db.properties };
+    }
+    return null;
+  };
 
   const notFound = (id: string) =>
     fail(
@@ -124,29 +141,51 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
     object: "page",
     id: page.id,
     created_time: new Date().toISOString(),
-    parent: { type: "data_source_id", data_source_id: page.databaseId },
+    parent: { type: "data_source_id", data_source_id: page.dataSourceId, database_id: page.databaseId },
     url: page.url,
     properties: page.properties,
     in_trash: page.inTrash ?? false,
     archived: page.inTrash ?? false,
   });
 
+  type Source = NonNullable<ReturnType<typeof findSource>>;
+  /** The data source a new page's parent names, or Notion's refusal. */
+  // biome-ignore lint/suspicious/noExplicitAny: a parent as sent
+  const parentOf = (parent: any): { source: Source } | { refused: FakeAnswer } => {
+    if (parent?.type === "data_source_id" || (parent?.data_source_id && !parent?.type)) {
+      const source = findSource(String(parent.data_source_id ?? ""));
+      if (source) return { source };
+      const message = `Could not find data_source with ID: ${parent.data_source_id}.`;
+      return { refused: fail(404, "object_not_found", message) };
+    }
+    const db = databases.get(plain(String(parent?.database_id ?? "")));
+    if (!db) return { refused: notFound(parent?.database_id) };
+    const sources = sourcesOf(db);
+    if (sources.length > 1) {
+      const message = `Database ${parent.database_id} has multiple data sources; provide a data_source_id parent to create a page.`;
+      return { refused: fail(400, "validation_error", message) };
+    }
+    return { source: { db, id: sources[0].id, properties: sources[0].properties ?? db.properties } };
+  };
+
   const handle = (request: ReceivedRequest): FakeAnswer => {
     if (request.headers.authorization !== `Bearer ${options.token}`) {
       return fail(401, "unauthorized", "API token is invalid.");
     }
-    if (!request.headers["notion-version"])
+    if (request.headers["notion-version"] !== NOTION_VERSION) {
       return fail(400, "missing_version", "Notion-Version header failed validation.");
+    }
     const queued = queue.next();
     if (queued) return queued;
     if (request.method === "POST" && request.path === "/v1/pages") {
-      const databaseId = request.body?.parent?.database_id;
-      const db = databases.get(plain(String(databaseId ?? "")));
-      if (!db) return notFound(databaseId);
+      const parent = parentOf(request.body?.parent);
+      if ("refused" in parent) return parent.refused;
+      const { source } = parent;
+      const { db } = source;
       if (db.readOnly) return fail(403, "restricted_resource", "Insufficient permissions for this endpoint.");
       const properties = request.body.properties ?? {};
       for (const [name, value] of Object.entries(properties)) {
-        const type = db.properties[name];
+        const type = source.properties[name];
         if (!type) return fail(400, "validation_error", `${name} is not a property that exists.`);
         const refused = checkValue(name, type, value);
         if (refused) return refused;
@@ -156,6 +195,7 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
         id,
         url: `https://www.notion.so/${plain(id)}`,
         databaseId: db.id,
+        dataSourceId: source.id,
         properties,
       };
       pages.push(page);
@@ -168,8 +208,8 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
       if (!page) {
         return fail(404, "object_not_found", `Could not find page with ID: ${pageUpdate[1]}.`);
       }
-      const db = databases.get(plain(page.databaseId));
-      if (db?.readOnly)
+      const source = findSource(page.dataSourceId);
+      if (source?.db.readOnly)
         return fail(403, "restricted_resource", "Insufficient permissions for this endpoint.");
       // Moving it to the trash (or back); a page already in the trash can only be restored.
       const trash = request.body?.in_trash ?? request.body?.archived;
@@ -183,7 +223,7 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
       if (typeof trash === "boolean") page.inTrash = trash;
       const properties = request.body?.properties ?? {};
       for (const [name, value] of Object.entries(properties)) {
-        const type = db?.properties[name];
+        const type = source?.properties[name];
         if (!type) return fail(400, "validation_error", `${name} is not a property that exists.`);
         const refused = checkValue(name, type, value);
         if (refused) return refused;
@@ -202,18 +242,18 @@ export async function startFakeNotion(options: { token: string; databases: FakeD
           object: "database",
           id: db.id,
           title: [],
-          data_sources: [{ id: sourceOf(db), name: "Items" }],
+          data_sources: sourcesOf(db).map(({ id, name }) => ({ id, name })),
         },
       };
     }
     const query = /^\/v1\/data_sources\/([\w-]+)\/query$/.exec(request.path);
     if (request.method === "POST" && query) {
-      const db = options.databases.find((candidate) => sourceOf(candidate) === plain(query[1]));
-      if (!db) return fail(404, "object_not_found", `Could not find data_source with ID: ${query[1]}.`);
+      const source = findSource(query[1]);
+      if (!source) return fail(404, "object_not_found", `Could not find data_source with ID: ${query[1]}.`);
       const { property, rich_text } = request.body?.filter ?? {};
       const results = pages.filter(
         (page) =>
-          page.databaseId === db.id &&
+          plain(page.dataSourceId) === plain(source.id) &&
           (property === undefined ||
             page.properties[property]?.rich_text
               ?.map((t: { text: { content: string } }) => t.text.content)

@@ -7,6 +7,10 @@ import { createNotionDistributor, NOTION_LIMITS, type NotionPageRequest } from "
 const TOKEN = "ntn_fake_integration_secret";
 const DATABASE = "b7c1e2f4a9d84c3e8f2a61d0c5e7b913";
 const READ_ONLY = "c0ffee00a9d84c3e8f2a61d0c5e7b913";
+/** A database with two data sources (tables), as Notion has had since API version 2025-09-03. */
+const TWO_SOURCES = "d15c0000a9d84c3e8f2a61d0c5e7b913";
+const ARTICLES = "a57c1e50-0000-4000-8000-000000000001";
+const VIDEOS = "a57c1e50-0000-4000-8000-000000000002";
 let notion: Awaited<ReturnType<typeof startFakeNotion>>;
 let plugin: ReturnType<typeof createNotionDistributor>;
 
@@ -64,6 +68,18 @@ beforeAll(async () => {
         },
       },
       { id: READ_ONLY, properties: { Name: "title" }, readOnly: true },
+      {
+        id: TWO_SOURCES,
+        properties: { Name: "title" },
+        dataSources: [
+          {
+            id: ARTICLES,
+            name: "Articles",
+            properties: { Name: "title", Summary: "rich_text", Key: "rich_text" },
+          },
+          { id: VIDEOS, name: "Videos", properties: { Name: "title" } },
+        ],
+      },
     ],
   });
   plugin = createNotionDistributor({ baseUrl: notion.baseUrl });
@@ -94,11 +110,17 @@ describe("Notion distributor", () => {
         },
       },
     });
-    const [request] = notion.requests;
+    // The database's one data source is looked up, and the page created in it.
+    const [lookup, request] = notion.requests;
+    expect(`${lookup.method} ${lookup.path}`).toBe("GET /v1/databases/b7c1e2f4-a9d8-4c3e-8f2a-61d0c5e7b913");
     expect(request.path).toBe("/v1/pages");
     expect(request.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(request.headers["notion-version"]).toBe("2025-09-03");
-    expect(request.body).toEqual(rendered.request);
+    expect(request.body).toEqual({
+      ...(rendered.request as NotionPageRequest),
+      parent: { type: "data_source_id", data_source_id: "b7c1e2f4a9d84c3e8f2a61d000000000" },
+    });
+    expect(notion.pages[0].dataSourceId).toBe("b7c1e2f4a9d84c3e8f2a61d000000000");
     expect(receipt).toEqual({
       pageId: notion.pages[0].id,
       reference: { kind: "notion-page", id: notion.pages[0].id, url: notion.pages[0].url },
@@ -163,6 +185,53 @@ describe("Notion distributor", () => {
       "POST /v1/pages",
       `GET /v1/databases/b7c1e2f4-a9d8-4c3e-8f2a-61d0c5e7b913`,
       expect.stringMatching(/^POST \/v1\/data_sources\/\w+\/query$/),
+    ]);
+  });
+
+  it("creates the page in the data source the config names, without looking the database up", async () => {
+    const config = configOf({
+      databaseId: TWO_SOURCES,
+      dataSourceId: VIDEOS.replace(/-/g, ""),
+      fields: { title: { type: "title", property: "Name" } },
+    });
+    const { rendered, receipt } = await distribute(plugin, item, config);
+    expect((rendered.request as NotionPageRequest).parent).toEqual({
+      type: "data_source_id",
+      data_source_id: VIDEOS,
+    });
+    expect(notion.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["POST /v1/pages"]);
+    expect(notion.pages).toEqual([expect.objectContaining({ dataSourceId: VIDEOS, id: receipt.pageId })]);
+  });
+
+  it("refuses to guess between a database's data sources, naming them", async () => {
+    const config = configOf({
+      databaseId: TWO_SOURCES,
+      fields: { title: { type: "title", property: "Name" } },
+    });
+    const error = await failure(distribute(plugin, item, config));
+    expect(error).toMatchObject({ code: "NOTION_DATA_SOURCE_AMBIGUOUS", retryable: false });
+    expect(error.message).toBe(
+      `Notion database d15c0000-a9d8-4c3e-8f2a-61d0c5e7b913 has 2 data sources: "Articles" (${ARTICLES}), "Videos" (${VIDEOS}). Set dataSourceId to the one pages go to.`,
+    );
+    expect(notion.pages).toHaveLength(0);
+    // The idempotency lookup and the page go to the chosen one.
+    const context = distributionContext({ idempotencyKey: "e".repeat(64) });
+    const chosen = configOf({
+      databaseId: TWO_SOURCES,
+      dataSourceId: ARTICLES,
+      fields: {
+        title: { type: "title", property: "Name" },
+        content: { type: "rich_text", property: "Summary" },
+      },
+      idempotencyProperty: "Key",
+    });
+    await distribute(plugin, item, chosen, context);
+    await distribute(plugin, item, chosen, context);
+    expect(notion.pages).toEqual([expect.objectContaining({ dataSourceId: ARTICLES })]);
+    expect(notion.requests.filter((r) => r.method === "POST").map((r) => r.path)).toEqual([
+      `/v1/data_sources/${ARTICLES}/query`,
+      "/v1/pages",
+      `/v1/data_sources/${ARTICLES}/query`,
     ]);
   });
 

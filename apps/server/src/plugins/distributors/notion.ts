@@ -57,8 +57,13 @@ export type NotionPropertyValue =
   | { email: string }
   | { phone_number: string };
 
+/**
+ * pages.create's parameters. Since API version 2025-09-03 a page goes into one of a database's data sources: the
+ * config's `dataSourceId`, or, for configs that name only the database, its one data source, which the send looks
+ * up (a render makes no request to Notion, so a dry run shows the database).
+ */
 export interface NotionPageRequest {
-  parent: { type: "database_id"; database_id: string };
+  parent: { type: "data_source_id"; data_source_id: string } | { type: "database_id"; database_id: string };
   properties: Record<string, NotionPropertyValue>;
 }
 
@@ -172,7 +177,11 @@ function retryAfterMs(headers: unknown): number | undefined {
 }
 
 /** Notion's errors as step errors that say what to fix; only rate limits, conflicts and outages are retryable. */
-function stepError(error: unknown, databaseId: string): PluginError {
+function stepError(
+  error: unknown,
+  config: Pick<NotionDistributorConfig, "databaseId" | "dataSourceId">,
+): PluginError {
+  const { databaseId, dataSourceId } = config;
   if (error instanceof PluginError) return error;
   if (error instanceof RequestTimeoutError) {
     return new PluginError("Notion did not answer in time.", {
@@ -196,7 +205,9 @@ function stepError(error: unknown, databaseId: string): PluginError {
         );
       case APIErrorCode.ObjectNotFound:
         return new PluginError(
-          `Notion cannot find database ${databaseId}, or it is not shared with the integration ${said}: check databaseId and add the integration to the database's Connections.`,
+          dataSourceId
+            ? `Notion cannot find data source ${dataSourceId}, or its database is not shared with the integration ${said}: check dataSourceId and add the integration to the database's Connections.`
+            : `Notion cannot find database ${databaseId}, or it is not shared with the integration ${said}: check databaseId and add the integration to the database's Connections.`,
           { code: "NOTION_NOT_FOUND", cause: error },
         );
       case APIErrorCode.RateLimited:
@@ -275,8 +286,8 @@ export function createNotionDistributor(
     type: "distributor",
     name: "notion",
     configSchema: notionDistributorConfigSchema,
-    // Notion: three requests a second per integration on average; a publication may make two.
-    throttle: (config) => [{ key: `integration:${config.token}`, intervalMs: 700 }],
+    // Notion: three requests a second per integration on average; a publication may make three.
+    throttle: (config) => [{ key: `integration:${config.token}`, intervalMs: 1000 }],
     async render(input, config, context) {
       const properties: Record<string, NotionPropertyValue> = {};
       for (const [field, spec] of Object.entries(config.fields)) {
@@ -296,7 +307,9 @@ export function createNotionDistributor(
         };
       }
       const request: NotionPageRequest = {
-        parent: { type: "database_id", database_id: dashed(config.databaseId) },
+        parent: config.dataSourceId
+          ? { type: "data_source_id", data_source_id: dashed(config.dataSourceId) }
+          : { type: "database_id", database_id: dashed(config.databaseId) },
         properties,
       };
       const update = context.replay ? notionUpdateOf(request, context.replay.receipt) : null;
@@ -307,36 +320,61 @@ export function createNotionDistributor(
       const notion = clientFor(settings, config.token, context);
       if (rendered.action === "pages.update") return sendNotionUpdate(notion, rendered, config);
       try {
+        const dataSourceId = await dataSourceOf(notion, request.parent);
         const key = context.idempotencyKey;
         if (config.idempotencyProperty && key) {
-          const database = await notion.databases.retrieve({ database_id: request.parent.database_id });
-          const [source] = "data_sources" in database ? database.data_sources : [];
-          if (source) {
-            const found = await notion.dataSources.query({
-              data_source_id: source.id,
-              filter: { property: config.idempotencyProperty, rich_text: { equals: key } },
-              page_size: 1,
-            });
-            const [page] = found.results;
-            if (page) {
-              const url = "url" in page ? page.url : undefined;
-              return {
-                pageId: page.id,
-                existing: true,
-                reference: { kind: "notion-page", id: page.id, url },
-              };
-            }
+          const found = await notion.dataSources.query({
+            data_source_id: dataSourceId,
+            filter: { property: config.idempotencyProperty, rich_text: { equals: key } },
+            page_size: 1,
+          });
+          const [page] = found.results;
+          if (page) {
+            const url = "url" in page ? page.url : undefined;
+            return {
+              pageId: page.id,
+              existing: true,
+              reference: { kind: "notion-page", id: page.id, url },
+            };
           }
         }
-        const page = await notion.pages.create(request);
+        const page = await notion.pages.create({
+          ...request,
+          parent: { type: "data_source_id", data_source_id: dataSourceId },
+        });
         const url = "url" in page ? page.url : undefined;
         return { pageId: page.id, reference: { kind: "notion-page", id: page.id, url } };
       } catch (error) {
-        throw stepError(error, config.databaseId);
+        throw stepError(error, config);
       }
     },
     retract: (receipt, config, context) => retractNotionPage(settings, receipt, config, context),
   };
+}
+
+/**
+ * The data source a page goes to: the one the config names, else the database's only one. A database with several
+ * is a choice the config must make (a page in the wrong table is worse than none), so it is an error naming them.
+ */
+async function dataSourceOf(notion: Client, parent: NotionPageRequest["parent"]): Promise<string> {
+  if (parent.type === "data_source_id") return parent.data_source_id;
+  const database = await notion.databases.retrieve({ database_id: parent.database_id });
+  const sources = "data_sources" in database ? database.data_sources : [];
+  if (sources.length === 1) return sources[0].id;
+  if (sources.length === 0) {
+    throw new PluginError(
+      `Notion database ${parent.database_id} has no data source the integration can see: check databaseId, or set dataSourceId.`,
+      { code: "NOTION_NO_DATA_SOURCE" },
+    );
+  }
+  const choices = sources
+    .slice(0, 10)
+    .map((source) => `"${cleanText(source.name).slice(0, 100)}" (${source.id})`)
+    .join(", ");
+  throw new PluginError(
+    `Notion database ${parent.database_id} has ${sources.length} data sources: ${choices}. Set dataSourceId to the one pages go to.`,
+    { code: "NOTION_DATA_SOURCE_AMBIGUOUS" },
+  );
 }
 
 // --- Replays (decision 0015): a replay updates the page the branch created before (pages.update). ---
@@ -364,7 +402,7 @@ async function sendNotionUpdate(
     const url = "url" in page ? page.url : undefined;
     return { pageId: page.id, updated: true, reference: { kind: "notion-page", id: page.id, url } };
   } catch (error) {
-    throw stepError(error, config.databaseId);
+    throw stepError(error, config);
   }
 }
 
@@ -403,6 +441,6 @@ export async function retractNotionPage(
         );
       }
     }
-    throw stepError(error, config.databaseId);
+    throw stepError(error, config);
   }
 }

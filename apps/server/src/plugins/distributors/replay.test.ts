@@ -175,13 +175,18 @@ describe("a replay edits the earlier publication, sending exactly what it render
       },
     });
     const { original, replay, requests } = await publishThenReplay(plugin, config, notion.requests);
+    // The database's one data source is looked up for the page; a replay edits the page, which needs none.
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      expect.stringMatching(/^GET \/v1\/databases\//),
       "POST /v1/pages",
       `PATCH /v1/pages/${original.receipt.pageId}`,
     ]);
-    expect(sentBody(requests[0])).toEqual(original.rendered.request);
+    expect(sentBody(requests[1])).toMatchObject({
+      parent: { type: "data_source_id" },
+      properties: (original.rendered.request as { properties: unknown }).properties,
+    });
     const { page_id: _id, ...update } = replay.rendered.request as { page_id: string };
-    expect(sentBody(requests[1])).toEqual(update);
+    expect(sentBody(requests[2])).toEqual(update);
     expect(notion.pages).toHaveLength(1);
     expect(notion.pages[0].properties.Name.title[0].text.content).toBe(second.title);
     expect(replay.receipt).toMatchObject({ updated: true, pageId: original.receipt.pageId });

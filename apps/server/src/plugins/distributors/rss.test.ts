@@ -60,6 +60,7 @@ describe("RSS distributor, external service", () => {
     expect(rendered).toEqual({
       action: "POST /api/items",
       request: { url: `${service.url}/api/items`, item },
+      shown: expect.objectContaining({ title: "Solar got cheaper", author: "amy", categories: ["energy"] }),
     });
     expect(service.requests).toHaveLength(1);
     const [request] = service.requests;

@@ -1,10 +1,12 @@
-import { type RssDistributorConfig, rssDistributorConfigSchema } from "@curate/core";
+import { type RssDistributorConfig, type RssReaderItem, rssDistributorConfigSchema } from "@curate/core";
 import { callExternal, ExternalServiceError } from "../../clients/http.ts";
 import { BlockedUrlError } from "../../clients/outbound.ts";
 import type { Database } from "../../db/index.ts";
+import { rssReaderItem } from "../../rss/documents.ts";
 import {
   addRssItem,
   DEFAULT_MAX_ITEMS,
+  feedSiteUrl,
   guidHash,
   isOwnRssService,
   ownRssBase,
@@ -57,7 +59,7 @@ export interface ExternalRssRequest {
   item: ExternalRssItem;
 }
 
-function externalItem(item: RssItemInput): ExternalRssItem {
+function externalItem(item: RssItemInput, shown: RssReaderItem): ExternalRssItem {
   const body = item.content ?? item.description ?? item.title;
   if (!item.link) {
     throw new PluginError(
@@ -72,7 +74,7 @@ function externalItem(item: RssItemInput): ExternalRssItem {
     );
   }
   return {
-    title: item.title ?? body.split("\n")[0].slice(0, 200),
+    title: shown.title,
     link: item.link,
     guid: item.guid,
     ...(item.description ? { description: textAsHtml(item.description) } : {}),
@@ -156,11 +158,13 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
     async render(input, config, context) {
       const fallbackGuid = guidHash([context.feedId, context.submissionId ?? context.jobId]);
       const item = rssItemFrom(input, fallbackGuid);
+      const siteUrl = feedSiteUrl(config.feedConfig, settings.publicUrl, context.feedId);
+      const shown = rssReaderItem(context.feedId, item, siteUrl);
       if (own(config) && context.replay) {
         const replaced = rssReplaceOf(item, context.replay.receipt);
-        if (replaced) return replaced;
+        if (replaced) return { ...replaced, shown: rssReaderItem(context.feedId, replaced.request, siteUrl) };
       }
-      if (own(config)) return { action: "addItem", request: item };
+      if (own(config)) return { action: "addItem", request: item, shown };
       if (!config.apiSecret) {
         throw new PluginError(
           "An external RSS service needs its API secret: set apiSecret to a {{NAME}} placeholder of a feed secret holding it.",
@@ -169,9 +173,9 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
       }
       const request: ExternalRssRequest = {
         url: `${(config.serviceUrl as string).replace(/\/+$/, "")}/api/items`,
-        item: externalItem(item),
+        item: externalItem(item, shown),
       };
-      return { action: "POST /api/items", request };
+      return { action: "POST /api/items", request, shown };
     },
     async send(rendered, config, context) {
       if (rendered.action === "replaceItem") return sendRssReplace(settings, rendered, config, context);
@@ -240,7 +244,10 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
 
 // --- Replays (decision 0015): on this deployment's own service a replay replaces the item it published before. ---
 
-function rssReplaceOf(item: RssItemInput, receipt: DistributionReceipt): RenderedDistribution | null {
+function rssReplaceOf(
+  item: RssItemInput,
+  receipt: DistributionReceipt,
+): (RenderedDistribution & { request: RssItemInput }) | null {
   const guid = typeof receipt.guid === "string" ? receipt.guid : receipt.reference?.id;
   if (!guid) return null;
   return { action: "replaceItem", request: { ...item, guid } };

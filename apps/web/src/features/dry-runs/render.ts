@@ -1,6 +1,7 @@
 /**
  * How a dry run's rendered requests look in their channels: pure helpers that read the request each distributor
- * would send (Telegram's text with its parse mode, Discord's escaped markdown, Notion property values, RSS items).
+ * would send (Telegram's text with its parse mode, Discord's escaped markdown, Notion property values). An RSS item
+ * is not read here: the server sends it as readers will list it (`shown`), made by the function that writes the feed.
  * Text is turned into runs, never into HTML, so a hostile post can only ever show as text.
  */
 

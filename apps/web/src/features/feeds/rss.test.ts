@@ -2,7 +2,14 @@
 
 import { rssPlatformOf as platformOf } from "@curate/core";
 import { describe, expect, it } from "vitest";
-import { newestItems, parseRss, RSS_INVALID_FEED, RSS_INVALID_XML, rssServiceUrl } from "./rss";
+import {
+  feedRssFileUrl,
+  newestItems,
+  parseRss,
+  RSS_INVALID_FEED,
+  RSS_INVALID_XML,
+  rssServiceUrl,
+} from "./rss";
 
 const RSS = `<?xml version="1.0"?>
 <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/">
@@ -48,7 +55,7 @@ describe("parseRss with hostile or sparse input", () => {
   const rss = (items: string, extra = "") =>
     `<?xml version="1.0"?><rss version="2.0"${extra}><channel><title>T</title>${items}</channel></rss>`;
 
-  it("keeps script and markup inert: descriptions become plain text, unsafe links and images are dropped", () => {
+  it("keeps script and markup inert: titles and categories are text as written, descriptions are read as HTML, unsafe links and images are dropped", () => {
     const [item] = parseRss(
       rss(`<item>
         <title><![CDATA[<img src=x onerror=alert(1)>Hello & <b>bye</b>]]></title>
@@ -59,11 +66,11 @@ describe("parseRss with hostile or sparse input", () => {
       </item>`),
     );
     expect(item).toMatchObject({
-      title: "Hello & bye",
+      title: "<img src=x onerror=alert(1)>Hello & <b>bye</b>",
       link: null,
       image: null,
       platform: "other",
-      categories: ["solar"],
+      categories: ["<i>solar</i>", "solar"],
     });
     expect(item?.description).toBe("One alert(2)two ]]> three");
     expect(item?.guid).toBe("item-0");
@@ -153,6 +160,26 @@ describe("RSS helpers", () => {
       rssServiceUrl([{ plugin: "@curate/rss", config: { serviceUrl: "javascript:alert(1)//h" } }], settings),
     ).toBeNull();
     expect(rssServiceUrl([{ plugin: "@curate/rss", config: { serviceUrl: 42 } }], settings)).toBeNull();
+  });
+
+  it("finds a feed's RSS file from its stream, else from a recap that publishes to RSS", () => {
+    const settings = { publicUrl: "https://h/", rssHosts: ["h"] };
+    const rss = [{ plugin: "@curate/rss" }];
+    const telegram = [{ plugin: "@curate/telegram" }];
+    expect(
+      feedRssFileUrl({ id: "solar", config: { outputs: { stream: { distribute: rss } } } }, settings),
+    ).toBe("https://h/rss/solar/rss.xml");
+    const digestOnly = {
+      id: "weekly",
+      config: { outputs: { stream: { distribute: telegram }, recap: [{ id: "w", distribute: rss }] } },
+    };
+    expect(feedRssFileUrl(digestOnly, settings)).toBe("https://h/rss/weekly/rss.xml");
+    expect(
+      feedRssFileUrl({ id: "one", config: { outputs: { recap: { id: "r", distribute: rss } } } }, settings),
+    ).toBe("https://h/rss/one/rss.xml");
+    expect(
+      feedRssFileUrl({ id: "none", config: { outputs: { stream: { distribute: telegram } } } }, settings),
+    ).toBeNull();
   });
 
   it("tells platforms by the link's host", () => {

@@ -1,6 +1,6 @@
 // The reads of a feed's published RSS file (its RSS distributor's output, not the API). They stay out of ./api:
 // that module is in the first load of "/", and the XML parsing is only needed on a feed's page.
-import { builtinPluginName, type RssPlatform, rssPlatformOf } from "@curate/core";
+import { builtinPluginName, type RssPlatform, recapList, rssPlatformOf } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { siteFetch } from "#web/lib/api";
 
@@ -67,13 +67,26 @@ export function rssFileUrl(serviceUrl: string, feedId: string): string {
   return `${serviceUrl}/${encodeURIComponent(feedId)}/rss.xml`;
 }
 
-/** The address of the feed's RSS file, or null when it has no RSS output this deployment may read. */
+interface OutputsLike {
+  stream?: { distribute?: readonly DistributorLike[] };
+  recap?: unknown;
+}
+
+/**
+ * The address of the feed's RSS file, or null when it has no RSS output this deployment may read: the stream's, else
+ * a recap's (a feed may publish only its digests to RSS).
+ */
 export function feedRssFileUrl(
-  feed: { id: string; config: { outputs?: { stream?: { distribute?: readonly DistributorLike[] } } } },
+  feed: { id: string; config: { outputs?: OutputsLike } },
   settings: RssSettings,
 ): string | null {
-  const service = rssServiceUrl(feed.config.outputs?.stream?.distribute, settings);
-  return service ? rssFileUrl(service, feed.id) : null;
+  const outputs = feed.config.outputs;
+  const recaps = recapList(outputs?.recap) as Array<{ distribute?: readonly DistributorLike[] }>;
+  for (const distribute of [outputs?.stream?.distribute, ...recaps.map((recap) => recap.distribute)]) {
+    const service = rssServiceUrl(distribute, settings);
+    if (service) return rssFileUrl(service, feed.id);
+  }
+  return null;
 }
 
 const MEDIA_NS = "http://search.yahoo.com/mrss/";
@@ -103,16 +116,19 @@ function httpUrl(value: string | null | undefined): string | null {
   }
 }
 
+/** Text with its whitespace collapsed, cut to `max`. */
+const oneLine = (text: string, max: number) => text.replace(/\s+/g, " ").trim().slice(0, max);
+
 /**
- * RSS descriptions are usually escaped HTML: read as plain text through an inert HTML document (DOMParser runs
- * no scripts and loads nothing), with whitespace collapsed.
+ * RSS descriptions are HTML (escaped in the XML): read as plain text through an inert HTML document (DOMParser
+ * runs no scripts and loads nothing), with whitespace collapsed.
  */
-function plainText(value: string, max: number): string {
+function htmlText(value: string, max: number): string {
   if (!value) return "";
   const text = /[<&]/.test(value)
     ? (new DOMParser().parseFromString(value, "text/html").body.textContent ?? "")
     : value;
-  return text.replace(/\s+/g, " ").trim().slice(0, max);
+  return oneLine(text, max);
 }
 
 function imageOf(item: Element): string | null {
@@ -133,7 +149,7 @@ function dateOf(value: string): string | null {
 function categoriesOf(item: Element): string[] {
   const names = Array.from(item.children)
     .filter((element) => element.localName === "category" && !element.namespaceURI)
-    .map((category) => plainText(category.textContent ?? "", MAX_CATEGORY))
+    .map((category) => oneLine(category.textContent ?? "", MAX_CATEGORY))
     .filter(Boolean);
   return [...new Set(names)].slice(0, MAX_CATEGORIES);
 }
@@ -152,9 +168,11 @@ export function parseRss(xml: string): RssItem[] {
     .map((item, index): RssItem => {
       const link = httpUrl(childText(item, "link"));
       return {
-        title: plainText(childText(item, "title"), MAX_TITLE),
+        // Titles and categories are plain text, as feeds publish them (this server's among them): `Vec<T>` and
+        // `Q&amp;A` show as written.
+        title: oneLine(childText(item, "title"), MAX_TITLE),
         link,
-        description: plainText(childText(item, "description"), MAX_DESCRIPTION),
+        description: htmlText(childText(item, "description"), MAX_DESCRIPTION),
         pubDate: dateOf(childText(item, "pubDate")),
         // Keys of the list: the guid, else the link, else the place in the file.
         guid: childText(item, "guid") || link || `item-${index}`,

@@ -13,6 +13,7 @@ const channel = (overrides: Partial<DryRunChannel>): DryRunChannel => ({
   status: "rendered",
   action: "sendMessage",
   request: null,
+  shown: null,
   replaces: null,
   error: null,
   failedStep: null,
@@ -75,6 +76,37 @@ describe("a channel's dry-run preview", () => {
     expect(screen.getByText(/Edits the publication of job 8d759cbb/)).toBeTruthy();
     const row = screen.getByRole("row", { name: /Name/ });
     expect(row.textContent).toContain("Solar");
+  });
+
+  it("shows an RSS item as the server says readers will list it, markup in the post as written", () => {
+    const text = 'Q&A: <script>alert("x")</script> Vec<T>';
+    const { container } = render(
+      <ChannelPreview
+        channel={channel({
+          pluginName: "@curate/rss",
+          stepName: "RSS",
+          action: "addItem",
+          request: { title: text, description: text, content: text, categories: ["c<d>"] },
+          shown: {
+            id: "urn:curate:f:g",
+            guid: "g",
+            title: text,
+            link: "https://x.com/amy/status/1",
+            published: "2026-01-02T03:04:05.000Z",
+            author: "amy",
+            summary: `${text} & more`,
+            content: text,
+            image: null,
+            categories: ["c<d>"],
+          },
+        })}
+      />,
+    );
+    expect(screen.getByTestId("rss-item-title").textContent).toBe(text);
+    expect(screen.getByTestId("rss-item-summary").textContent).toBe(`${text} & more`);
+    expect(screen.getByText("c<d>")).toBeTruthy();
+    expect(screen.getByTestId("rss-item").textContent).toContain("amy");
+    expect(container.querySelector("script")).toBeNull();
   });
 
   it("says which step would fail, and why", () => {

@@ -1,4 +1,4 @@
-import { type DryRunChannel, findBuiltinPlugin } from "@curate/core";
+import { type DryRunChannel, findBuiltinPlugin, type RssReaderItem } from "@curate/core";
 import { AlertTriangleIcon, PencilIcon, SparklesIcon } from "lucide-react";
 import { Badge } from "#web/components/ui/badge";
 import { cn } from "#web/lib/cn";
@@ -93,14 +93,19 @@ function ChannelBody({ channel }: { channel: DryRunChannel }) {
     case "notion":
       return <NotionProperties properties={request?.properties ?? {}} />;
     case "rss":
-      return <RssItem item={request?.item ?? request ?? {}} />;
+      // A dry run stored before previews carried the reader's view shows its request as it is.
+      return channel.shown ? <RssItem item={channel.shown} /> : <RequestJson request={channel.request} />;
     default:
-      return (
-        <pre className="max-h-72 overflow-auto rounded-md border border-line bg-zinc-50 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-ink [overflow-wrap:anywhere]">
-          {pretty(channel.request)}
-        </pre>
-      );
+      return <RequestJson request={channel.request} />;
   }
+}
+
+function RequestJson({ request }: { request: unknown }) {
+  return (
+    <pre className="max-h-72 overflow-auto rounded-md border border-line bg-zinc-50 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-ink [overflow-wrap:anywhere]">
+      {pretty(request)}
+    </pre>
+  );
 }
 
 /** Runs keyed by where they start in the text (they never reorder). */
@@ -236,28 +241,36 @@ function NotionProperties({ properties }: { properties: Record<string, unknown> 
   );
 }
 
-/** An RSS item as a reader lists it: title, link, date, summary, categories. */
-function RssItem({ item }: { item: Loose }) {
-  const date = item.pubDate ?? item.published;
-  const categories: string[] = (item.categories ?? item.category ?? []).map((c: Loose) =>
-    typeof c === "string" ? c : c.name,
-  );
-  const summary = String(item.description ?? item.content ?? "").replace(/<[^>]*>/g, "");
+/**
+ * An RSS item as a reader lists it: title, date and author, summary, link, categories. The server made it with the
+ * function that writes the feed's documents; every text shows as written.
+ */
+function RssItem({ item }: { item: RssReaderItem }) {
+  const summary = item.summary ?? item.content;
   return (
     <article
       className="rounded-md border border-orange-200 bg-orange-50/40 p-3 text-sm"
       data-testid="rss-item"
     >
-      <p className="font-semibold text-ink [overflow-wrap:anywhere]">{item.title ?? "(untitled)"}</p>
-      <p className="mt-0.5 text-xs text-muted">
-        {date ? new Date(date).toLocaleString() : null}
-        {item.author ? ` · ${typeof item.author === "string" ? item.author : item.author[0]?.name}` : null}
+      <p className="font-semibold text-ink [overflow-wrap:anywhere]" data-testid="rss-item-title">
+        {item.title}
       </p>
-      {summary ? <p className="mt-2 line-clamp-6 whitespace-pre-wrap text-ink">{summary}</p> : null}
-      {item.link ? <p className="mt-2 truncate text-xs text-accent">{item.link}</p> : null}
-      {categories.length ? (
+      <p className="mt-0.5 text-xs text-muted">
+        {new Date(item.published).toLocaleString()}
+        {item.author ? ` · ${item.author}` : null}
+      </p>
+      {summary ? (
+        <p
+          className="mt-2 line-clamp-6 whitespace-pre-wrap text-ink [overflow-wrap:anywhere]"
+          data-testid="rss-item-summary"
+        >
+          {summary}
+        </p>
+      ) : null}
+      <p className="mt-2 truncate text-xs text-accent">{item.link}</p>
+      {item.categories.length ? (
         <p className="mt-2 flex flex-wrap gap-1">
-          {categories.map((category) => (
+          {item.categories.map((category) => (
             <Badge key={category}>{category}</Badge>
           ))}
         </p>
