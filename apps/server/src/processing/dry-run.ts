@@ -74,6 +74,7 @@ export function channelsOf(plan: Plan | null, steps: StepRow[]): DryRunChannel[]
       status: output ? "rendered" : failed ? "failed" : "not_run",
       action: typeof output?.action === "string" ? output.action : null,
       request: output?.request ?? null,
+      outcome: output ? ((output.outcome as DryRunChannel["outcome"] | undefined) ?? "new") : null,
       replaces,
       error: output ? null : ((failed?.error as DryRunChannel["error"]) ?? null),
       failedStep: output ? null : (failed?.stepName ?? null),

@@ -243,7 +243,7 @@ export function createRssDistributor(settings: RssSettings): DistributorPlugin<R
 function rssReplaceOf(item: RssItemInput, receipt: DistributionReceipt): RenderedDistribution | null {
   const guid = typeof receipt.guid === "string" ? receipt.guid : receipt.reference?.id;
   if (!guid) return null;
-  return { action: "replaceItem", request: { ...item, guid } };
+  return { action: "replaceItem", request: { ...item, guid }, edits: true };
 }
 
 async function sendRssReplace(
