@@ -1,13 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
+import { startFakeCrosspost } from "../../test/fakes/crosspost.ts";
 import { startFakeDiscord } from "../../test/fakes/discord.ts";
 import { startFakeTelegram } from "../../test/fakes/telegram.ts";
 import { startWebhookReceiver } from "../../test/fakes/webhook.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
-import { newKey } from "../../test/near.ts";
+import { nearSecretKey, newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import { processingJobs, publications, submissionFeeds } from "../db/schema.ts";
+import { feeds, processingJobs, publications, submissionFeeds } from "../db/schema.ts";
 
 /**
  * Issue 27: the publish ledger is the truth of what is live on each channel. Every re-run — Retry Failed, Retry
@@ -27,6 +28,9 @@ let server: TestServer;
 let telegram: Awaited<ReturnType<typeof startFakeTelegram>>;
 let discord: Awaited<ReturnType<typeof startFakeDiscord>>;
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let crosspost: Awaited<ReturnType<typeof startFakeCrosspost>>;
+const signer = newKey();
+const TARGET = { platform: "twitter", userId: "1500000000000000001" };
 const ownerKey = newKey();
 const adminKey = newKey();
 let owner: string;
@@ -60,9 +64,12 @@ const stream = (id: string) => ({
 });
 
 beforeAll(async () => {
-  telegram = await startFakeTelegram({ token: TOKEN, chats: ["@curate_news"] });
+  telegram = await startFakeTelegram({ token: TOKEN, chats: ["@curate_news", "@wind_news"] });
   discord = await startFakeDiscord({ webhooks: [WEBHOOK] });
   receiver = await startWebhookReceiver(HOOK_SECRET);
+  crosspost = await startFakeCrosspost({
+    accounts: { "curate.near": { keys: [signer.publicKey], targets: [TARGET] } },
+  });
   server = await startTestServer(
     {
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
@@ -73,7 +80,9 @@ beforeAll(async () => {
       DISCORD_API_BASE_URL: discord.apiBaseUrl,
       TELEGRAM_BOT_TOKEN: TOKEN,
       DISCORD_WEBHOOK: `${discord.apiBaseUrl}/webhooks/${WEBHOOK.id}/${WEBHOOK.token}`,
-      PLUGIN_SECRETS: "TELEGRAM_BOT_TOKEN,DISCORD_WEBHOOK",
+      CROSSPOST_API_URL: crosspost.url,
+      CROSSPOST_KEY: nearSecretKey(signer),
+      PLUGIN_SECRETS: "TELEGRAM_BOT_TOKEN,DISCORD_WEBHOOK,CROSSPOST_KEY",
       PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
     },
     { worker: { feedSecrets: async (): Promise<Record<string, string>> => ({ HOOK_SECRET }) } },
@@ -81,7 +90,25 @@ beforeAll(async () => {
   owner = (await signIn(server, ownerKey)).cookie;
   admin = (await signIn(server, adminKey)).cookie;
   outsider = (await signIn(server)).cookie;
-  for (const id of ["reruns", "copies", "badges"]) {
+  await insertFeed(server.db, {
+    id: "crossposts",
+    createdBy: ownerKey.implicitAccountId,
+    config: {
+      ...stream("crossposts"),
+      outputs: {
+        stream: {
+          enabled: true,
+          distribute: [
+            {
+              plugin: "@curate/crosspost",
+              config: { signerId: "curate.near", keyPair: "{{CROSSPOST_KEY}}", targets: [TARGET] },
+            },
+          ],
+        },
+      },
+    },
+  });
+  for (const id of ["reruns", "copies", "badges", "moves"]) {
     await insertFeed(server.db, {
       id,
       createdBy: ownerKey.implicitAccountId,
@@ -93,13 +120,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
-  await Promise.all([telegram.close(), discord.close(), receiver.close()]);
+  await Promise.all([telegram.close(), discord.close(), receiver.close(), crosspost.close()]);
 });
 
 beforeEach(() => {
   telegram.reset();
   discord.reset();
   receiver.reset();
+  crosspost.reset();
 });
 
 async function post(path: string, cookie: string | null, body?: unknown) {
@@ -282,6 +310,68 @@ describe("re-runs edit the live publication instead of posting again", () => {
     expect(telegram.messageText(`${telegram.sent[0].chatId}/${telegram.sent[0].messageId}`)).toContain(
       "(updated)",
     );
+  });
+});
+
+describe("branches known by their target", () => {
+  it("edits what is live after the entries are reordered, and posts anew where a target changed", async () => {
+    const { tweetId, job } = await approve("moves", "Wind farms move offshore");
+    expectOneLiveCopyEach();
+    const before = (await ledgerOf(tweetId, "moves")).find((e) => e.pluginName === "@curate/telegram");
+
+    // The owner moves Telegram to another chat and puts it last: Discord and the webhook keep their keys.
+    const config = stream("moves");
+    const [telegramEntry, discordEntry, hookEntry] = config.outputs.stream.distribute;
+    config.outputs.stream.distribute = [
+      discordEntry,
+      hookEntry,
+      { plugin: telegramEntry.plugin, config: { botToken: "{{TELEGRAM_BOT_TOKEN}}", chatId: "@wind_news" } },
+    ];
+    await server.db.update(feeds).set({ config }).where(eq(feeds.id, "moves"));
+    expect((await rerun(`/api/processing/jobs/${job.id}/reprocess`)).status).toBe("completed");
+
+    expect(discord.posted).toHaveLength(1);
+    expect(discord.edits).toHaveLength(1);
+    expect(receiver.items.size).toBe(1);
+    expect(telegram.sent.map((message) => message.payload.chat_id)).toEqual(["@curate_news", "@wind_news"]);
+    // Two targets, two publications: the first one stays listed as it was, and is no older copy of the new one.
+    const entries = (await ledgerOf(tweetId, "moves")).filter((e) => e.pluginName === "@curate/telegram");
+    expect(entries.map((e) => [e.branchKey, e.status, e.supersededBy]).sort()).toEqual([
+      ["@curate/telegram|@curate_news|", "published", null],
+      ["@curate/telegram|@wind_news|", "published", null],
+    ]);
+    expect(entries.find((e) => e.id === before?.id)).toMatchObject({ jobId: job.id });
+  });
+});
+
+describe("a channel that cannot edit", () => {
+  it("leaves the live post as it is on a re-run, saying so, and its dry run says it will", async () => {
+    const { tweetId, job } = await approve("crossposts", "Solar roads, again");
+    expect(job.status).toBe("completed");
+    expect(crosspost.posts).toHaveLength(1);
+    const [entry] = await ledgerOf(tweetId, "crossposts");
+
+    const dry = await post(`/api/processing/jobs/${job.id}/reprocess/dry-run`, owner);
+    expect(dry.body.data.channels).toEqual([
+      expect.objectContaining({
+        status: "rendered",
+        outcome: "skip",
+        replaces: expect.objectContaining({ jobId: job.id, publicationId: entry.id }),
+      }),
+    ]);
+
+    const again = await rerun(`/api/processing/jobs/${job.id}/reprocess`);
+    expect(again.status).toBe("completed");
+    expect(crosspost.posts).toHaveLength(1);
+    const [step] = await stepsOf(again.id);
+    expect(step).toMatchObject({ status: "success", output: { skipped: true } });
+    expect(step.output.message).toMatch(
+      /^Already published \(https:\/\/.+\) by job [0-9a-f]{8}: Crosspost cannot edit a publication/,
+    );
+    // The ledger is as it was: the one entry, still the approval's.
+    expect(await ledgerOf(tweetId, "crossposts")).toEqual([
+      expect.objectContaining({ id: entry.id, jobId: job.id, status: "published" }),
+    ]);
   });
 });
 
