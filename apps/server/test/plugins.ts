@@ -65,11 +65,14 @@ export interface RecordedDelivery {
   config: unknown;
   idempotencyKey: string | null;
   jobId: string;
+  /** The reference id of the delivery a re-run edited, for an edit. */
+  edited?: string;
 }
 
 /**
- * A local distributor that records what it receives. `failNext` makes the next deliveries fail (retryable or
- * not), as a channel that is down or refuses would.
+ * A local distributor that records what it receives, and edits its earlier delivery on a re-run (as a channel
+ * that can edit a message does). `failNext` makes the next deliveries fail (retryable or not), as a channel that is
+ * down or refuses would.
  */
 export function recordingDistributor(name = "@test/recorder") {
   const deliveries: RecordedDelivery[] = [];
@@ -78,20 +81,26 @@ export function recordingDistributor(name = "@test/recorder") {
     type: "distributor",
     name,
     configSchema: z.object({ channel: z.string().optional() }),
-    async render(input) {
-      return { action: "record", request: input };
+    async render(input, _config, context) {
+      return context.replay
+        ? { action: "edit", request: input, edits: true }
+        : { action: "record", request: input };
     },
     async send(rendered, config, context) {
       const failure = failures.shift();
       if (failure)
         throw new PluginError(failure.message, { code: "TEST_CHANNEL", retryable: failure.retryable });
+      const edited = rendered.edits ? context.replay?.receipt.reference?.id : undefined;
       deliveries.push({
         input: rendered.request,
         config,
         idempotencyKey: context.idempotencyKey,
         jobId: context.jobId,
+        ...(edited ? { edited } : {}),
       });
-      return { reference: { kind: "test-message", id: String(deliveries.length) } };
+      return edited
+        ? { edited: true, reference: { kind: "test-message", id: edited } }
+        : { reference: { kind: "test-message", id: String(deliveries.length) } };
     },
   };
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { feedDestinations } from "./destinations.ts";
+import { branchKeys, feedDestinations } from "./destinations.ts";
 
 describe("feedDestinations", () => {
   it("links RSS to the feed's file on its service URL", () => {
@@ -89,5 +89,61 @@ describe("feedDestinations", () => {
     );
     expect(crosspost.href).toBe("https://x.com/i/user/1234567890");
     expect(webhook).toEqual({ kind: "webhook", label: "Webhook", href: null });
+  });
+});
+
+describe("branchKeys", () => {
+  const telegram = { plugin: "@curate/telegram", config: { botToken: "{{TG}}", chatId: "@solar_news" } };
+  const discord = { plugin: "@curatedotfun/discord", config: { webhookUrl: "{{DISCORD_WEBHOOK}}" } };
+  const hook = {
+    plugin: "@curate/webhook",
+    config: { url: "https://hooks.example.com/in", secret: "{{H}}" },
+  };
+
+  it("keys each entry by its plugin and target, whatever its index", () => {
+    const keys = branchKeys([telegram, discord, hook]);
+    expect(keys).toEqual([
+      "@curate/telegram|@solar_news|",
+      "@curate/discord|webhook|{{DISCORD_WEBHOOK}}|",
+      "@curate/webhook|https://hooks.example.com/in",
+    ]);
+    expect(branchKeys([hook, telegram])).toEqual([keys[2], keys[0]]);
+  });
+
+  it("keeps the key when only the formatting or a secret changes, and changes it with the target", () => {
+    const [key] = branchKeys([telegram]);
+    const reformatted = {
+      ...telegram,
+      config: { ...telegram.config, parseMode: "none", botToken: "{{BOT2}}" },
+    };
+    expect(branchKeys([reformatted])).toEqual([key]);
+    expect(branchKeys([{ plugin: "telegram", config: { channelId: " @solar_news " } }])).toEqual([key]);
+    expect(branchKeys([{ ...telegram, config: { chatId: "@wind_news" } }])).not.toEqual([key]);
+    expect(branchKeys([{ ...telegram, config: { ...telegram.config, messageThreadId: 7 } }])).not.toEqual([
+      key,
+    ]);
+  });
+
+  it("tells apart entries that share a target by their order among themselves", () => {
+    expect(
+      branchKeys([telegram, hook, telegram, { plugin: "@acme/poster" }, { plugin: "@acme/poster" }]),
+    ).toEqual([
+      "@curate/telegram|@solar_news|",
+      "@curate/webhook|https://hooks.example.com/in",
+      "@curate/telegram|@solar_news|#2",
+      "@acme/poster",
+      "@acme/poster#2",
+    ]);
+  });
+
+  it("escapes the separator, so no target can pass for another", () => {
+    const [a] = branchKeys([
+      { plugin: "@curate/supabase", config: { url: "https://x.supabase.co", table: "a|b" } },
+    ]);
+    const [b] = branchKeys([
+      { plugin: "@curate/supabase", config: { url: "https://x.supabase.co", schema: "a", table: "b" } },
+    ]);
+    expect(a).toBe("@curate/supabase|https://x.supabase.co||a%7Cb");
+    expect(a).not.toBe(b);
   });
 });

@@ -1,4 +1,4 @@
-import { builtinPluginName } from "./plugins.ts";
+import { builtinPluginId, builtinPluginName } from "./plugins.ts";
 
 /**
  * "Posting to:" badges of a feed page: one per stream distributor, with a link to where the content lands
@@ -143,5 +143,76 @@ export function feedDestinations(
     const known = name ? KNOWN[name] : undefined;
     if (!known || !name) return { kind: distributor.plugin, label: distributor.plugin, href: null };
     return { kind: name, label: known.label, href: known.link(distributor.config ?? {}, feedId, options) };
+  });
+}
+
+// --- Branch keys: which publication a re-run edits (decision 0025). ---
+
+/** Only ASCII white space is trimmed, as the migration that filled older rows trims (`btrim`). */
+const trimAscii = (text: string) => text.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, "");
+
+/** Text and numbers as written, placeholders kept (a new secret behind `{{NAME}}` is the same target). */
+function rawPart(value: unknown): string {
+  if (typeof value === "string") return trimAscii(value);
+  if (typeof value === "number" && Number.isFinite(value)) return String(value);
+  return "";
+}
+
+/** One part of a key: normalised, bounded, and escaped so the separator can never appear inside a part. */
+function keyPart(value: unknown, normalise: (text: string) => string = (text) => text): string {
+  return normalise(rawPart(value)).slice(0, 500).replace(/%/g, "%25").replace(/\|/g, "%7C");
+}
+
+/** An alias that the config schema renames (`channelId` → `chatId`): the name wins when both are there. */
+const either = (config: Record<string, unknown>, name: string, alias: string) =>
+  config[name] === undefined ? config[alias] : config[name];
+
+const TARGETS: Record<string, (config: Record<string, unknown>) => string[]> = {
+  rss: (config) => [keyPart(config.serviceUrl)],
+  telegram: (config) => [keyPart(either(config, "chatId", "channelId")), keyPart(config.messageThreadId)],
+  discord: (config) => {
+    const webhook = keyPart(config.webhookUrl);
+    return webhook ? ["webhook", webhook, keyPart(config.threadId)] : ["channel", keyPart(config.channelId)];
+  },
+  notion: (config) => [keyPart(config.databaseId, (id) => id.toLowerCase().replace(/-/g, ""))],
+  supabase: (config) => [
+    keyPart(either(config, "url", "supabaseUrl")),
+    keyPart(config.schema),
+    keyPart(either(config, "table", "tableName")),
+  ],
+  "near-social": (config) => [keyPart(config.accountId), keyPart(config.networkId)],
+  crosspost: (config) => [
+    keyPart(config.signerId),
+    (Array.isArray(config.targets) ? config.targets : [])
+      .map((target) => {
+        const { platform, userId } = (target && typeof target === "object" ? target : {}) as Record<
+          string,
+          unknown
+        >;
+        return `${keyPart(platform, (name) => name.toLowerCase())}:${keyPart(userId)}`;
+      })
+      .join(","),
+  ],
+  webhook: (config) => [keyPart(config.url)],
+};
+
+/**
+ * The stable identity of each distributor entry of a feed's stream, in config order: the plugin and where it
+ * publishes as its config says (Telegram's chat and topic, Discord's webhook or channel, Notion's database,
+ * Supabase's table, the webhook's or RSS service's URL, NEAR Social's account, Crosspost's signer and targets),
+ * never its formatting. Entries keep their key when others are added, removed or reordered, and a changed target is
+ * a new key (a new publication). A plugin this table does not know is keyed by its name; entries that would share a
+ * key are told apart by their order among themselves (`#2`, `#3`).
+ */
+export function branchKeys(distributors: readonly DistributorLike[]): string[] {
+  const seen = new Map<string, number>();
+  return distributors.map((distributor) => {
+    const name = builtinPluginName(distributor.plugin);
+    const plugin = name ? builtinPluginId(name) : trimAscii(distributor.plugin);
+    const target = name ? TARGETS[name] : undefined;
+    const base = [plugin, ...(target ? target(distributor.config ?? {}) : [])].join("|");
+    const count = (seen.get(base) ?? 0) + 1;
+    seen.set(base, count);
+    return count === 1 ? base : `${base}#${count}`;
   });
 }

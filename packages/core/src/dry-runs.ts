@@ -29,8 +29,15 @@ export const rssReaderItemSchema = z.object({
 export type RssReaderItem = z.infer<typeof rssReaderItemSchema>;
 
 /**
+ * What a rendered channel would do with the publish ledger: post a `new` publication, `edit` the live one of its
+ * branch (`replaces` names it), or `skip` because the live one cannot be edited (the channel keeps it as it is).
+ */
+export const DRY_RUN_OUTCOMES = ["new", "edit", "skip"] as const;
+export type DryRunOutcome = (typeof DRY_RUN_OUTCOMES)[number];
+
+/**
  * What one of a feed's channels would publish in a dry run: the request its distributor rendered (sent nowhere),
- * or the error of the step that stopped it. `replaces` names the earlier publication a replay would edit.
+ * or the error of the step that stopped it. `replaces` names the live publication a re-run would edit or leave.
  */
 export const dryRunChannelSchema = z.object({
   branch: z.number().int(),
@@ -44,9 +51,13 @@ export const dryRunChannelSchema = z.object({
   request: z.unknown().nullable(),
   /** What readers of a feed channel (RSS) are shown of it; null for channels whose request is what they show. */
   shown: rssReaderItemSchema.nullable(),
+  /** Null when the channel did not render (failed or not run). */
+  outcome: z.enum(DRY_RUN_OUTCOMES).nullable(),
   replaces: z
     .object({
       jobId: z.string(),
+      /** The ledger entry (absent for a recap, whose earlier run is found through its retries). */
+      publicationId: z.string().optional(),
       reference: z
         .object({ kind: z.string(), id: z.string().optional(), url: z.string().optional() })
         .nullable(),

@@ -2,7 +2,9 @@
 
 /**
  * Why a job exists: an approval; a retry of failed steps or from one step; a reprocess with the latest config; a
- * tweaked step input. Later capabilities add recaps, dry runs, retractions and acknowledgements (no submission).
+ * tweaked step input. Later capabilities add recaps, dry runs, retractions and acknowledgements (no submission),
+ * and `republish`: a moderator's explicit "publish again as a new post" of one branch, the only kind that posts a
+ * second copy where the ledger already holds a live one.
  */
 export const PROCESSING_JOB_KINDS = [
   "approval",
@@ -13,6 +15,7 @@ export const PROCESSING_JOB_KINDS = [
   "dry_run",
   "retraction",
   "acknowledgement",
+  "republish",
 ] as const;
 export type ProcessingJobKind = (typeof PROCESSING_JOB_KINDS)[number];
 

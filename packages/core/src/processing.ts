@@ -22,6 +22,12 @@ export const processingJobSchema = z.object({
   requestedBy: z.string().nullable(),
   /** A recap run's recap (its id in the feed's `outputs.recap`), and the approvals it covers: [start, end). */
   recapId: z.string().nullable(),
+  /**
+   * Why Retry Failed has nothing left to do although the job has failed steps: later jobs linked to it by
+   * `retryOfJobId` published every branch that failed here. Null when Retry Failed applies (or the job has no
+   * failed steps).
+   */
+  retryBlockedReason: z.string().nullable(),
   periodStart: z.string().nullable(),
   periodEnd: z.string().nullable(),
   startedAt: z.string().nullable(),

@@ -26,6 +26,17 @@ export const publicationSchema = z.object({
   /** The distributor plugin (`@curate/telegram`) and the branch of the feed's stream it was. */
   pluginName: z.string(),
   branch: z.number().int(),
+  /**
+   * The branch's stable identity (plugin and target, `branchKeys`): re-runs edit the newest entry still published
+   * under it.
+   */
+  branchKey: z.string(),
+  /**
+   * Set on an older copy still published beside a newer one of the same branch (a duplicate, or the first post
+   * after "publish again"): the id of the newer, live entry, which re-runs edit. Null for the live entry itself and
+   * for entries no longer published.
+   */
+  supersededBy: z.string().nullable(),
   /** A readable name of the channel ("Telegram"). */
   channel: z.string().nullable(),
   reference: publicationReferenceSchema,
@@ -91,3 +102,19 @@ export const retractAnswerSchema = z.object({
   cancelledJobs: z.number().int(),
 });
 export type RetractAnswer = z.infer<typeof retractAnswerSchema>;
+
+/**
+ * POST /api/publications/{publicationId}/publish-again: a second copy of this entry's branch as a new post (its own
+ * ledger entry), for the feed's moderators. `confirm` must be true: nothing posts a second copy by accident.
+ */
+export const publishAgainRequestSchema = z.object({
+  confirm: z.literal(true, { error: "Confirm that a second copy should be posted (confirm: true)." }),
+});
+export type PublishAgainRequest = z.infer<typeof publishAgainRequestSchema>;
+
+/** POST /api/publications/{publicationId}/retract: takes back one older copy; the post stays approved. */
+export const retractCopyAnswerSchema = z.object({
+  publicationId: z.string(),
+  retractionJobId: z.string(),
+});
+export type RetractCopyAnswer = z.infer<typeof retractCopyAnswerSchema>;

@@ -160,6 +160,8 @@ const envSchema = z.object({
   ACKS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(60),
   /** Dry runs (previews, config tests, replays) one account may start an hour; a config test of N posts is N. */
   DRY_RUNS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).default(200),
+  /** "Publish again as a new post" (a second copy on a channel) one account may ask for an hour. */
+  REPUBLISH_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
   RSS_ALLOWED_HOSTS: list,
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),

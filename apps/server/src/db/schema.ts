@@ -458,6 +458,8 @@ export const processingSteps = pgTable(
     stage: text("stage", { enum: PROCESSING_STEP_STAGES }).notNull(),
     /** The distributor branch (its index in the plan), or null for a global step. */
     branch: integer("branch"),
+    /** The branch's stable identity (core's `branchKeys`: plugin and target), or null for a global step. */
+    branchKey: text("branch_key"),
     /** Position within its chain (the global transforms, or one branch). */
     position: integer("position").notNull().default(0),
     pluginName: text("plugin_name").notNull(),
@@ -517,6 +519,11 @@ export const publications = pgTable(
     /** One entry per distribution step: a step succeeds once. */
     stepId: text("step_id").notNull(),
     branch: integer("branch").notNull(),
+    /**
+     * The branch's stable identity (plugin and target): re-runs look up the newest entry still published under it,
+     * whatever the branch's index is by then.
+     */
+    branchKey: text("branch_key").notNull(),
     pluginName: text("plugin_name").notNull(),
     stepName: text("step_name"),
     /** The distributor's config as the step ran it (placeholders unfilled), for the retraction's credentials. */
@@ -535,6 +542,10 @@ export const publications = pgTable(
   (t) => [
     uniqueIndex("publications_step_idx").on(t.stepId),
     index("publications_submission_feed_idx").on(t.submissionId, t.feedId, t.publishedAt),
+    // Every re-run's distribution looks up the live entry of its branch.
+    index("publications_live_branch_idx")
+      .on(t.submissionId, t.feedId, t.branchKey, t.publishedAt)
+      .where(sql`${t.status} = 'published'`),
     index("publications_job_idx").on(t.jobId),
     index("publications_retraction_job_idx")
       .on(t.retractionJobId)

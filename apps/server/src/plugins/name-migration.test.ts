@@ -182,34 +182,12 @@ beforeAll(async () => {
       entries: [{ chain: "global", from: 0, input: { plugin: "webhook" } }],
     },
   });
-  await db.insert(processingSteps).values([
-    {
-      id: "step-1",
-      jobId: "job-1",
-      stepOrder: 0,
-      type: "transformation",
-      stage: "global",
-      pluginName: "Foo",
-    },
-    {
-      id: "step-2",
-      jobId: "job-1",
-      stepOrder: 1,
-      type: "distribution",
-      stage: "distributor",
-      branch: 0,
-      pluginName: "webhook",
-    },
-  ]);
-  await db.insert(publications).values({
-    id: "publication-1",
-    feedId: "hooked",
-    jobId: "job-1",
-    stepId: "step-2",
-    branch: 0,
-    pluginName: "webhook",
-    referenceKind: "webhook-delivery",
-  });
+  // Steps and ledger entries as migration 0016 held them (no branch keys yet), written as SQL like the feeds.
+  await db.execute(sql`insert into processing_steps (id, job_id, step_order, type, stage, branch, plugin_name)
+    values ('step-1', 'job-1', 0, 'transformation', 'global', null, 'Foo'),
+      ('step-2', 'job-1', 1, 'distribution', 'distributor', 0, 'webhook')`);
+  await db.execute(sql`insert into publications (id, feed_id, job_id, step_id, branch, plugin_name, reference_kind)
+    values ('publication-1', 'hooked', 'job-1', 'step-2', 0, 'webhook', 'webhook-delivery')`);
   await db.insert(channelPauses).values({
     feedId: "hooked",
     channelKey: "webhook:0123456789abcdef01234567",

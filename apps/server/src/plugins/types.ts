@@ -43,17 +43,20 @@ export interface PluginContext {
    */
   idempotencyKey: string | null;
   /**
-   * A replay (reprocess, retry, tweak): what this distributor branch published in the job being replayed, so a
-   * channel that can edit a publication edits it instead of posting a second one. Absent for first publications
-   * and transforms.
+   * The publication of this distributor branch that is live now (the newest still published in the ledger for the
+   * branch's key; for a recap, what its earlier run published), whatever job runs: a channel that can edit a
+   * publication renders its edit (`RenderedDistribution.edits`); otherwise the runner leaves it as it is and sends
+   * nothing. Absent when nothing is live, for "publish again as a new post", and for transforms.
    */
   replay?: ReplayOf;
 }
 
-/** The earlier publication a replay may edit: the receipt its distribution step stored, and in which job. */
+/** The live publication a re-run edits: the receipt its send stored, in which job, and its ledger entry. */
 export interface ReplayOf {
   jobId: string;
   receipt: DistributionReceipt;
+  /** The ledger entry (absent for a recap's earlier run, found through its retries). */
+  publicationId?: string;
 }
 
 interface PluginBase<Config> {
@@ -90,6 +93,11 @@ export interface RenderedDistribution {
    * made by the function that writes the published copy, so a preview shows what a send publishes.
    */
   shown?: RssReaderItem;
+  /**
+   * True when the request changes the publication in `context.replay` (an edit, an upsert, a replaced item, an
+   * update delivery) instead of making a new one. A re-run whose render is not an edit is not sent.
+   */
+  edits?: boolean;
 }
 
 /**

@@ -480,7 +480,7 @@ describe("replay with a diff", () => {
     expect(discord.message(discord.posted[0].id).embeds[0].title).toBe(
       "Wind power record, corrected figures",
     );
-    // Notion's page is updated and Supabase's row replaced; a webhook cannot edit, so it is delivered again.
+    // Notion's page is updated and Supabase's row replaced; the webhook gets the same delivery as an update.
     expect(notion.pages).toHaveLength(1);
     expect(notion.updates).toHaveLength(1);
     expect(notion.pages[0].properties.Name.title[0].text.content).toBe(
@@ -491,6 +491,8 @@ describe("replay with a diff", () => {
     ]);
     expect(supabase.merged).toHaveLength(1);
     expect(receiver.requests).toHaveLength(1);
+    expect(receiver.updates).toHaveLength(1);
+    expect(receiver.items.size).toBe(1);
     // The feed's own RSS item is replaced, not added again.
     expect(await rssCount()).toBe(rssBefore);
     const titles = await server.db
@@ -502,8 +504,7 @@ describe("replay with a diff", () => {
     // The edit's request is exactly the one the dry run showed.
     expect(discord.requests[0].body).toEqual(dc.request.body);
     expect(telegram.requests[0].body).toEqual(tg.request);
-    // The ledger still holds one entry for each edited message, page, row and item, now the tweak's; the webhook,
-    // delivered again, has two.
+    // The ledger still holds one entry for each edited message, page, row, item and delivery, now the tweak's.
     const ledger = await queryRows<{ plugin: string; jobs: string[] }>(
       server.db,
       sql`select plugin_name as plugin, array_agg(job_id order by published_at) as jobs from publications
@@ -516,7 +517,7 @@ describe("replay with a diff", () => {
       "@curate/rss": [tweakJob],
       "@curate/supabase": [tweakJob],
       "@curate/telegram": [tweakJob],
-      "@curate/webhook": [original.id, tweakJob],
+      "@curate/webhook": [tweakJob],
     });
   });
 

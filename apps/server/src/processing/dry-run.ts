@@ -75,6 +75,7 @@ export function channelsOf(plan: Plan | null, steps: StepRow[]): DryRunChannel[]
       action: typeof output?.action === "string" ? output.action : null,
       request: output?.request ?? null,
       shown: (output?.shown as DryRunChannel["shown"] | undefined) ?? null,
+      outcome: output ? ((output.outcome as DryRunChannel["outcome"] | undefined) ?? "new") : null,
       replaces,
       error: output ? null : ((failed?.error as DryRunChannel["error"]) ?? null),
       failedStep: output ? null : (failed?.stepName ?? null),

@@ -271,16 +271,17 @@ describe("retry, reprocess and tweak", () => {
     expect(again[0].input).toEqual(rssTransform.input);
   });
 
-  it("Reprocess makes a new job from the latest config, as a new publication", async () => {
+  it("Reprocess makes a new job from the latest config that edits the live publication", async () => {
     const { jobId } = await approve("happy");
     await finished(jobId);
-    const firstKey = recorder.deliveries[0].idempotencyKey;
+    const first = recorder.deliveries[0];
     const { status, body } = await post(`/api/processing/jobs/${jobId}/reprocess`, moderator);
     expect(status).toBe(201);
     expect(body.message).toBe("Reprocessing job triggered successfully.");
     await finished(body.data.job.id);
     expect(recorder.deliveries).toHaveLength(2);
-    expect(recorder.deliveries[1].idempotencyKey).not.toBe(firstKey);
+    // The same publication: the same key, and an edit of the first delivery rather than a second one.
+    expect(recorder.deliveries[1]).toMatchObject({ idempotencyKey: first.idempotencyKey, edited: "1" });
     expect(await stepsOf(body.data.job.id)).toHaveLength(4);
   });
 

@@ -314,7 +314,8 @@ describe("Run now", () => {
       .set({ status: "completed", leaseUntil: null })
       .where(eq(processingJobs.id, again.body.data.job.id));
 
-    // Reprocess the first run: the same period with the latest config, as a new job.
+    // Reprocess the first run: the same period with the latest config, as a new job that updates the digest the
+    // receiver has (the same delivery, as item.updated) instead of delivering a second one.
     const reprocessed = await post(`/api/processing/jobs/${body.data.job.id}/reprocess`, moderator);
     expect(reprocessed.status).toBe(201);
     expect(reprocessed.body.data.job).toMatchObject({
@@ -324,7 +325,11 @@ describe("Run now", () => {
       periodEnd: body.data.job.periodEnd,
     });
     await finished(reprocessed.body.data.job.id);
-    expect(deliveriesOf("manual")).toHaveLength(2);
+    expect(deliveriesOf("manual")).toHaveLength(1);
+    const [digest] = deliveriesOf("manual");
+    expect(receiver.updates.filter((d) => d.body.feedId === "manual")).toEqual([
+      expect.objectContaining({ id: digest.id, event: "item.updated" }),
+    ]);
   });
 });
 

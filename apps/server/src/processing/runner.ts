@@ -1,5 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
-import { type FeedConfig, findBuiltinPlugin, type ProcessingJobStatus } from "@curate/core";
+import {
+  branchKeys,
+  type DryRunOutcome,
+  type FeedConfig,
+  findBuiltinPlugin,
+  type ProcessingJobStatus,
+} from "@curate/core";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
@@ -29,7 +35,7 @@ import {
   stepName,
 } from "./plan.ts";
 import { recapPlan } from "./recaps.ts";
-import { earlierPublication } from "./replay.ts";
+import { livePublication, skippedOutput } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
 import { toStepError } from "./step-error.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
@@ -182,7 +188,13 @@ function reachedSteps(plan: Plan): Array<{ chain: "global" | number; position: n
 }
 
 /** Job kinds that publish a submission: they run only while it is approved in the feed. */
-const PUBLISHING_KINDS: ReadonlySet<string> = new Set(["approval", "retry", "reprocess", "tweak"]);
+const PUBLISHING_KINDS: ReadonlySet<string> = new Set([
+  "approval",
+  "retry",
+  "reprocess",
+  "tweak",
+  "republish",
+]);
 
 async function stillApproved(tx: Database, job: JobRow): Promise<boolean> {
   const [link] = await tx
@@ -197,6 +209,7 @@ async function stillApproved(tx: Database, job: JobRow): Promise<boolean> {
 /** Writes the plan and its step rows once, the first time a job runs (in the caller's transaction). */
 async function prepareSteps(tx: Database, job: JobRow, plan: Plan): Promise<StepRow[]> {
   const reached = reachedSteps(plan);
+  const keys = branchKeys(plan.branches.map((branch) => branch.distributor));
   if (!job.plan) {
     await tx.update(processingJobs).set({ plan, updatedAt: sql`now()` }).where(eq(processingJobs.id, job.id));
   }
@@ -214,6 +227,7 @@ async function prepareSteps(tx: Database, job: JobRow, plan: Plan): Promise<Step
           type: isDistribution ? ("distribution" as const) : ("transformation" as const),
           stage: stageOf(plan, chain, position),
           branch: chain === "global" ? null : chain,
+          branchKey: chain === "global" ? null : (keys[chain] ?? null),
           position,
           pluginName: step.plugin,
           stepName: stepName(plan, chain, position),
@@ -228,14 +242,32 @@ async function prepareSteps(tx: Database, job: JobRow, plan: Plan): Promise<Step
     .returning();
 }
 
-/** A dry run's distribution output: the request the channel would get, and the publication it would edit. */
+/**
+ * What a distribution does with the branch's live publication: edit it where the channel rendered an edit, leave
+ * it (skip) where it cannot, or post a new one when nothing is live.
+ */
+function outcomeOf(rendered: RenderedDistribution, replay: ReplayOf | null): DryRunOutcome {
+  if (!replay) return "new";
+  return rendered.edits ? "edit" : "skip";
+}
+
+/** A dry run's distribution output: the request the channel would get, and what it does with the live publication. */
 function dryRunOutput(rendered: RenderedDistribution, replay: ReplayOf | null) {
   return {
     dryRun: true,
     action: rendered.action,
     request: rendered.request,
     ...(rendered.shown ? { shown: rendered.shown } : {}),
-    ...(replay ? { replaces: { jobId: replay.jobId, reference: replay.receipt.reference ?? null } } : {}),
+    outcome: outcomeOf(rendered, replay),
+    ...(replay
+      ? {
+          replaces: {
+            jobId: replay.jobId,
+            ...(replay.publicationId ? { publicationId: replay.publicationId } : {}),
+            reference: replay.receipt.reference ?? null,
+          },
+        }
+      : {}),
   };
 }
 
@@ -584,7 +616,7 @@ async function runStep(
     : {};
   let heldKeys: string[] = [];
   let pluginVersion: string | null = null;
-  let sent = false;
+  let sent: { replay: ReplayOf | null; edits: boolean } | null = null;
   try {
     const plugin = await resolvePlugin(deps, row.pluginName, row.type);
     pluginVersion = plugin.version ?? null;
@@ -599,7 +631,7 @@ async function runStep(
     }
     const config = hydrateSecrets(parsed.data, plugin.configSchema, secrets);
     const signal = AbortSignal.timeout(deps.stepTimeoutMs);
-    const replay = plugin.type === "distributor" ? await earlierPublication(db, job, row) : null;
+    const replay = plugin.type === "distributor" ? await livePublication(db, job, row) : null;
     const context = {
       signal,
       logger: deps.logger.child({ jobId: job.id, step: row.id, plugin: row.pluginName }),
@@ -626,15 +658,20 @@ async function runStep(
       output = dryRunOutput(rendered, replay);
     } else {
       const rendered = await plugin.render(input, config, context);
-      const rules = plugin.throttle?.(config) ?? [];
-      if (rules.length > 0) {
-        heldKeys = slotKeys(plugin.name, rules);
-        const turn = reservation ?? (await reserveSlot(db, plugin.name, rules));
-        const deferred = await awaitTurn(db, row.id, turn, signal);
-        if (deferred) return { deferred };
+      if (replay && outcomeOf(rendered, replay) === "skip") {
+        // The channel cannot edit what is live: a re-run never posts a second copy behind the moderator's back.
+        output = skippedOutput(replay, row.stepName ?? row.pluginName);
+      } else {
+        const rules = plugin.throttle?.(config) ?? [];
+        if (rules.length > 0) {
+          heldKeys = slotKeys(plugin.name, rules);
+          const turn = reservation ?? (await reserveSlot(db, plugin.name, rules));
+          const deferred = await awaitTurn(db, row.id, turn, signal);
+          if (deferred) return { deferred };
+        }
+        output = await plugin.send(rendered, config, context);
+        sent = { replay, edits: rendered.edits === true };
       }
-      output = await plugin.send(rendered, config, context);
-      sent = true;
     }
     const storedOutput = boundedJson(output ?? null);
     // A send is recorded in the publish ledger in the same transaction that marks its step done.
@@ -650,7 +687,14 @@ async function runStep(
           updatedAt: sql`now()`,
         })
         .where(eq(processingSteps.id, row.id));
-      if (sent) await recordPublication(tx, { job, step: row, receipt: storedOutput });
+      if (sent) {
+        await recordPublication(tx, {
+          job,
+          step: row,
+          receipt: storedOutput,
+          ...(sent.replay && sent.edits ? { edited: { publicationId: sent.replay.publicationId } } : {}),
+        });
+      }
     });
     return { output };
   } catch (thrown) {

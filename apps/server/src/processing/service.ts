@@ -8,8 +8,9 @@ import {
   type ProcessingJobKind,
   type ProcessingStep,
   type ProcessingSummary,
+  shortJobId,
 } from "@curate/core";
-import { and, asc, desc, eq, inArray, notInArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { processingJobs, processingSteps, submissionFeeds, type User } from "../db/schema.ts";
@@ -30,7 +31,7 @@ type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-export function toProcessingJob(row: JobRow): ProcessingJob {
+export function toProcessingJob(row: JobRow, retryBlockedReason: string | null = null): ProcessingJob {
   return {
     id: row.id,
     kind: row.kind,
@@ -43,6 +44,7 @@ export function toProcessingJob(row: JobRow): ProcessingJob {
     attempts: row.attempts,
     requestedBy: row.requestedBy,
     recapId: row.recapId,
+    retryBlockedReason,
     periodStart: iso(row.periodStart),
     periodEnd: iso(row.periodEnd),
     startedAt: iso(row.startedAt),
@@ -115,8 +117,79 @@ export async function listSubmissionJobs(
     .where(and(eq(processingJobs.submissionId, submissionId), eq(processingJobs.feedId, feedId)))
     .orderBy(sql`${processingJobs.startedAt} desc nulls first`, desc(processingJobs.createdAt))
     .limit(100);
-  return rows.map(toProcessingJob);
+  const blocked = await retryBlockedReasons(db, rows);
+  return rows.map((row) => toProcessingJob(row, blocked.get(row.id) ?? null));
 }
+
+/** Kinds that publish a submission's branches (and so may leave one failed for Retry Failed). */
+const PUBLISHING_KINDS = ["approval", "retry", "reprocess", "tweak", "republish"] as const;
+const isPublishing = (kind: string) => (PUBLISHING_KINDS as readonly string[]).includes(kind);
+
+/**
+ * Why Retry Failed has nothing left to do, per failed job of one submission in one feed (`jobs`: all of them, or
+ * at least each failed job's later ones): every branch that failed in it was published since (sent, edited, or
+ * found already live) by a job descending from it through `retryOfJobId`. A retry would only edit those.
+ */
+export async function retryBlockedReasons(db: Database, jobs: JobRow[]): Promise<Map<string, string>> {
+  const failedJobs = jobs.filter(
+    (job) => isPublishing(job.kind) && (job.status === "failed" || job.status === "completed_with_errors"),
+  );
+  if (failedJobs.length === 0) return new Map();
+  const children = new Map<string, JobRow[]>();
+  for (const job of jobs) {
+    if (!job.retryOfJobId || !isPublishing(job.kind)) continue;
+    children.set(job.retryOfJobId, [...(children.get(job.retryOfJobId) ?? []), job]);
+  }
+  const descendants = (root: string): JobRow[] => {
+    const found: JobRow[] = [];
+    const queue = [...(children.get(root) ?? [])];
+    while (queue.length > 0 && found.length < jobs.length) {
+      const next = queue.shift() as JobRow;
+      found.push(next);
+      queue.push(...(children.get(next.id) ?? []));
+    }
+    return found;
+  };
+  const later = new Map(failedJobs.map((job) => [job.id, descendants(job.id)]));
+  const involved = [...new Set([...failedJobs, ...[...later.values()].flat()].map((job) => job.id))];
+  const steps = await db
+    .select({
+      jobId: processingSteps.jobId,
+      branchKey: processingSteps.branchKey,
+      stepName: processingSteps.stepName,
+      status: processingSteps.status,
+    })
+    .from(processingSteps)
+    .where(and(inArray(processingSteps.jobId, involved), eq(processingSteps.type, "distribution")));
+  const reasons = new Map<string, string>();
+  for (const job of failedJobs) {
+    const failed = steps.filter(
+      (step) => step.jobId === job.id && step.status !== "success" && step.branchKey,
+    );
+    if (failed.length === 0) continue;
+    const publishedBy = new Map<string, string>();
+    for (const descendant of later.get(job.id) ?? []) {
+      for (const step of steps) {
+        if (step.jobId === descendant.id && step.status === "success" && step.branchKey) {
+          publishedBy.set(step.branchKey, descendant.id);
+        }
+      }
+    }
+    if (!failed.every((step) => publishedBy.has(step.branchKey as string))) continue;
+    const names = [...new Set(failed.map((step) => step.stepName ?? "the channel"))];
+    const by = [
+      ...new Set(failed.map((step) => shortJobId(publishedBy.get(step.branchKey as string) ?? ""))),
+    ];
+    reasons.set(
+      job.id,
+      `Nothing left to retry: ${joinNames(names)} ${names.length === 1 ? "was" : "were"} published since by ${by.length === 1 ? "job" : "jobs"} ${joinNames(by)}. Use Reprocess or Tweak to change what is live; re-runs edit it.`,
+    );
+  }
+  return reasons;
+}
+
+const joinNames = (names: string[]) =>
+  names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 
 export async function listJobSteps(db: Database, env: Env, user: User | null, jobId: string) {
   const job = await findJob(db, jobId);
@@ -130,7 +203,10 @@ export async function listJobSteps(db: Database, env: Env, user: User | null, jo
 }
 
 /** One unfinished job per submission and feed at a time, so a double click cannot publish twice at once. */
-async function assertNoneRunning(db: Database, job: JobRow) {
+export async function assertNoneRunning(
+  db: Database,
+  job: Pick<JobRow, "recapId" | "submissionId" | "feedId" | "kind">,
+) {
   const same = job.recapId
     ? eq(processingJobs.recapId, job.recapId)
     : job.submissionId
@@ -177,13 +253,12 @@ async function assertStillApproved(db: Database, job: JobRow) {
   }
 }
 
-async function createFollowUp(
+export async function createFollowUp(
   db: Database,
   original: JobRow,
   user: User,
   kind: ProcessingJobKind,
   plan: Plan | null,
-  samePublication: boolean,
 ): Promise<ProcessingJob> {
   if (original.kind === "dry_run") {
     // Its plan may be a config that was never saved: only the job it previewed can be run for real.
@@ -207,11 +282,10 @@ async function createFollowUp(
       idempotencyKey: `${kind}:${original.id}:${id}`,
       retryOfJobId: original.id,
       plan,
-      // A retry finishes the same publication (channels that dedupe see the same key); a reprocess or a tweak is
-      // a deliberate new one.
-      publicationKey: samePublication
-        ? (original.publicationKey ?? original.idempotencyKey)
-        : `${kind}:${id}`,
+      // Re-runs of a post are the same publication (the ledger says what they edit, and channels that dedupe see
+      // the same key); only "publish again as a new post" is a deliberate new one.
+      publicationKey:
+        kind === "republish" ? `${kind}:${id}` : (original.publicationKey ?? original.idempotencyKey),
       requestedBy: user.nearAccountId,
     })
     .returning();
@@ -278,12 +352,22 @@ export async function retryFailedSteps(db: Database, env: Env, user: User, jobId
   if (failed.length === 0) throw AppError.conflict("This job has no failed steps to retry.");
   if (job.kind === "retraction") return retryRetraction(db, job, user, failed);
   if (job.kind === "acknowledgement") return retryAcknowledgement(db, job, user, failed[0]);
+  if (job.submissionId) {
+    const related = await db
+      .select()
+      .from(processingJobs)
+      .where(and(eq(processingJobs.submissionId, job.submissionId), eq(processingJobs.feedId, job.feedId)))
+      .orderBy(desc(processingJobs.createdAt))
+      .limit(1000);
+    const blocked = (await retryBlockedReasons(db, related)).get(job.id);
+    if (blocked) throw AppError.conflict(blocked);
+  }
   const plan = planOf(job);
   const globalFailure = failed.find((step) => step.branch === null);
   const entries: PlanEntry[] = globalFailure
     ? [{ chain: "global", from: globalFailure.position, input: globalFailure.input }]
     : failed.map((step) => ({ chain: chainOf(step), from: step.position, input: step.input }));
-  return createFollowUp(db, job, user, "retry", { ...plan, entries }, true);
+  return createFollowUp(db, job, user, "retry", { ...plan, entries });
 }
 
 /** A follow-up job to create (or first to run dry): the job it replays, its kind and its plan. */
@@ -291,7 +375,6 @@ export interface FollowUp {
   job: JobRow;
   kind: ProcessingJobKind;
   plan: Plan | null;
-  samePublication: boolean;
 }
 
 /** Retry Step: the job again from that step, with that step's stored input. */
@@ -315,8 +398,8 @@ export async function retryFromStep(db: Database, env: Env, user: User, stepId: 
       throw AppError.conflict("This step did not fail: there is nothing to retry.");
     return retryAcknowledgement(db, found, user, step);
   }
-  const { job, kind, plan, samePublication } = await retryStepFollowUp(db, env, user, stepId);
-  return createFollowUp(db, job, user, kind, plan, samePublication);
+  const { job, kind, plan } = await retryStepFollowUp(db, env, user, stepId);
+  return createFollowUp(db, job, user, kind, plan);
 }
 
 export async function retryStepFollowUp(
@@ -336,13 +419,13 @@ export async function retryStepFollowUp(
     throw AppError.conflict("An acknowledgement cannot run as a dry run: retry it if it failed.");
   }
   const entries: PlanEntry[] = [{ chain: chainOf(step), from: step.position, input: step.input }];
-  return { job, kind: "retry", plan: { ...planOf(job), entries }, samePublication: true };
+  return { job, kind: "retry", plan: { ...planOf(job), entries } };
 }
 
 /** Reprocess: a new job from the feed's latest config (job level only). */
 export async function reprocessJob(db: Database, env: Env, user: User, jobId: string) {
-  const { job, kind, plan, samePublication } = await reprocessFollowUp(db, env, user, jobId);
-  return createFollowUp(db, job, user, kind, plan, samePublication);
+  const { job, kind, plan } = await reprocessFollowUp(db, env, user, jobId);
+  return createFollowUp(db, job, user, kind, plan);
 }
 
 export async function reprocessFollowUp(
@@ -362,13 +445,13 @@ export async function reprocessFollowUp(
   if (job.kind === "acknowledgement") {
     throw AppError.conflict("An acknowledgement cannot be reprocessed: retry it if it failed.");
   }
-  return { job, kind: "reprocess", plan: null, samePublication: false };
+  return { job, kind: "reprocess", plan: null };
 }
 
 /** Tweak and Reprocess: the step again with an edited input, then the rest of its branch. */
 export async function tweakStep(db: Database, env: Env, user: User, stepId: string, newInput: string) {
-  const { job, kind, plan, samePublication } = await tweakFollowUp(db, env, user, stepId, newInput);
-  return createFollowUp(db, job, user, kind, plan, samePublication);
+  const { job, kind, plan } = await tweakFollowUp(db, env, user, stepId, newInput);
+  return createFollowUp(db, job, user, kind, plan);
 }
 
 export async function tweakFollowUp(
@@ -395,7 +478,7 @@ export async function tweakFollowUp(
     ]);
   }
   const entries: PlanEntry[] = [{ chain: chainOf(step), from: step.position, input }];
-  return { job, kind: "tweak", plan: { ...planOf(job), entries }, samePublication: false };
+  return { job, kind: "tweak", plan: { ...planOf(job), entries } };
 }
 
 /**
@@ -412,11 +495,10 @@ export async function listProcessedSubmissions(
   const feedId = normaliseFeedId(feedIdParam);
   await assertModerates(db, env, feedId, user);
   const { page, limit } = query;
-  const recentFailure = sql`exists (select 1 from processing_jobs fj where fj.submission_id = sf.submission_id
-    and fj.feed_id = sf.feed_id and fj.status in ('failed', 'completed_with_errors')
-    and fj.kind <> 'dry_run' and fj.completed_at > now() - interval '24 hours')`;
   const filtered = query.failures === "recent";
-  const filter = filtered ? sql`and ${recentFailure}` : sql``;
+  const filter = filtered
+    ? sql`and sf.submission_id in ${recentlyFailed(feedId)} and ${stillUnpublished(sql`sf.submission_id`, feedId)}`
+    : sql``;
   // Retracted posts are few: found from the retraction jobs' partial index, then kept only while still rejected.
   const retracted = sql`(select distinct rj.submission_id from processing_jobs rj
     where rj.feed_id = ${feedId} and rj.kind = 'retraction')`;
@@ -455,7 +537,42 @@ export async function listProcessedSubmissions(
   return { items: rows.slice(0, limit), pagination: { page, limit, hasNextPage, totalCount: Number(total) } };
 }
 
-/** The feed page's badge: failed or partly failed jobs of the last 24 hours. */
+const publishingKinds = sql.join(
+  PUBLISHING_KINDS.map((kind) => sql`${kind}`),
+  sql`, `,
+);
+
+/** Submissions of the feed with a publishing job that failed (wholly or partly) in the last 24 hours. */
+const recentlyFailed = (feedId: string) => sql`(select fj.submission_id from processing_jobs fj
+  where fj.feed_id = ${feedId} and fj.status in ('failed', 'completed_with_errors')
+    and fj.kind in (${publishingKinds}) and fj.completed_at > now() - interval '24 hours'
+    and fj.submission_id is not null)`;
+
+/**
+ * A post still approved in the feed whose latest publishing job (finished in the last 24 hours) left a branch
+ * failed and unpublished: a distribution that did not succeed, with nothing live in the ledger for its branch's key
+ * (a job that failed before it had any distribution step counts too). A failure a later job repaired, or a failed
+ * edit of a publication that is live, does not.
+ */
+const stillUnpublished = (submissionId: SQL, feedId: string) => sql`exists (
+  select 1 from submission_feeds link
+    cross join lateral (select j.id, j.status, j.completed_at from processing_jobs j
+      where j.submission_id = link.submission_id and j.feed_id = link.feed_id and j.kind in (${publishingKinds})
+      order by j.created_at desc limit 1) latest
+  where link.submission_id = ${submissionId} and link.feed_id = ${feedId} and link.status = 'approved'
+    and latest.status in ('failed', 'completed_with_errors')
+    and latest.completed_at > now() - interval '24 hours'
+    and (not exists (select 1 from processing_steps any_send
+          where any_send.job_id = latest.id and any_send.type = 'distribution')
+      or exists (select 1 from processing_steps send where send.job_id = latest.id and send.type = 'distribution'
+          and send.status <> 'success'
+          and not exists (select 1 from publications live where live.submission_id = link.submission_id
+            and live.feed_id = link.feed_id and live.branch_key = send.branch_key and live.status = 'published'))))`;
+
+/**
+ * The feed page's badge: posts (submission and feed) whose latest publishing job of the last 24 hours still has a
+ * failed branch that nothing published since.
+ */
 export async function processingSummary(
   db: Database,
   env: Env,
@@ -466,9 +583,9 @@ export async function processingSummary(
   await assertModerates(db, env, feedId, user);
   const [row] = await queryRows<{ failed: number }>(
     db,
-    sql`select count(*)::int as failed from processing_jobs
-      where feed_id = ${feedId} and status in ('failed', 'completed_with_errors') and kind <> 'dry_run'
-        and completed_at > now() - interval '24 hours'`,
+    sql`select count(*)::int as failed from (select distinct candidate.submission_id
+      from ${recentlyFailed(feedId)} candidate) failing
+      where ${stillUnpublished(sql`failing.submission_id`, feedId)}`,
   );
   return { failedLast24h: row?.failed ?? 0, pausedChannels: await countChannelPauses(db, feedId) };
 }
@@ -517,7 +634,7 @@ export async function recapRuns(
   const feedId = normaliseFeedId(feedIdParam);
   await assertModerates(db, env, feedId, user);
   const page = await listRecapRuns(db, feedId, query);
-  return { ...page, items: page.items.map(toProcessingJob) };
+  return { ...page, items: page.items.map((row) => toProcessingJob(row)) };
 }
 
 /** Run now: a recap over the approvals since its last run (moderators of the feed). */

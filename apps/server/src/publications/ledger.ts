@@ -8,9 +8,18 @@ type PublicationRow = typeof publications.$inferSelect;
 /** What a distribution step that sent something hands the ledger. */
 export interface SentPublication {
   job: { id: string; submissionId: string | null; feedId: string };
-  step: { id: string; branch: number | null; pluginName: string; stepName: string | null; config: unknown };
+  step: {
+    id: string;
+    branch: number | null;
+    branchKey: string | null;
+    pluginName: string;
+    stepName: string | null;
+    config: unknown;
+  };
   /** The send's receipt (the step's output). */
   receipt: unknown;
+  /** The live entry the send edited in place (a re-run), rather than a new publication. */
+  edited?: { publicationId?: string };
 }
 
 const text = (value: unknown) =>
@@ -26,10 +35,32 @@ export async function recordPublication(tx: Database, sent: SentPublication): Pr
   const reference = receipt.reference && typeof receipt.reference === "object" ? receipt.reference : {};
   const referenceKind = text(reference.kind) ?? sent.step.pluginName;
   const referenceId = text(reference.id);
-  // A replay that edited its earlier publication in place (the same message, page, row or item) is still that one
-  // publication: the entry moves to the new job, keeping when it first went out, so a retraction removes it once.
+  const values = {
+    jobId: sent.job.id,
+    stepId: sent.step.id,
+    branch: sent.step.branch ?? 0,
+    branchKey: sent.step.branchKey ?? sent.step.pluginName,
+    pluginName: sent.step.pluginName,
+    stepName: sent.step.stepName,
+    config: sent.step.config ?? null,
+    referenceKind,
+    referenceId,
+    referenceUrl: text(reference.url),
+    receipt: sent.receipt ?? null,
+  };
+  // A re-run that edited the live publication in place (the same message, page, row, item or delivery) is still
+  // that one publication: its entry moves to the new job, keeping its id and when it first went out, so the
+  // ledger holds one live entry per branch and a retraction removes it once.
+  if (sent.edited?.publicationId) {
+    const moved = await tx
+      .update(publications)
+      .set(values)
+      .where(and(eq(publications.id, sent.edited.publicationId), eq(publications.status, "published")))
+      .returning({ id: publications.id });
+    if (moved.length > 0) return;
+  }
   let publishedAt: Date | undefined;
-  if (referenceId && sent.job.submissionId && isEditReceipt(sent.receipt)) {
+  if (sent.edited && referenceId && sent.job.submissionId) {
     const earlier = await tx
       .delete(publications)
       .where(
@@ -50,35 +81,42 @@ export async function recordPublication(tx: Database, sent: SentPublication): Pr
       id: sent.step.id,
       submissionId: sent.job.submissionId,
       feedId: sent.job.feedId,
-      jobId: sent.job.id,
-      stepId: sent.step.id,
-      branch: sent.step.branch ?? 0,
-      pluginName: sent.step.pluginName,
-      stepName: sent.step.stepName,
-      config: sent.step.config ?? null,
-      referenceKind,
-      referenceId,
-      referenceUrl: text(reference.url),
-      receipt: sent.receipt ?? null,
+      ...values,
       ...(publishedAt ? { publishedAt } : {}),
     })
     .onConflictDoNothing({ target: publications.stepId });
 }
 
-/** The receipt of a replay that changed the earlier publication instead of making a new one. */
-function isEditReceipt(receipt: unknown): boolean {
-  if (!receipt || typeof receipt !== "object") return false;
-  const { edited, updated, replaced } = receipt as Record<string, unknown>;
-  return typeof edited === "boolean" || updated === true || replaced === true;
+/**
+ * The publication live now on one branch of a submission in a feed: the newest entry still published under the
+ * branch's key (older copies beside it are duplicates, or the first post after a "publish again").
+ */
+export async function liveEntryOf(db: Database, submissionId: string, feedId: string, branchKey: string) {
+  const [row] = await db
+    .select()
+    .from(publications)
+    .where(
+      and(
+        eq(publications.submissionId, submissionId),
+        eq(publications.feedId, feedId),
+        eq(publications.branchKey, branchKey),
+        eq(publications.status, "published"),
+      ),
+    )
+    .orderBy(desc(publications.publishedAt), desc(publications.id))
+    .limit(1);
+  return row ?? null;
 }
 
-export function toPublication(row: PublicationRow): Publication {
+export function toPublication(row: PublicationRow, supersededBy: string | null = null): Publication {
   return {
     id: row.id,
     submissionId: row.submissionId,
     feedId: row.feedId,
     pluginName: row.pluginName,
     branch: row.branch,
+    branchKey: row.branchKey,
+    supersededBy,
     channel: row.stepName,
     reference: { kind: row.referenceKind, id: row.referenceId, url: row.referenceUrl },
     status: row.status,
@@ -144,10 +182,55 @@ async function pageOf(
     .offset(page * limit);
   const [{ total }] = await db.select({ total: sql<number>`count(*)::int` }).from(publications).where(where);
   const hasNextPage = rows.length > limit;
+  const items = rows.slice(0, limit);
+  const live = await liveEntriesBeside(db, items);
   return {
-    items: rows.slice(0, limit).map(toPublication),
+    items: items.map((row) => {
+      const newest = live.get(liveKey(row));
+      return toPublication(row, row.status === "published" && newest && newest !== row.id ? newest : null);
+    }),
     pagination: { page, limit, hasNextPage, totalCount: Number(total) },
   };
+}
+
+const liveKey = (row: Pick<PublicationRow, "submissionId" | "feedId" | "branchKey">) =>
+  `${row.submissionId}\u0000${row.feedId}\u0000${row.branchKey}`;
+
+/** The live (newest published) entry's id of each branch the page's published entries belong to. */
+async function liveEntriesBeside(db: Database, rows: PublicationRow[]): Promise<Map<string, string>> {
+  const published = rows.filter((row) => row.status === "published" && row.submissionId);
+  if (published.length === 0) return new Map();
+  const branches = [...new Map(published.map((row) => [liveKey(row), row])).values()];
+  const newest = await db
+    .selectDistinctOn([publications.submissionId, publications.feedId, publications.branchKey], {
+      id: publications.id,
+      submissionId: publications.submissionId,
+      feedId: publications.feedId,
+      branchKey: publications.branchKey,
+    })
+    .from(publications)
+    .where(
+      and(
+        eq(publications.status, "published"),
+        or(
+          ...branches.map((row) =>
+            and(
+              eq(publications.submissionId, row.submissionId as string),
+              eq(publications.feedId, row.feedId),
+              eq(publications.branchKey, row.branchKey),
+            ),
+          ),
+        ),
+      ),
+    )
+    .orderBy(
+      publications.submissionId,
+      publications.feedId,
+      publications.branchKey,
+      desc(publications.publishedAt),
+      desc(publications.id),
+    );
+  return new Map(newest.map((row) => [liveKey(row), row.id]));
 }
 
 /** A submission's entries in some feeds (those the reader moderates). */

@@ -13,10 +13,17 @@ export interface ReceivedDelivery {
 /**
  * A webhook receiver that does what docs/plugins.md asks of one: it checks `X-Curate-Signature` against the
  * HMAC-SHA256 of `<X-Curate-Timestamp>.<raw body>` under the shared secret, refuses timestamps outside a
- * five-minute window (401), and accepts a delivery id it has seen once more without keeping it twice.
+ * five-minute window (401), and accepts a delivery id it has seen once more without keeping it twice. It keeps the
+ * items it was given as a receiver's store would: `item.published` adds one per delivery id, `item.updated`
+ * replaces the item of its delivery id, `item.retracted` removes the one it names.
  */
 export async function startWebhookReceiver(secret: string) {
   const deliveries: ReceivedDelivery[] = [];
+  /** Updates applied, in order. */
+  const updates: ReceivedDelivery[] = [];
+  /** The receiver's items, by the delivery id that published them. */
+  // biome-ignore lint/suspicious/noExplicitAny: the delivered data, checked by assertion
+  const items = new Map<string, any>();
   const refused: Array<{ reason: string; request: ReceivedRequest }> = [];
   const queue = answerQueue();
 
@@ -43,14 +50,20 @@ export async function startWebhookReceiver(secret: string) {
       return { status: 401, body: { error: reason } };
     }
     const id = String(request.headers["x-curate-delivery"]);
-    if (!deliveries.some((delivery) => delivery.id === id)) {
-      deliveries.push({
-        id,
-        event: String(request.headers["x-curate-event"]),
-        timestamp: Number(request.headers["x-curate-timestamp"]),
-        body: request.body,
-        raw: request.raw,
-      });
+    const delivery: ReceivedDelivery = {
+      id,
+      event: String(request.headers["x-curate-event"]),
+      timestamp: Number(request.headers["x-curate-timestamp"]),
+      body: request.body,
+      raw: request.raw,
+    };
+    if (delivery.event === "item.updated") {
+      updates.push(delivery);
+      items.set(id, request.body?.data);
+    } else if (!deliveries.some((known) => known.id === id)) {
+      deliveries.push(delivery);
+      if (delivery.event === "item.retracted") items.delete(String(request.body?.data?.delivery));
+      else items.set(id, request.body?.data);
     }
     return { status: 202, body: { received: id } };
   };
@@ -61,6 +74,8 @@ export async function startWebhookReceiver(secret: string) {
     baseUrl: server.url,
     requests: server.requests,
     deliveries,
+    updates,
+    items,
     refused,
     /** The next request gets this answer instead (a 503, a redirect, …). */
     answerNext(answer: FakeAnswer) {
@@ -68,6 +83,8 @@ export async function startWebhookReceiver(secret: string) {
     },
     reset() {
       deliveries.length = 0;
+      updates.length = 0;
+      items.clear();
       refused.length = 0;
       server.requests.length = 0;
       queue.clear();

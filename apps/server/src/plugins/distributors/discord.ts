@@ -397,6 +397,7 @@ function discordEditOf(request: DiscordRequest, receipt: DistributionReceipt): R
   return {
     action: request.target === "webhook" ? "editWebhookMessage" : "editMessage",
     request: { ...request, body, editMessageId: messageId },
+    edits: true,
   };
 }
 

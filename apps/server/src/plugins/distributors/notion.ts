@@ -313,7 +313,9 @@ export function createNotionDistributor(
         properties,
       };
       const update = context.replay ? notionUpdateOf(request, context.replay.receipt) : null;
-      return update ? { action: "pages.update", request: update } : { action: "pages.create", request };
+      return update
+        ? { action: "pages.update", request: update, edits: true }
+        : { action: "pages.create", request };
     },
     async send(rendered, config, context) {
       const request = rendered.request as NotionPageRequest;

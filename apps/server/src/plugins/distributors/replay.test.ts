@@ -212,13 +212,32 @@ describe("a replay edits the earlier publication, sending exactly what it render
     expect(replay.receipt).toMatchObject({ replaced: true, reference: original.receipt.reference });
   });
 
-  it("a channel that cannot edit (a webhook) publishes again, sending exactly the bytes it rendered", async () => {
+  it("a webhook re-run sends the same delivery id as item.updated, exactly the bytes it rendered", async () => {
     const plugin = createWebhookDistributor({ allowedHosts: ["127.0.0.1"] });
-    const config = stepConfig(plugin, { url: receiver.url, secret: "{{HOOK}}" });
+    const config = stepConfig(plugin, { url: receiver.url, secret: "{{HOOK}}", event: "post.created" });
     const { original, replay, requests } = await publishThenReplay(plugin, config, receiver.requests);
     expect(requests).toHaveLength(2);
     expect(requests[0].raw).toBe((original.rendered.request as { body: string }).body);
     expect(requests[1].raw).toBe((replay.rendered.request as { body: string }).body);
-    expect(replay.rendered.action).toBe("POST");
+    expect(replay.rendered).toMatchObject({ action: "POST (update)", edits: true });
+    expect(requests.map((r) => [r.headers["x-curate-event"], r.headers["x-curate-delivery"]])).toEqual([
+      ["post.created", "a".repeat(64)],
+      ["item.updated", "a".repeat(64)],
+    ]);
+    expect(JSON.parse(requests[1].raw)).toMatchObject({ event: "item.updated", delivery: "a".repeat(64) });
+    expect(replay.receipt).toMatchObject({ updated: true, reference: original.receipt.reference });
+    expect([...receiver.items.values()]).toEqual([expect.objectContaining({ title: second.title })]);
+  });
+
+  it("renders no edit when the receipt does not say which message it was (the runner then sends nothing)", async () => {
+    const plugin = createTelegramDistributor({ apiRoot: telegram.apiRoot });
+    const config = stepConfig(plugin, { botToken: "{{TG}}", chatId: "@curate_news" });
+    const rendered = await plugin.render(
+      first,
+      config,
+      distributionContext({ replay: { jobId: "j", receipt: { reference: { kind: "telegram-message" } } } }),
+    );
+    expect(rendered).toMatchObject({ action: "sendMessage" });
+    expect(rendered.edits).toBeUndefined();
   });
 });

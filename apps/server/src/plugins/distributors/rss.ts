@@ -250,7 +250,7 @@ function rssReplaceOf(
 ): (RenderedDistribution & { request: RssItemInput }) | null {
   const guid = typeof receipt.guid === "string" ? receipt.guid : receipt.reference?.id;
   if (!guid) return null;
-  return { action: "replaceItem", request: { ...item, guid } };
+  return { action: "replaceItem", request: { ...item, guid }, edits: true };
 }
 
 async function sendRssReplace(

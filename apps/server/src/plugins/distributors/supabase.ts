@@ -166,7 +166,7 @@ export function createSupabaseDistributor(
           : {}),
       };
       const replace = context.replay ? supabaseReplaceOf(insert, config, context.replay.receipt) : null;
-      if (replace) return { action: "upsert (replace the earlier row)", request: replace };
+      if (replace) return { action: "upsert (replace the earlier row)", request: replace, edits: true };
       return { action: insert.onConflict ? "upsert (ignore duplicates)" : "insert", request: insert };
     },
     async send(rendered, config, context) {

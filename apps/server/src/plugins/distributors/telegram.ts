@@ -207,7 +207,9 @@ export function createTelegramDistributor(
         ...(config.disableLinkPreview ? { link_preview_options: { is_disabled: true as const } } : {}),
       };
       const edit = context.replay ? telegramEditOf(request, context.replay.receipt) : null;
-      return edit ? { action: "editMessageText", request: edit } : { action: "sendMessage", request };
+      return edit
+        ? { action: "editMessageText", request: edit, edits: true }
+        : { action: "sendMessage", request };
     },
     async send(rendered, config, context) {
       const api = new Api(config.botToken, {

@@ -17,6 +17,11 @@ export interface WebhookSettings {
 }
 
 export const DEFAULT_WEBHOOK_EVENT = "item.published";
+/**
+ * The event of a re-run (retry, reprocess, tweak) of a publication the receiver already has: the same
+ * `X-Curate-Delivery` as that publication, so the receiver replaces the item instead of adding a second one.
+ */
+export const WEBHOOK_UPDATED_EVENT = "item.updated";
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** The delivery this distributor sends, all but its time and signature (made when it is sent). */
@@ -57,8 +62,9 @@ function answerError(status: number, location: string | null, snippet: string): 
 
 /**
  * An HMAC-signed JSON POST to a URL the feed chooses (docs/plugins.md: "Receiving webhooks"). The delivery id is
- * the publication's idempotency key, the same on every retry, so a receiver can drop a delivery it already has.
- * Only 408, 425, 429, 5xx, timeouts and unreachable receivers are retried (by the engine, with backoff).
+ * the publication's idempotency key, the same on every retry, so a receiver can drop a delivery it already has; a
+ * re-run of a publication the ledger holds sends that publication's delivery id again as `item.updated`. Only 408,
+ * 425, 429, 5xx, timeouts and unreachable receivers are retried (by the engine, with backoff).
  */
 export function createWebhookDistributor(
   settings: WebhookSettings,
@@ -70,8 +76,9 @@ export function createWebhookDistributor(
     // A receiver is somebody's small server: a few deliveries a second at most.
     throttle: (config) => [{ key: `host:${new URL(config.url).host}`, intervalMs: 200 }],
     async render(input, config, context) {
-      const event = config.event ?? DEFAULT_WEBHOOK_EVENT;
-      const delivery = context.idempotencyKey ?? context.jobId;
+      const updates = context.replay ? updatedDelivery(context.replay.receipt) : null;
+      const event = updates ? WEBHOOK_UPDATED_EVENT : (config.event ?? DEFAULT_WEBHOOK_EVENT);
+      const delivery = updates ?? context.idempotencyKey ?? context.jobId;
       const request: WebhookRequest = {
         url: config.url,
         headers: {
@@ -88,7 +95,7 @@ export function createWebhookDistributor(
           data: input ?? null,
         }),
       };
-      return { action: "POST", request };
+      return updates ? { action: "POST (update)", request, edits: true } : { action: "POST", request };
     },
     async send(rendered, config, context) {
       const request = rendered.request as WebhookRequest;
@@ -131,11 +138,18 @@ export function createWebhookDistributor(
       }
       return {
         status: response.status,
+        ...(rendered.edits ? { updated: true } : {}),
         reference: { kind: "webhook-delivery", id: request.headers["X-Curate-Delivery"], url: request.url },
       };
     },
     retract: (receipt, config, context) => retractWebhookDelivery(settings, receipt, config, context),
   };
+}
+
+/** The delivery id of the publication a re-run updates, from its receipt; null when it was not recorded. */
+function updatedDelivery(receipt: DistributionReceipt): string | null {
+  const id = receipt.reference?.kind === "webhook-delivery" ? receipt.reference.id : undefined;
+  return typeof id === "string" && id ? id : null;
 }
 
 /** The event a retraction delivers, so the receiver can take the item down itself. */

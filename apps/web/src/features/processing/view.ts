@@ -57,6 +57,11 @@ export function hasFailedSteps(status: ProcessingJobStatus): boolean {
   return status === "failed" || status === "completed_with_errors";
 }
 
+/** The id of the line that says why a job's Retry Failed is disabled (its button is described by it). */
+export function retryBlockedId(jobId: string): string {
+  return `retry-blocked-${jobId}`;
+}
+
 /** Retry Step reruns a step from its stored input, so the step must have run and finished. */
 export function canRetryStep(step: Pick<ProcessingStep, "status" | "input">): boolean {
   const finished: readonly ProcessingStepStatus[] = ["success", "failed"];

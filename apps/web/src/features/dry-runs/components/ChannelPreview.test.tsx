@@ -14,6 +14,7 @@ const channel = (overrides: Partial<DryRunChannel>): DryRunChannel => ({
   action: "sendMessage",
   request: null,
   shown: null,
+  outcome: "new",
   replaces: null,
   error: null,
   failedStep: null,
@@ -51,6 +52,7 @@ describe("a channel's dry-run preview", () => {
             pluginName: "@curate/discord",
             stepName: "Discord",
             action: "editWebhookMessage",
+            outcome: "edit",
             request: {
               target: "webhook",
               body: { embeds: [{ title: "Solar \\(cheaper\\)", description: "Body" }] },
@@ -107,6 +109,34 @@ describe("a channel's dry-run preview", () => {
     expect(screen.getByText("c<d>")).toBeTruthy();
     expect(screen.getByTestId("rss-item").textContent).toContain("amy");
     expect(container.querySelector("script")).toBeNull();
+  });
+
+  it("says when a channel that cannot edit will send nothing, and when it posts anew", () => {
+    render(
+      <>
+        <ChannelPreview
+          channel={channel({
+            pluginName: "@curate/crosspost",
+            stepName: "Crosspost",
+            action: "createPost",
+            outcome: "skip",
+            request: { content: [{ text: "Solar" }] },
+            replaces: {
+              jobId: "8d759cbb-0000-4000-8000-000000000000",
+              publicationId: "p1",
+              reference: { kind: "crosspost", url: "https://x.com/curate/status/1" },
+            },
+          })}
+        />
+        <ChannelPreview channel={channel({ branch: 1, request: { text: "Solar" } })} />
+      </>,
+    );
+    const [skip, fresh] = screen.getAllByTestId("channel-outcome");
+    expect(skip.textContent).toBe(
+      "Sends nothing: already published by job 8d759cbb…, and this channel cannot edit it. open it",
+    );
+    expect(skip.querySelector("a")?.getAttribute("href")).toBe("https://x.com/curate/status/1");
+    expect(fresh.textContent).toBe("Posts a new publication.");
   });
 
   it("says which step would fail, and why", () => {

@@ -1,5 +1,5 @@
 import { type DryRunChannel, findBuiltinPlugin, type RssReaderItem } from "@curate/core";
-import { AlertTriangleIcon, PencilIcon, SparklesIcon } from "lucide-react";
+import { AlertTriangleIcon, CircleSlashIcon, PencilIcon, SendIcon, SparklesIcon } from "lucide-react";
 import { Badge } from "#web/components/ui/badge";
 import { cn } from "#web/lib/cn";
 import { channelKind, discordText, notionType, notionValue, type TextRun, telegramRuns } from "../render";
@@ -35,22 +35,7 @@ export function ChannelPreview({ channel }: { channel: DryRunChannel }) {
           </Badge>
         ) : null}
       </header>
-      {channel.replaces ? (
-        <p className="flex items-center gap-1.5 text-xs text-muted">
-          <PencilIcon aria-hidden="true" className="size-3.5" />
-          Edits the publication of job {channel.replaces.jobId.slice(0, 8)}…
-          {channel.replaces.reference?.url ? (
-            <a
-              className="text-accent underline"
-              href={channel.replaces.reference.url}
-              target="_blank"
-              rel="noreferrer"
-            >
-              open it
-            </a>
-          ) : null}
-        </p>
-      ) : null}
+      <OutcomeLine channel={channel} />
       {channel.status === "rendered" ? (
         <ChannelBody channel={channel} />
       ) : (
@@ -80,6 +65,43 @@ export function ChannelPreview({ channel }: { channel: DryRunChannel }) {
         </details>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * What publishing would do with the channel's live publication: edit it (which one), leave it as it is (the
+ * channel cannot edit, so nothing is sent), or post a new one.
+ */
+function OutcomeLine({ channel }: { channel: DryRunChannel }) {
+  if (channel.status !== "rendered") return null;
+  const replaces = channel.replaces;
+  const link = replaces?.reference?.url ? (
+    <a className="text-accent underline" href={replaces.reference.url} target="_blank" rel="noreferrer">
+      open it
+    </a>
+  ) : null;
+  const job = replaces ? `job ${replaces.jobId.slice(0, 8)}…` : "";
+  if (channel.outcome === "edit" && replaces) {
+    return (
+      <p className="flex flex-wrap items-center gap-1.5 text-xs text-muted" data-testid="channel-outcome">
+        <PencilIcon aria-hidden="true" className="size-3.5" />
+        Edits the publication of {job} {link}
+      </p>
+    );
+  }
+  if (channel.outcome === "skip" && replaces) {
+    return (
+      <p className="flex flex-wrap items-center gap-1.5 text-xs text-amber-800" data-testid="channel-outcome">
+        <CircleSlashIcon aria-hidden="true" className="size-3.5" />
+        Sends nothing: already published by {job}, and this channel cannot edit it. {link}
+      </p>
+    );
+  }
+  return (
+    <p className="flex items-center gap-1.5 text-xs text-muted" data-testid="channel-outcome">
+      <SendIcon aria-hidden="true" className="size-3.5" />
+      Posts a new publication.
+    </p>
   );
 }
 

@@ -1,7 +1,7 @@
 import type { ProcessingJob } from "@curate/core";
 import { FlaskConicalIcon, ListTreeIcon, RotateCcwIcon, WorkflowIcon } from "lucide-react";
 import { Button } from "#web/components/ui/button";
-import { hasFailedSteps } from "../view";
+import { hasFailedSteps, retryBlockedId } from "../view";
 
 interface JobActionsProps {
   job: ProcessingJob;
@@ -64,7 +64,9 @@ export function JobActions(props: JobActionsProps) {
       <Button
         variant="secondary"
         size="sm"
-        disabled={!hasFailedSteps(job.status) || job.kind === "dry_run"}
+        disabled={!hasFailedSteps(job.status) || job.kind === "dry_run" || job.retryBlockedReason !== null}
+        title={job.retryBlockedReason ?? undefined}
+        aria-describedby={job.retryBlockedReason ? retryBlockedId(job.id) : undefined}
         loading={props.retrying}
         onClick={props.onRetry}
       >

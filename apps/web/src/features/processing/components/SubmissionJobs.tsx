@@ -8,6 +8,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#
 import { formatJobDate } from "#web/lib/format";
 import { submissionJobsQueryOptions } from "../api";
 import { useReprocessJob, useRetryJob } from "../mutations";
+import { retryBlockedId } from "../view";
 import { DateText } from "./DateText";
 import { JobActions } from "./JobActions";
 import { JobSteps } from "./JobSteps";
@@ -25,6 +26,7 @@ const KIND_LABELS: Record<ProcessingJobKind, string> = {
   dry_run: "Dry run",
   retraction: "Retraction",
   acknowledgement: "Acknowledgement",
+  republish: "Publish again",
 };
 
 const JOB_COLUMNS = 5;
@@ -86,7 +88,7 @@ export function SubmissionJobs({ feedId, submissionId }: SubmissionJobsProps) {
                 data-testid="processing-job"
                 data-job-id={job.id}
                 data-status={job.status}
-                className={job.note ? "border-b-0" : undefined}
+                className={job.note || job.retryBlockedReason ? "border-b-0" : undefined}
               >
                 <TableCell>
                   <JobIdentity job={job} />
@@ -113,13 +115,27 @@ export function SubmissionJobs({ feedId, submissionId }: SubmissionJobsProps) {
                   />
                 </TableCell>
               </TableRow>
-              {job.note ? (
+              {job.note || job.retryBlockedReason ? (
                 <tr>
                   <td colSpan={JOB_COLUMNS} className="px-4 pb-3">
-                    <p className="flex items-start gap-2 text-xs text-muted">
-                      <InfoIcon aria-hidden="true" className="mt-px size-3.5 shrink-0" />
-                      {job.note}
-                    </p>
+                    <div className="flex flex-col gap-1">
+                      {job.note ? (
+                        <p className="flex items-start gap-2 text-xs text-muted">
+                          <InfoIcon aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+                          {job.note}
+                        </p>
+                      ) : null}
+                      {job.retryBlockedReason ? (
+                        <p
+                          id={retryBlockedId(job.id)}
+                          className="flex items-start gap-2 text-xs text-muted"
+                          data-testid="retry-blocked"
+                        >
+                          <InfoIcon aria-hidden="true" className="mt-px size-3.5 shrink-0" />
+                          Retry Failed is off. {job.retryBlockedReason}
+                        </p>
+                      ) : null}
+                    </div>
                   </td>
                 </tr>
               ) : null}

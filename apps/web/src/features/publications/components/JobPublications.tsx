@@ -35,7 +35,7 @@ export function JobPublications({ jobId, jobStatus, retraction }: JobPublication
         </p>
       ) : (
         <>
-          <PublicationList items={data.items} />
+          <PublicationList items={data.items} actions={retraction ? undefined : () => true} />
           {data.pagination.hasNextPage || page > 0 ? (
             <div className="flex justify-end gap-2">
               <Button size="sm" variant="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>

@@ -175,7 +175,11 @@ function WhereItWent({
         </p>
       ) : (
         <>
-          <PublicationList items={items} showFeed />
+          <PublicationList
+            items={items}
+            showFeed
+            actions={(publication) => !retractedFeeds.has(publication.feedId)}
+          />
           {pagination && (pagination.hasNextPage || page > 0) ? (
             <div className="flex items-center justify-between gap-2 text-sm text-muted">
               <span>
