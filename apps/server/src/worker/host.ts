@@ -6,6 +6,7 @@ import { feedSecretValues } from "../feeds/secret-store.ts";
 import type { Intake } from "../intake/runtime.ts";
 import { runIntakeTick } from "../intake/tick.ts";
 import { createXBudget } from "../intake/x-budget-store.ts";
+import { pruneLimits } from "../limits/service.ts";
 import { createExternalPlugins } from "../plugins/external/loader.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
@@ -26,6 +27,8 @@ export interface WorkerHost {
   runIntakeNow(): Promise<void>;
   /** Looks for due recaps now, as the scheduled tick does; answers how many runs it made. */
   runRecapsNow(): Promise<number>;
+  /** Forgets what is no longer needed (rate-limit windows that ended long ago), as the hourly pass does. */
+  runHousekeepingNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +47,9 @@ export interface WorkerOptions {
 
 const INTAKE_QUEUE = "curate-intake";
 const RECAP_QUEUE = "curate-recaps";
+const HOUSEKEEPING_QUEUE = "curate-housekeeping";
+/** Every worker asks this often (and once at start); the queue keeps one pass per interval however many ask. */
+const HOUSEKEEPING_SECONDS = 60 * 60;
 
 /** The pipeline's runner settings from the environment. */
 export function runnerDeps(options: WorkerOptions): RunnerDeps {
@@ -171,15 +177,39 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   );
   recapTimer.unref();
 
+  const housekeepingPass = () => pruneLimits(database.db);
+  await boss.createQueue(HOUSEKEEPING_QUEUE, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 5 * 60,
+    deleteAfterSeconds: 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+  await boss.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    try {
+      await housekeepingPass();
+    } catch (error) {
+      logger.warn({ err: error }, "housekeeping failed");
+    }
+  });
+  const askForHousekeeping = () =>
+    boss
+      .sendThrottled(HOUSEKEEPING_QUEUE, {}, null, HOUSEKEEPING_SECONDS, "prune")
+      .catch((error) => logger.warn({ err: error }, "could not schedule housekeeping"));
+  void askForHousekeeping();
+  const housekeepingTimer = setInterval(askForHousekeeping, HOUSEKEEPING_SECONDS * 1000);
+  housekeepingTimer.unref();
+
   return {
     boss,
     engine,
     bulkRuns,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
+    runHousekeepingNow: housekeepingPass,
     async stop() {
       clearInterval(timer);
       clearInterval(recapTimer);
+      clearInterval(housekeepingTimer);
       await bulkRuns.stop();
       await engine.stop();
       await boss.stop({ graceful: true, timeout: 15_000 });
