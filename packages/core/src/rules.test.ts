@@ -33,19 +33,23 @@ describe("listSearchSchema (page search parameters)", () => {
 describe("submissionListQuerySchema (API query)", () => {
   it("applies defaults", () => {
     expect(submissionListQuerySchema.parse({})).toEqual({
-      page: 0,
       limit: 20,
       status: "all",
       sortOrder: "newest",
     });
   });
 
-  it.each([{ page: "-1" }, { limit: "0" }, { limit: "101" }, { status: "done" }, { sortOrder: "asc" }])(
-    "refuses %o",
-    (query) => {
-      expect(submissionListQuerySchema.safeParse(query).success).toBe(false);
-    },
-  );
+  it.each([
+    { page: "-1" },
+    { limit: "0" },
+    { limit: "101" },
+    { status: "done" },
+    { sortOrder: "asc" },
+    { offset: "-1" },
+    { page: "0", offset: "0" },
+  ])("refuses %o", (query) => {
+    expect(submissionListQuerySchema.safeParse(query).success).toBe(false);
+  });
 });
 
 describe("overallStatus", () => {
