@@ -66,3 +66,20 @@ export function uploadFileError(file: { type: string; size: number }): string | 
   if (file.size > MAX_UPLOAD_BYTES) return "The image is larger than 5 MB.";
   return undefined;
 }
+
+/**
+ * An image uploaded to this server, as feeds and profiles store it: its path under /uploads, the sha256 of its
+ * bytes and their kind (demo artwork is SVG). A path, never an address: the page resolves it against whichever host
+ * serves it (a second host name, a new domain, an installation restored elsewhere), and the server resolves it
+ * against PUBLIC_URL for readers elsewhere (feed files, link previews).
+ */
+export const UPLOAD_REFERENCE_PATTERN = /^\/uploads\/[0-9a-f]{64}\.(?:png|jpg|gif|webp|svg)$/;
+
+export function isUploadReference(value: string): boolean {
+  return UPLOAD_REFERENCE_PATTERN.test(value);
+}
+
+/** The upload a reference names: the hash its file is stored under, or null for anything else. */
+export function uploadHashOf(value: string): string | null {
+  return isUploadReference(value) ? value.slice("/uploads/".length, "/uploads/".length + 64) : null;
+}

@@ -5,6 +5,7 @@ import {
   FEED_ID_MESSAGES,
   FEED_ID_PATTERN,
   FEED_LIMITS,
+  isUploadReference,
   MAX_UNDO_WINDOW_SECONDS,
   MIN_POLLING_INTERVAL_MS,
 } from "./feed-rules.ts";
@@ -34,6 +35,23 @@ const list = <T extends z.ZodType>(item: T, max: number, what: string) =>
 export const httpUrlSchema = z
   .url({ protocol: /^https?$/, message: "Must be an http(s) URL" })
   .max(FEED_LIMITS.urlLength, `A URL must be at most ${FEED_LIMITS.urlLength} characters`);
+
+export const IMAGE_MESSAGE = "The image must be an uploaded image or an http(s) URL";
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+};
+
+/** A feed's image: one of this server's uploads (by its path), an http(s) URL, or empty for none. One rule, one message. */
+export const feedImageSchema = z
+  .string()
+  .max(FEED_LIMITS.urlLength, `A URL must be at most ${FEED_LIMITS.urlLength} characters`)
+  .refine((value) => value === "" || isUploadReference(value) || isHttpUrl(value), IMAGE_MESSAGE);
 
 const pluginName = z
   .string()
@@ -161,7 +179,7 @@ export const feedConfigSchema = z
         FEED_LIMITS.descriptionLength,
         `Description must be at most ${FEED_LIMITS.descriptionLength} characters`,
       ),
-    image: z.union([httpUrlSchema, z.literal("")]).optional(),
+    image: feedImageSchema.optional(),
     enabled: z.boolean().optional(),
     admins: list(text(64, "An admin account"), FEED_LIMITS.admins, "admins").optional(),
     pollingIntervalMs: z

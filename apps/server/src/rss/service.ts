@@ -5,6 +5,7 @@ import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { feeds, rssItems } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
+import { absoluteImageUrl } from "../uploads/service.ts";
 import {
   jsonFeedDocument,
   type OpmlEntry,
@@ -155,7 +156,7 @@ export function createRssService(settings: RssSettings) {
       siteUrl:
         httpUrl(feedConfig.siteUrl) ??
         `${settings.publicUrl.replace(/\/+$/, "")}/feed/${encodeURIComponent(state.id)}`,
-      image: state.image,
+      image: absoluteImageUrl(state.image, settings.publicUrl),
       filesUrl: `${base}/${encodeURIComponent(state.id)}`,
       updated: lastModified,
     };

@@ -27,7 +27,7 @@ const uploadRoute = createRoute({
   responses: {
     201: jsonResponse(
       successEnvelopeSchema(z.object({ url: z.string(), mimeType: z.string(), size: z.number() })),
-      "Stored; `url` is where it is served",
+      "Stored; `url` is its path under /uploads, which a feed or profile stores (resolved against the page's own address)",
     ),
     400: commonErrors[400],
     401: errorResponse("Not signed in (UNAUTHENTICATED)"),
@@ -73,7 +73,6 @@ export function uploadRoutes({ database: { db }, env }: AppDeps) {
       db,
       {
         uploadsDir: join(env.DATA_DIR, "uploads"),
-        publicUrl: env.PUBLIC_URL,
         bytesPerDay: env.UPLOAD_BYTES_PER_DAY,
       },
       new Uint8Array(await file.arrayBuffer()),

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MAX_UPLOAD_BYTES } from "@curate/core";
+import { isUploadReference, MAX_UPLOAD_BYTES } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { uploads } from "../db/schema.ts";
@@ -35,12 +35,21 @@ export function sniffImage(bytes: Uint8Array) {
 }
 
 /**
- * Stores an image under the sha256 of its bytes (so the same image is stored once and its URL never changes
- * meaning) and answers its public URL.
+ * Where an image is for a reader outside the page (a feed file, a link preview, a channel): an uploaded image's
+ * path resolved against PUBLIC_URL as it is now, anything else as stored.
+ */
+export function absoluteImageUrl(image: string | null, publicUrl: string): string | null {
+  if (!image) return null;
+  return isUploadReference(image) ? new URL(image, publicUrl).href : image;
+}
+
+/**
+ * Stores an image under the sha256 of its bytes (so the same image is stored once and its path never changes
+ * meaning) and answers its path under /uploads (what feeds store: pages resolve it against their own address).
  */
 export async function storeUpload(
   db: Database,
-  options: { uploadsDir: string; publicUrl: string; bytesPerDay: number },
+  options: { uploadsDir: string; bytesPerDay: number },
   bytes: Uint8Array,
   createdBy: string,
 ) {
@@ -79,5 +88,5 @@ export async function storeUpload(
     .insert(uploads)
     .values({ hash, mimeType: kind.mime, size: bytes.length, extension: kind.extension, createdBy })
     .onConflictDoNothing();
-  return { url: `${options.publicUrl}/uploads/${name}`, mimeType: kind.mime, size: bytes.length };
+  return { url: `/uploads/${name}`, mimeType: kind.mime, size: bytes.length };
 }

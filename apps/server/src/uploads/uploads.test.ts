@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertFeed } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { png } from "../../test/images.ts";
 import { signIn } from "../../test/session.ts";
@@ -33,7 +34,8 @@ describe("POST /api/upload", () => {
     const { status, body } = await upload(image, "avatar.jpeg", "image/jpeg");
     expect(status).toBe(201);
     expect(body.data).toMatchObject({ mimeType: "image/png", size: image.length });
-    expect(body.data.url).toMatch(new RegExp(`^${server.env.PUBLIC_URL}/uploads/[0-9a-f]{64}\\.png$`));
+    // A path, not an address: a feed storing it shows its image at whatever address the app is opened.
+    expect(body.data.url).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
     const name = body.data.url.split("/").pop();
     expect(Buffer.compare(readFileSync(join(server.env.DATA_DIR, "uploads", name)), image)).toBe(0);
     const served = await server.request(`/uploads/${name}`);
@@ -131,5 +133,27 @@ describe("GET /api/upload/get-auth-key", () => {
       await withPinata.close();
       await new Promise<void>((resolve) => pinata.close(() => resolve()));
     }
+  });
+});
+
+describe("an uploaded image's path", () => {
+  it("is what a feed stores, resolved against PUBLIC_URL for readers elsewhere (feed files, link previews)", async () => {
+    const { body } = await upload(png(), "logo.png", "image/png");
+    const path: string = body.data.url;
+    await insertFeed(server.db, {
+      id: "pictured",
+      image: path,
+      config: {
+        image: path,
+        outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/rss", config: {} }] } },
+      },
+    });
+    const feed = await server.json("/api/feeds/pictured");
+    expect(feed.body.data).toMatchObject({ image: path, config: { image: path } });
+    const rss = await server.request("/rss/pictured/rss.xml");
+    expect(rss.status).toBe(200);
+    expect(await rss.text()).toContain(`<url>${server.env.PUBLIC_URL}${path}</url>`);
+    const json = await server.json("/rss/pictured/feed.json");
+    expect(json.body.icon).toBe(`${server.env.PUBLIC_URL}${path}`);
   });
 });
