@@ -83,6 +83,10 @@ describe("leaderboard rules", () => {
       approvalCount: 3,
       rejectionCount: 1,
       feedSubmissions: [{ feedId: "ai", count: 4, totalInFeed: 10 }],
+      userId: null,
+      displayName: "@alice",
+      avatarUrl: null,
+      score: 7,
     };
     expect(curatorPoints(entry)).toBe(7);
     expect(curatorPoints(entry, "ai")).toBe(4);

@@ -87,8 +87,11 @@ export function fieldIssues(error: unknown): FieldIssue[] {
 export const DEFAULT_PINATA_UPLOAD_URL = "https://uploads.pinata.cloud/v3/files";
 export const DEFAULT_PINATA_GATEWAY_URL = "https://gateway.pinata.cloud/ipfs";
 
-/** Embedded default: the server stores the image and answers where it is served. */
-async function uploadToServer(file: File): Promise<string> {
+/**
+ * Embedded default: the server checks the image's bytes, stores it and answers its path under /uploads (the only
+ * way to a profile image, which must never be a third party's address).
+ */
+export async function uploadToServer(file: File): Promise<string> {
   const form = new FormData();
   form.append("file", file);
   const response = await fetch(apiUrl("/upload"), { method: "POST", body: form, credentials: "same-origin" });
