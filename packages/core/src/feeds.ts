@@ -16,6 +16,7 @@ import {
   scheduleProblem,
   TIMEZONE_MESSAGE,
 } from "./recap-rules.ts";
+import { secretField } from "./secret-fields.ts";
 
 /** Feed ids are lower-case: "ToDelete1" is accepted and stored as "todelete1". */
 export const feedIdSchema = z
@@ -165,6 +166,26 @@ const acknowledgementsSchema = z.strictObject({
   onApprove: z.boolean().optional(),
 });
 
+/**
+ * A feed's NEAR account settings (document 2 §3, "Integration settings"): the account its NEAR steps act as, when a
+ * step names none of its own. The NEAR Social distributor reads them for each field its config leaves out. The key
+ * is only ever a `{{NAME}}` placeholder of a secret; `rpcUrl` is a node of the feed's choosing (public addresses only).
+ */
+export const nearIntegrationSchema = z.strictObject({
+  parentAccountId: z
+    .string()
+    .trim()
+    .regex(
+      /^(?=.{2,64}$)(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/,
+      "A NEAR account id, such as curate.near",
+    )
+    .optional(),
+  parentKeyPair: secretField("The account's key (ed25519:…), as a {{NAME}} placeholder").optional(),
+  networkId: z.enum(["mainnet", "testnet"], "The network is mainnet or testnet").optional(),
+  rpcUrl: httpUrlSchema.optional(),
+});
+export type NearIntegration = z.infer<typeof nearIntegrationSchema>;
+
 export const feedConfigSchema = z
   .looseObject({
     id: feedIdSchema,
@@ -203,6 +224,7 @@ export const feedConfigSchema = z
       })
       .optional(),
     acknowledgements: acknowledgementsSchema.optional(),
+    integrations: z.looseObject({ near: nearIntegrationSchema.optional() }).optional(),
     sources: list(sourceSchema, FEED_LIMITS.sources, "sources").optional(),
     ingestion: z
       .looseObject({ enabled: z.boolean().optional(), schedule: z.string().min(1).max(100).optional() })
