@@ -192,7 +192,15 @@ describe("feed lifecycle", () => {
       .toBe("Solar Weekly Plus");
     await page.getByLabel("Polling Interval (ms)").fill("500");
     await page.getByRole("button", { name: "Save Changes" }).click();
-    await page.getByText("Polling interval must be a whole number of at least 1000 ms").first().waitFor();
+    // One rule, one message: the same words beside the field and in the summary, never two wordings.
+    const pollingRule = page.getByText("Polling interval must be a whole number of at least 1000 ms", {
+      exact: true,
+    });
+    await pollingRule.first().waitFor();
+    expect(await pollingRule.count()).toBe(2);
+    expect(await page.getByText(/Polling interval: Polling interval|must be at least 1000 ms/).count()).toBe(
+      0,
+    );
     await page.getByLabel("Polling Interval (ms)").fill("60000");
     await page.getByLabel("Twitter Approvers").fill("SolarAlice, bob,, ");
     await page.getByLabel("Enable Stream Output").uncheck();

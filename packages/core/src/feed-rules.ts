@@ -6,6 +6,7 @@ export const FEED_ID_PATTERN = /^[a-z0-9_-]+$/;
 /** The hidden catch-all feed that takes submissions naming no feed. */
 export const ALL_FEED_ID = "all";
 export const MIN_POLLING_INTERVAL_MS = 1000;
+export const MAX_POLLING_INTERVAL_MS = 7 * 24 * 3600 * 1000;
 /** The longest an approval may wait to be undone: longer, and a mistaken approval is better rejected. */
 export const MAX_UNDO_WINDOW_SECONDS = 600;
 /** What the wizard suggests for a new feed. */
@@ -36,6 +37,19 @@ export const FEED_ID_MESSAGES = {
   required: "Please provide at least one hashtag",
   tooLong: `A hashtag may be at most ${FEED_LIMITS.idLength} characters`,
   characters: "A hashtag may only hold letters, digits, - and _",
+} as const;
+
+/**
+ * The edit page's rules in one wording each, wherever they are checked: the form's fields, the config schema the
+ * page checks before saving, and the server. A field and the summary of problems then say the same words.
+ */
+export const FEED_FORM_MESSAGES = {
+  nameRequired: "Feed name is required",
+  descriptionRequired: "Description is required",
+  pollingInterval: `Polling interval must be a whole number of at least ${MIN_POLLING_INTERVAL_MS} ms`,
+  pollingIntervalTooLong: "Polling interval must be at most a week",
+  undoWindow: `The undo window is a whole number of seconds from 0 to ${MAX_UNDO_WINDOW_SECONDS}`,
+  searchQuery: "Enter a query for this search, or remove it",
 } as const;
 
 interface CompletenessFields {

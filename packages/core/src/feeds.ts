@@ -2,10 +2,12 @@ import { z } from "zod";
 import { ACKNOWLEDGEMENT_NETWORKS } from "./acknowledgement-rules.ts";
 import { configQuarantineSchema } from "./config-quarantine.ts";
 import {
+  FEED_FORM_MESSAGES,
   FEED_ID_MESSAGES,
   FEED_ID_PATTERN,
   FEED_LIMITS,
   isUploadReference,
+  MAX_POLLING_INTERVAL_MS,
   MAX_UNDO_WINDOW_SECONDS,
   MIN_POLLING_INTERVAL_MS,
 } from "./feed-rules.ts";
@@ -191,11 +193,11 @@ export const feedConfigSchema = z
     id: feedIdSchema,
     name: z
       .string()
-      .min(1, "Feed name is required")
+      .min(1, FEED_FORM_MESSAGES.nameRequired)
       .max(FEED_LIMITS.nameLength, `Feed name must be at most ${FEED_LIMITS.nameLength} characters`),
     description: z
       .string()
-      .min(1, "Description is required")
+      .min(1, FEED_FORM_MESSAGES.descriptionRequired)
       .max(
         FEED_LIMITS.descriptionLength,
         `Description must be at most ${FEED_LIMITS.descriptionLength} characters`,
@@ -203,12 +205,14 @@ export const feedConfigSchema = z
     image: feedImageSchema.optional(),
     enabled: z.boolean().optional(),
     admins: list(text(64, "An admin account"), FEED_LIMITS.admins, "admins").optional(),
+    // One rule, one message: a fraction, zero and too small a number are all "not a whole number ≥ 1000".
     pollingIntervalMs: z
-      .number()
-      .int()
-      .positive()
-      .min(MIN_POLLING_INTERVAL_MS, `Polling interval must be at least ${MIN_POLLING_INTERVAL_MS} ms`)
-      .max(7 * 24 * 3600 * 1000, "Polling interval must be at most a week")
+      .number(FEED_FORM_MESSAGES.pollingInterval)
+      .refine(
+        (value) => Number.isInteger(value) && value >= MIN_POLLING_INTERVAL_MS,
+        FEED_FORM_MESSAGES.pollingInterval,
+      )
+      .refine((value) => value <= MAX_POLLING_INTERVAL_MS, FEED_FORM_MESSAGES.pollingIntervalTooLong)
       .optional(),
     moderation: z
       .looseObject({
@@ -216,10 +220,11 @@ export const feedConfigSchema = z
         blacklist: handlesByPlatform.optional(),
         /** How long an approval waits before it is processed, so that it can be undone (0: at once). */
         undoWindowSeconds: z
-          .number()
-          .int("The undo window is a whole number of seconds")
-          .min(0, "The undo window cannot be negative")
-          .max(MAX_UNDO_WINDOW_SECONDS, `The undo window is at most ${MAX_UNDO_WINDOW_SECONDS} seconds`)
+          .number(FEED_FORM_MESSAGES.undoWindow)
+          .refine(
+            (value) => Number.isInteger(value) && value >= 0 && value <= MAX_UNDO_WINDOW_SECONDS,
+            FEED_FORM_MESSAGES.undoWindow,
+          )
           .optional(),
       })
       .optional(),

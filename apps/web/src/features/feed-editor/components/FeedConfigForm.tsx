@@ -143,7 +143,7 @@ export function FeedConfigForm({
                       }
                     />
                   </FormField>
-                  <FormField label="Query">
+                  <FormField label="Query" error={errors.searches?.[`${sourceIndex}.${searchIndex}`]}>
                     <Input
                       value={search.query}
                       placeholder="@curatedotfun #feedid"
