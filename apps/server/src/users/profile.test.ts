@@ -47,7 +47,7 @@ describe("PATCH /api/users/me", () => {
 
   it.each([
     "https://tracker.example/me.png",
-    "http://localhost:3000/uploads/" + "a".repeat(64) + ".png",
+    `http://localhost:3000/uploads/${"a".repeat(64)}.png`,
     "/uploads/../secrets.png",
     "javascript:alert(1)",
   ])("refuses %s: only a path POST /api/upload answered", async (profileImage) => {
