@@ -29,7 +29,8 @@ export function ProfileCard({ accountId }: { accountId: string }) {
         size={40}
         className="ring-2 ring-surface ring-offset-2 ring-offset-line"
       />
-      <div className="min-w-0 flex-1">
+      {/* Room for the name first: on a phone the image controls go below it rather than squeeze it. */}
+      <div className="min-w-[12rem] flex-1">
         <h1 className="truncate text-2xl font-bold sm:text-3xl">{name}</h1>
         <p className="truncate font-mono text-xs text-muted sm:text-sm" data-testid="profile-account-id">
           {accountId}
