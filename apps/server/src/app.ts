@@ -10,6 +10,7 @@ import { isMutation, mutationGuard, sessionLoader } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { AppBindings, AppDeps } from "./context.ts";
 import { AppError, toAppError } from "./errors.ts";
+import { reservedFeedWrites } from "./feeds/reserved.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { feedSecretRoutes } from "./feeds/secret-routes.ts";
 import { healthRoutes } from "./health/routes.ts";
@@ -118,6 +119,7 @@ export function createApp(options: AppOptions) {
   });
   // Before the session lookup: a cached public answer is the same for everyone, so it needs no user.
   api.use(readCache.middleware);
+  api.use(reservedFeedWrites);
   api.use(sessionLoader(deps.database.db, deps.env));
   const telegramWebhook = deps.intake.telegram?.webhook;
   api.use(mutationGuard(deps.env, new Set(telegramWebhook ? [TELEGRAM_WEBHOOK_PATH] : [])));

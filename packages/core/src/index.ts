@@ -37,4 +37,5 @@ export * from "./telegram.ts";
 export * from "./test-post-rules.ts";
 export * from "./test-posts.ts";
 export * from "./text.ts";
+export * from "./uploads.ts";
 export * from "./users.ts";

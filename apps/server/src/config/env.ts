@@ -67,6 +67,11 @@ const envSchema = z.object({
   PINATA_GATEWAY_URL: z.url().default("https://gateway.pinata.cloud/ipfs"),
   CROSSPOST_API_URL: z.url().default("https://api.opencrosspost.com"),
   PLUGIN_ALLOWED_HOSTS: list,
+  /**
+   * Where this deployment's source code is published (its repository): the built-in plugins link there. Unset,
+   * they link nowhere rather than to a repository that is not this one.
+   */
+  SOURCE_REPOSITORY_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   /** Heap of one external plugin call's isolate, in MB. */
   PLUGIN_MEMORY_LIMIT_MB: z.coerce.number().int().min(8).max(1024).default(64),
   /** Wall-clock time of one external plugin call. */

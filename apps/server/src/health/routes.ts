@@ -56,9 +56,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       pluginHosts: env.PLUGIN_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
       crosspostUrl: env.CROSSPOST_API_URL,
       networks: listeningNetworks(env),
-      ...(env.PINATA_JWT
-        ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
-        : {}),
+      ...(env.PINATA_JWT ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL } } : {}),
     };
     return ok(c, config);
   });

@@ -338,6 +338,8 @@ describe("the undo window", () => {
     expect(refused.status).toBe(403);
     const tooLong = await post("/api/feeds", { ...config("toolong", 601), id: "toolong" });
     expect(tooLong.status).toBe(400);
-    expect(JSON.stringify(tooLong.body.error)).toContain("The undo window is at most 600 seconds");
+    expect(JSON.stringify(tooLong.body.error)).toContain(
+      "The undo window is a whole number of seconds from 0 to 600",
+    );
   });
 });
