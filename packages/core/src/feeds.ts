@@ -182,6 +182,8 @@ export const feedConfigSchema = z
           .min(0, "The undo window cannot be negative")
           .max(MAX_UNDO_WINDOW_SECONDS, `The undo window is at most ${MAX_UNDO_WINDOW_SECONDS} seconds`)
           .optional(),
+        /** Whether the public moderation log names who rejected or retracted a post (default: it does). */
+        nameRejectersInLog: z.boolean().optional(),
       })
       .optional(),
     acknowledgements: acknowledgementsSchema.optional(),

@@ -46,7 +46,12 @@ describe("loadEnv", () => {
       const trial = loadEnv({ DATA_DIR: dataDir(), ALLOW_PUBLIC_TRIAL: "true", ...exposed });
       expect(trial.ENABLE_TEST_ROUTES).toBe(false);
     }
-    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), DATA_DIR: dataDir() };
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(32),
+      LOG_SIGNING_KEY: "a".repeat(64),
+      DATA_DIR: dataDir(),
+    };
     expect(loadEnv({ ...production, PUBLIC_URL: "https://curate.example" })).toMatchObject({
       HOST: "0.0.0.0",
       ENABLE_TEST_ROUTES: false,
