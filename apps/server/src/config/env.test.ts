@@ -81,6 +81,22 @@ describe("loadEnv", () => {
     expect(existsSync(join(dir, "session-secret"))).toBe(false);
   });
 
+  it("requires the moderation log's signing key in production, and generates one into the data folder otherwise", () => {
+    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), DATA_DIR: dataDir() };
+    expect(() => loadEnv(production)).toThrow(/LOG_SIGNING_KEY: required in production/);
+    expect(() => loadEnv({ ...production, LOG_SIGNING_KEY: "not a key" })).toThrow(/LOG_SIGNING_KEY/);
+    const seed = "ab".repeat(32);
+    expect(loadEnv({ ...production, LOG_SIGNING_KEY: seed }).LOG_SIGNING_SEED).toEqual(
+      Buffer.from(seed, "hex"),
+    );
+
+    const dir = dataDir();
+    const generated = loadEnv({ DATA_DIR: dir }).LOG_SIGNING_SEED;
+    expect(generated).toHaveLength(32);
+    expect(existsSync(join(dir, "log-signing-key"))).toBe(true);
+    expect(loadEnv({ DATA_DIR: dir }).LOG_SIGNING_SEED).toEqual(generated);
+  });
+
   it("parses lists and strips the @ of the bot handle", () => {
     const env = loadEnv({
       DATA_DIR: dataDir(),

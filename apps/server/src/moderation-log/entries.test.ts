@@ -1,11 +1,15 @@
 import type { LogEntry, LogPage } from "@curate/core";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
+import { moderationHistory } from "../db/schema.ts";
 import { runFeedSources } from "../intake/feed-sources.ts";
 import { runBulkRun } from "../moderation/bulk-runs.ts";
+import { canonical, sha256 } from "./chain.ts";
+import { openMissingLogs } from "./journal.ts";
 import { verifyLog } from "./verify.ts";
 
 let server: TestServer;
@@ -279,6 +283,38 @@ describe("the moderation log's entries", () => {
     const outcome = await verifyLog(`${server.baseUrl}/api/feeds/quiet/log`);
     expect(outcome.report.break).toBeNull();
     expect(outcome.report.entries).toBe(3);
+  });
+
+  it("starts a feed from before the log with a genesis committing to its earlier decisions", async () => {
+    await insertFeed(server.db, { id: "old", createdBy: ownerKey.implicitAccountId });
+    await insertSubmission(server.db, { tweetId: "o1", feeds: [{ feedId: "old", status: "approved" }] });
+    await insertSubmission(server.db, { tweetId: "o2", feeds: [{ feedId: "old", status: "rejected" }] });
+
+    // At start-up, every feed without a log gets its genesis.
+    expect(await openMissingLogs(server.db)).toBeGreaterThanOrEqual(1);
+    await insertFeed(server.db, { id: "older", createdBy: ownerKey.implicitAccountId });
+    await insertSubmission(server.db, { tweetId: "o3", feeds: [{ feedId: "older", status: "approved" }] });
+    await insertSubmission(server.db, { tweetId: "o4", feeds: [{ feedId: "older" }] });
+    const [genesis] = await logOf("old");
+    const rows = await server.db
+      .select()
+      .from(moderationHistory)
+      .where(eq(moderationHistory.feedId, "old"))
+      .orderBy(asc(moderationHistory.id));
+    let digest = sha256("");
+    for (const row of rows) {
+      const { feedId: _feed, undoneAt: _undone, undoneBy: _by, updatedAt: _updated, ...kept } = row;
+      digest = sha256(`${digest}\n${canonical({ ...kept, createdAt: row.createdAt.toISOString() })}`);
+    }
+    expect(valueOf(genesis, "history")).toEqual({ count: 2, through: rows[1].id, digest });
+
+    // A feed's first decision opens its log too, and its genesis leaves that decision to its own entry.
+    const older = await server.json("/api/feeds/older/log");
+    expect(older.body.data).toMatchObject({ items: [], head: null, signature: null });
+    await send("POST", "/api/moderate", owner, { feedId: "older", submissionId: "o4", action: "approve" });
+    const [first, decision] = await logOf("older");
+    expect(valueOf(first, "history")).toMatchObject({ count: 1 });
+    expect(decision).toMatchObject({ seq: 1, action: "approve" });
   });
 
   it("filters by action, moderator, network and day, and pages by cursor both ways", async () => {

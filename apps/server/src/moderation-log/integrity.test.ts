@@ -3,9 +3,11 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { promisify } from "node:util";
 import type { LogEntry, LogKeys } from "@curate/core";
 import { and, eq, sql } from "drizzle-orm";
+import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { freshDatabase, startTestServer, type TestServer } from "../../test/harness.ts";
@@ -397,6 +399,53 @@ describe("export and import", () => {
     } finally {
       await restored.close();
       await target.dispose();
+    }
+  });
+});
+
+describe("the worker", () => {
+  it("signs heads and re-checks every log on its intervals, and logs a break at error level", async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()));
+        done();
+      },
+    });
+    const worker = await startTestServer(
+      { LOG_SIGN_INTERVAL_MS: "1000", LOG_CHECK_INTERVAL_MS: "1000", AUTH_RATE_LIMIT_PER_MINUTE: "1000" },
+      { worker: {}, logger: pino({ level: "warn" }, stream) },
+    );
+    try {
+      const key = newKey();
+      const { cookie } = await signIn(worker, key);
+      await insertFeed(worker.db, { id: "watched", createdBy: key.implicitAccountId });
+      await insertSubmission(worker.db, { tweetId: "w1", feeds: [{ feedId: "watched" }] });
+      const decided = await worker.json("/api/moderate", {
+        method: "POST",
+        headers: sessionHeaders(worker, cookie),
+        body: JSON.stringify({ feedId: "watched", submissionId: "w1", action: "approve" }),
+      });
+      expect(decided.status).toBe(200);
+      await expect
+        .poll(async () => (await worker.json("/api/feeds/watched/log")).body.data.signature?.seq)
+        .toBe(1);
+      await expect
+        .poll(async () => (await worker.json("/api/health")).body.data.moderationLog.status)
+        .toBe("ok");
+
+      await worker.db
+        .update(moderationLogEntries)
+        .set({ via: "reply" })
+        .where(and(eq(moderationLogEntries.feedId, "watched"), eq(moderationLogEntries.seq, 1)));
+      await expect
+        .poll(async () => (await worker.json("/api/health")).body.data.moderationLog.broken)
+        .toEqual([{ feedId: "watched", entry: 1, problem: expect.stringContaining("hash does not match") }]);
+      expect(lines).toContainEqual(
+        expect.objectContaining({ level: 50, feedId: "watched", entry: 1, problem: expect.any(String) }),
+      );
+    } finally {
+      await worker.close();
     }
   });
 });
