@@ -63,7 +63,7 @@ async function logOf(feedId: string, query = ""): Promise<LogEntry[]> {
   return entries;
 }
 
-const valueOf = (entry: LogEntry | undefined, field: string) => entry?.fields[field]?.value;
+const partOf = (entry: LogEntry | undefined, field: string) => entry?.fields[field]?.value;
 
 /** The entries after `seq`, in order. */
 const after = async (feedId: string, seq: number) => (await logOf(feedId)).filter((entry) => entry.seq > seq);
@@ -79,13 +79,13 @@ describe("the moderation log's entries", () => {
       [2, "admins_changed", "app"],
       [3, "rules_changed", "app"],
     ]);
-    expect(valueOf(entries[0], "history")).toMatchObject({ count: 0, through: null });
+    expect(partOf(entries[0], "history")).toMatchObject({ count: 0, through: null });
     expect(entries[0].prev).toBe("0".repeat(64));
     expect(entries[1].prev).toBe(entries[0].hash);
-    expect(valueOf(entries[1], "actor")).toEqual({ account: ownerKey.implicitAccountId, handle: null });
-    expect(valueOf(entries[1], "details")).toEqual({ added: { twitter: ["amy"] }, removed: {} });
-    expect(valueOf(entries[2], "details")).toEqual({ added: [adminKey.implicitAccountId], removed: [] });
-    expect(valueOf(entries[3], "details")).toEqual({
+    expect(partOf(entries[1], "actor")).toEqual({ account: ownerKey.implicitAccountId, handle: null });
+    expect(partOf(entries[1], "details")).toEqual({ added: { twitter: ["amy"] }, removed: {} });
+    expect(partOf(entries[2], "details")).toEqual({ added: [adminKey.implicitAccountId], removed: [] });
+    expect(partOf(entries[3], "details")).toEqual({
       changes: [{ rule: "undoWindowSeconds", before: null, after: "600" }],
     });
   });
@@ -105,13 +105,13 @@ describe("the moderation log's entries", () => {
       ["approve", "auto_approval", "twitter"],
       ["approve", "reply", "twitter"],
     ]);
-    expect(valueOf(entries[0], "actor")).toEqual({ account: null, handle: "curator_cat" });
-    expect(valueOf(entries[0], "item")).toBe(article.body.data.id);
-    expect(valueOf(entries[0], "note")).toBe("worth a read");
-    expect(valueOf(entries[2], "actor")).toEqual({ account: null, handle: "amy" });
-    expect(valueOf(entries[2], "item")).toBe(own.body.data.id);
-    expect(valueOf(entries[3], "item")).toBe(article.body.data.id);
-    expect(valueOf(entries[3], "note")).toBe("solid");
+    expect(partOf(entries[0], "actor")).toEqual({ account: null, handle: "curator_cat" });
+    expect(partOf(entries[0], "item")).toBe(article.body.data.id);
+    expect(partOf(entries[0], "note")).toBe("worth a read");
+    expect(partOf(entries[2], "actor")).toEqual({ account: null, handle: "amy" });
+    expect(partOf(entries[2], "item")).toBe(own.body.data.id);
+    expect(partOf(entries[3], "item")).toBe(article.body.data.id);
+    expect(partOf(entries[3], "note")).toBe("solid");
   });
 
   it("records decisions in the app: approve with a note, reject, undo and retract", async () => {
@@ -136,19 +136,19 @@ describe("the moderation log's entries", () => {
     expect((await moderate({ submissionId: "a2", action: "approve" })).status).toBe(409);
 
     const entries = await after("logged", start);
-    expect(entries.map((entry) => [entry.action, entry.via, valueOf(entry, "item")])).toEqual([
+    expect(entries.map((entry) => [entry.action, entry.via, partOf(entry, "item")])).toEqual([
       ["approve", "app", "a1"],
       ["reject", "app", "a2"],
       ["approve", "app", "a3"],
       ["undo", "app", "a3"],
       ["retract", "app", "a1"],
     ]);
-    expect(valueOf(entries[0], "actor")).toEqual({ account: adminKey.implicitAccountId, handle: null });
-    expect(valueOf(entries[0], "note")).toBe("on topic");
-    expect(valueOf(entries[1], "note")).toBe("off topic");
-    expect(valueOf(entries[4], "actor")).toEqual({ account: ownerKey.implicitAccountId, handle: null });
-    expect(valueOf(entries[4], "note")).toBe("turned out to be spam");
-    expect(valueOf(entries[4], "details")).toMatchObject({ publications: 0, cancelledJobs: 1 });
+    expect(partOf(entries[0], "actor")).toEqual({ account: adminKey.implicitAccountId, handle: null });
+    expect(partOf(entries[0], "note")).toBe("on topic");
+    expect(partOf(entries[1], "note")).toBe("off topic");
+    expect(partOf(entries[4], "actor")).toEqual({ account: ownerKey.implicitAccountId, handle: null });
+    expect(partOf(entries[4], "note")).toBe("turned out to be spam");
+    expect(partOf(entries[4], "details")).toMatchObject({ publications: 0, cancelledJobs: 1 });
   });
 
   it("records a bulk decision in the app, and a background bulk run with each decision it makes", async () => {
@@ -182,16 +182,16 @@ describe("the moderation log's entries", () => {
       ["approve", "bulk_run"],
       ["approve", "bulk_run"],
     ]);
-    expect(valueOf(entries[2], "details")).toMatchObject({
+    expect(partOf(entries[2], "details")).toMatchObject({
       bulkRun: run.body.data.id,
       action: "approve",
       posts: 4,
     });
-    expect(valueOf(entries[2], "note")).toBe("clearing the queue");
-    expect(entries.slice(3).map((entry) => valueOf(entry, "details"))).toEqual(
+    expect(partOf(entries[2], "note")).toBe("clearing the queue");
+    expect(entries.slice(3).map((entry) => partOf(entry, "details"))).toEqual(
       Array(4).fill({ bulkRun: run.body.data.id }),
     );
-    expect(entries.slice(3).map((entry) => valueOf(entry, "item"))).toEqual(
+    expect(entries.slice(3).map((entry) => partOf(entry, "item"))).toEqual(
       expect.arrayContaining(["a3", "b3", "b4", "b5"]),
     );
   });
@@ -215,12 +215,12 @@ describe("the moderation log's entries", () => {
       "admins_changed",
       "rules_changed",
     ]);
-    expect(valueOf(entries[0], "details")).toEqual({
+    expect(partOf(entries[0], "details")).toEqual({
       added: { twitter: ["bea"], bluesky: ["cat.bsky.social"] },
       removed: {},
     });
-    expect(valueOf(entries[1], "details")).toEqual({ added: [], removed: [adminKey.implicitAccountId] });
-    expect(valueOf(entries[2], "details")).toEqual({
+    expect(partOf(entries[1], "details")).toEqual({ added: [], removed: [adminKey.implicitAccountId] });
+    expect(partOf(entries[2], "details")).toEqual({
       changes: [{ rule: "blacklist", added: { twitter: ["spammer"] }, removed: {} }],
     });
 
@@ -254,7 +254,7 @@ describe("the moderation log's entries", () => {
       ["genesis", "system", null],
       ["submit", "feed_source", "twitter"],
     ]);
-    expect(valueOf(entries[1], "details")).toEqual({ source: "feed:sourced:0:zk" });
+    expect(partOf(entries[1], "details")).toEqual({ source: "feed:sourced:0:zk" });
     expect(entries[1].fields.actor).toBeUndefined();
   });
 
@@ -275,8 +275,8 @@ describe("the moderation log's entries", () => {
       digest: expect.stringMatching(/^[0-9a-f]{64}$/),
       withheld: "private",
     });
-    expect(valueOf(rejected, "item")).toBe("q1");
-    expect(valueOf(approved, "actor")).toEqual({ account: ownerKey.implicitAccountId, handle: null });
+    expect(partOf(rejected, "item")).toBe("q1");
+    expect(partOf(approved, "actor")).toEqual({ account: ownerKey.implicitAccountId, handle: null });
     // Nobody finds the private rejecter by filtering either.
     const byOwner = await logOf("quiet", `&moderator=${ownerKey.implicitAccountId}`);
     expect(byOwner.map((entry) => entry.seq)).toEqual([approved.seq]);
@@ -306,14 +306,14 @@ describe("the moderation log's entries", () => {
       const { feedId: _feed, undoneAt: _undone, undoneBy: _by, updatedAt: _updated, ...kept } = row;
       digest = sha256(`${digest}\n${canonical({ ...kept, createdAt: row.createdAt.toISOString() })}`);
     }
-    expect(valueOf(genesis, "history")).toEqual({ count: 2, through: rows[1].id, digest });
+    expect(partOf(genesis, "history")).toEqual({ count: 2, through: rows[1].id, digest });
 
     // A feed's first decision opens its log too, and its genesis leaves that decision to its own entry.
     const older = await server.json("/api/feeds/older/log");
     expect(older.body.data).toMatchObject({ items: [], head: null, signature: null });
     await send("POST", "/api/moderate", owner, { feedId: "older", submissionId: "o4", action: "approve" });
     const [first, decision] = await logOf("older");
-    expect(valueOf(first, "history")).toMatchObject({ count: 1 });
+    expect(partOf(first, "history")).toMatchObject({ count: 1 });
     expect(decision).toMatchObject({ seq: 1, action: "approve" });
   });
 
