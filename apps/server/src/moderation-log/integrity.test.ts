@@ -161,6 +161,29 @@ describe("signing", () => {
     });
     const outcome = await verifyLog(`${server.baseUrl}/feed/signed`);
     expect(outcome.report).toMatchObject({ entries: 3, signatures: 2, break: null });
+
+    // A downloaded copy checks on its own (with the keys it carries), and a cut-off one says so.
+    const download = await server.request("/api/feeds/signed/log/download");
+    expect(download.headers.get("content-type")).toBe("application/x-ndjson; charset=utf-8");
+    expect(download.headers.get("content-disposition")).toBe(
+      'attachment; filename="signed-moderation-log.jsonl"',
+    );
+    const lines = (await download.text()).trim().split("\n");
+    const file = join(work, "signed.jsonl");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const copy = await verifyLog(file);
+    expect(copy.report).toMatchObject({ entries: 3, signatures: 2, break: null });
+    expect(copy.keysFrom).toMatch(/^the file itself/);
+    writeFileSync(file, `${lines.slice(0, -1).join("\n")}\n`);
+    expect((await verifyLog(file)).report.break).toEqual({
+      seq: 3,
+      problem: "the download ends early: it was cut off after the last entry checked.",
+    });
+    writeFileSync(file, `${lines.slice(0, -2).join("\n")}\n`);
+    expect((await verifyLog(file)).report.break).toMatchObject({
+      seq: 2,
+      problem: expect.stringContaining("beyond the log's last entry: entries were removed"),
+    });
   });
 
   it("keeps heads signed before a key rotation verifiable: earlier keys stay published", async () => {
