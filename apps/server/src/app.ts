@@ -24,6 +24,7 @@ import { TELEGRAM_WEBHOOK_PATH } from "./intake/telegram.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { writeLimit } from "./limits/middleware.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
+import { logKeyRoutes, moderationLogRoutes } from "./moderation-log/routes.ts";
 import { pluginRoutes } from "./plugins/routes.ts";
 import { dryRunRoutes } from "./processing/dry-run-routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
@@ -132,6 +133,7 @@ export function createApp(options: AppOptions) {
     feedSecretRoutes,
     submissionRoutes,
     moderationRoutes,
+    moderationLogRoutes,
     processingRoutes,
     dryRunRoutes,
     publicationRoutes,
@@ -160,6 +162,7 @@ export function createApp(options: AppOptions) {
 
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
   app.route("/rss", rssRoutes(deps));
+  app.route("/", logKeyRoutes(deps));
   const webDist = deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   app.get(
     "*",

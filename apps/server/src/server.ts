@@ -11,6 +11,7 @@ import { feedSecretCount, resealFeedSecrets } from "./feeds/secret-store.ts";
 import { createChangeNotifier } from "./http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "./http/node-server.ts";
 import { createIntake } from "./intake/runtime.ts";
+import { openMissingLogs } from "./moderation-log/journal.ts";
 import { seedDemoData } from "./seed/demo.ts";
 import { VERSION } from "./version.ts";
 import { startWorker } from "./worker/host.ts";
@@ -104,6 +105,9 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   await seedIfFirstStart(database, env, logger);
   // Configs stored before today's secret scan knew a shape are hidden and held until their owners fix them.
   await quarantineStoredSecrets(database.db, logger);
+  // Feeds from before the moderation log (and demo data) start theirs with a genesis committing to their history.
+  const opened = await openMissingLogs(database.db);
+  if (opened) logger.info({ feeds: opened }, "moderation logs opened");
   const changes = createChangeNotifier();
   const intake = createIntake(database.db, env, logger, changes.notify);
   const worker = role === "api" ? null : await startWorker({ database, env, intake, logger });

@@ -226,6 +226,8 @@ export const feedConfigSchema = z
             FEED_FORM_MESSAGES.undoWindow,
           )
           .optional(),
+        /** Whether the public moderation log names who rejected or retracted a post (default: it does). */
+        nameRejectersInLog: z.boolean().optional(),
       })
       .optional(),
     acknowledgements: acknowledgementsSchema.optional(),

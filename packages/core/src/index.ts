@@ -18,6 +18,8 @@ export * from "./feeds.ts";
 export * from "./leaderboard.ts";
 export * from "./leaderboard-rules.ts";
 export * from "./moderation.ts";
+export * from "./moderation-log.ts";
+export * from "./moderation-log-rules.ts";
 export * from "./moderation-rules.ts";
 export * from "./nep413.ts";
 export * from "./platforms.ts";
