@@ -80,6 +80,8 @@ export function configuredBaseUrls(env: AppEnv): Array<string | undefined> {
     env.AI_API_BASE_URL,
     env.CROSSPOST_API_URL,
     env.PINATA_API_URL,
+    env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    env.ALERT_WEBHOOK_URL,
   ];
 }
 

@@ -20,6 +20,8 @@ export * from "./leaderboard-rules.ts";
 export * from "./moderation.ts";
 export * from "./moderation-rules.ts";
 export * from "./nep413.ts";
+export * from "./operations.ts";
+export * from "./operations-rules.ts";
 export * from "./platforms.ts";
 export * from "./plugin-configs.ts";
 export * from "./plugin-registry.ts";

@@ -13,6 +13,7 @@ import type { Database } from "../db/index.ts";
 import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/schema.ts";
 import { consumeLimit } from "../limits/service.ts";
 import { PluginError } from "../plugins/types.ts";
+import { currentTraceParent } from "../telemetry/tracing.ts";
 import type { Plan } from "./plan.ts";
 import { markStepRunning } from "./retraction.ts";
 import type { Reservations, RunnerDeps, StepError } from "./runner.ts";
@@ -92,6 +93,7 @@ async function insertAcknowledgementJob(
       requestedBy: values.requestedBy ?? null,
       plan: ACKNOWLEDGEMENT_PLAN,
       notBefore: values.notBefore ?? null,
+      traceParent: currentTraceParent(),
     })
     .onConflictDoNothing({ target: processingJobs.idempotencyKey })
     .returning({ id: processingJobs.id });

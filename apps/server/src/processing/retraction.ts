@@ -7,6 +7,7 @@ import { hydrateSecrets, type SecretSource } from "../plugins/placeholders.ts";
 import type { DistributionReceipt, Plugin } from "../plugins/types.ts";
 import { PluginError } from "../plugins/types.ts";
 import { markPublication, publicationsByIds } from "../publications/ledger.ts";
+import { currentTraceParent } from "../telemetry/tracing.ts";
 import type { Plan } from "./plan.ts";
 import type { RunnerDeps, StepError } from "./runner.ts";
 import { boundedJson } from "./values.ts";
@@ -54,6 +55,7 @@ export async function requestRetraction(
     retryOfJobId: request.retryOfJobId ?? null,
     plan: RETRACTION_PLAN,
     requestedBy: request.requestedBy,
+    traceParent: currentTraceParent(),
   });
   await tx.insert(processingSteps).values(
     request.entries.map((entry, index) => ({

@@ -6,6 +6,9 @@ import { feedSecretValues } from "../feeds/secret-store.ts";
 import type { Intake } from "../intake/runtime.ts";
 import { runIntakeTick } from "../intake/tick.ts";
 import { createXBudget } from "../intake/x-budget-store.ts";
+import { checkAlerts } from "../operations/alerts.ts";
+import { startHeartbeat } from "../operations/heartbeats.ts";
+import type { LogSelfCheck } from "../operations/log-check.ts";
 import { createExternalPlugins } from "../plugins/external/loader.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
@@ -14,6 +17,7 @@ import { createAcknowledgementSender } from "../processing/acknowledgement-sende
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import { VERSION } from "../version.ts";
 import { type BulkRunEngine, startBulkRunEngine } from "./bulk-runs.ts";
 import { createQueueClient } from "./queue.ts";
 
@@ -26,6 +30,10 @@ export interface WorkerHost {
   runIntakeNow(): Promise<void>;
   /** Looks for due recaps now, as the scheduled tick does; answers how many runs it made. */
   runRecapsNow(): Promise<number>;
+  /** Runs the alert check now, as the scheduled one does (at the worker's clock). */
+  runAlertsNow(): Promise<Awaited<ReturnType<typeof checkAlerts>>>;
+  /** Writes this worker's heartbeat now. */
+  heartbeatNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,12 +46,17 @@ export interface WorkerOptions {
   extraPlugins?: Plugin[];
   /** A feed's own secrets; the feed's secret store (sealed in the database) unless a test hands its own. */
   feedSecrets?: (feedId: string) => Promise<Readonly<Record<string, string>>>;
-  /** The clock of the recap scheduler and of the X budget's windows (tests move it). */
+  /** The clock of the recap scheduler, the X budget's windows, heartbeats and alert checks (tests move it). */
   clock?: () => Date;
+  /** The moderation log's self-check, when one is registered: its broken chain opens an alert. */
+  logSelfCheck?: LogSelfCheck;
+  /** What the heartbeat reports this process as (`all` or `worker`). */
+  role?: string;
 }
 
 const INTAKE_QUEUE = "curate-intake";
 const RECAP_QUEUE = "curate-recaps";
+const ALERT_QUEUE = "curate-alerts";
 
 /** The pipeline's runner settings from the environment. */
 export function runnerDeps(options: WorkerOptions): RunnerDeps {
@@ -121,7 +134,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     logger,
   );
 
-  const intakePass = () => runIntakeTick(database.db, intake, logger);
+  const intakePass = () => runIntakeTick(database.db, intake, logger, env.INTAKE_INTERVAL_MS);
 
   await boss.createQueue(INTAKE_QUEUE, {
     policy: "singleton",
@@ -171,15 +184,67 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   );
   recapTimer.unref();
 
+  // Alerts: like recaps, one check per interval over every worker (and the check itself takes a lock).
+  const alertPass = () =>
+    checkAlerts(
+      {
+        db: database.db,
+        env,
+        xBudget: createXBudget(database.db, { limit: env.X_API_CALLS_PER_HOUR, clock }),
+        logSelfCheck: options.logSelfCheck,
+        logger,
+      },
+      clock(),
+    );
+  await boss.createQueue(ALERT_QUEUE, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 5 * 60,
+    deleteAfterSeconds: 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+  await boss.work(ALERT_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    try {
+      await alertPass();
+    } catch (error) {
+      logger.warn({ err: error }, "alert check failed");
+    }
+  });
+  const alertSeconds = Math.max(1, Math.round(env.ALERT_CHECK_INTERVAL_MS / 1000));
+  const alertTimer = setInterval(
+    () =>
+      boss
+        .sendThrottled(ALERT_QUEUE, {}, null, alertSeconds, "check")
+        .catch((error) => logger.warn({ err: error }, "could not schedule the alert check")),
+    env.ALERT_CHECK_INTERVAL_MS,
+  );
+  alertTimer.unref();
+
+  const heartbeat = await startHeartbeat(
+    database.db,
+    {
+      role: options.role ?? "worker",
+      version: VERSION,
+      concurrency: env.PROCESSING_CONCURRENCY,
+      intervalSeconds: env.PROCESSING_HEARTBEAT_SECONDS,
+      running: engine.running,
+      clock,
+    },
+    logger,
+  );
+
   return {
     boss,
     engine,
     bulkRuns,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
+    runAlertsNow: alertPass,
+    heartbeatNow: heartbeat.beat,
     async stop() {
       clearInterval(timer);
       clearInterval(recapTimer);
+      clearInterval(alertTimer);
+      await heartbeat.stop();
       await bulkRuns.stop();
       await engine.stop();
       await boss.stop({ graceful: true, timeout: 15_000 });
