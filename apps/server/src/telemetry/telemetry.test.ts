@@ -1,12 +1,12 @@
 import { operationsOverviewSchema } from "@curate/core";
 import { eq } from "drizzle-orm";
-import parsePrometheusTextFormat, { type ParsedFamily } from "parse-prometheus-text-format";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startOtlpReceiver } from "../../test/fakes/otlp.ts";
 import { startWebhookReceiver } from "../../test/fakes/webhook.ts";
 import { eventually, readJson, startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
+import { type Family, parsePrometheusText, valueOf } from "../../test/prometheus-text.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
 import { loadEnv } from "../config/env.ts";
 import { processingJobs } from "../db/schema.ts";
@@ -99,14 +99,11 @@ async function approvedJob(content: string) {
 const scrape = (authorization?: string) =>
   server.request("/metrics", { headers: authorization ? { Authorization: authorization } : {} });
 
-function family(families: ParsedFamily[], name: string): ParsedFamily {
+function family(families: Family[], name: string): Family {
   const found = families.find((f) => f.name === name);
   if (!found) throw new Error(`no metric family ${name}`);
   return found;
 }
-
-const sampleWith = (f: ParsedFamily, labels: Record<string, string>) =>
-  f.metrics.find((sample) => Object.entries(labels).every(([key, value]) => sample.labels?.[key] === value));
 
 describe("GET /metrics", () => {
   it("answers only the holder of METRICS_TOKEN", async () => {
@@ -127,8 +124,8 @@ describe("GET /metrics", () => {
     expect((await server.request("/api/feeds/no-such-feed-here")).status).toBe(404);
     const posted = await server.json("/api/test/tweets", {
       method: "POST",
-      headers: { "Content-Type": "application/json", Origin: server.baseUrl },
-      body: JSON.stringify({ text: "just a post, no command", username: "someone" }),
+      headers: sessionHeaders(server, admin),
+      body: JSON.stringify({ text: "@curatedotfun just saying hello", username: "someone" }),
     });
     expect(posted.status).toBe(201);
     // A job that waits in its queue (handed to the queue already, so no worker takes it).
@@ -142,52 +139,44 @@ describe("GET /metrics", () => {
     });
 
     const response = await scrape(`Bearer ${TOKEN}`);
-    const text = await response.text();
-    const families = parsePrometheusTextFormat(text);
+    const families = parsePrometheusText(await response.text());
+    const metric = (name: string) => family(families, name);
 
-    const http = family(families, "curate_http_request_duration_seconds");
-    expect(http.type).toBe("HISTOGRAM");
-    expect(sampleWith(http, { route: "/api/feeds/:feedId", method: "GET", status: "200" })?.count).toBe("1");
-    expect(sampleWith(http, { route: "/api/feeds/:feedId", method: "GET", status: "404" })).toBeDefined();
-    expect(sampleWith(http, { route: "/api/moderate", method: "POST", status: "200" })).toBeDefined();
+    const http = metric("curate_http_request_duration_seconds");
+    expect(http.type).toBe("histogram");
+    expect(valueOf(http, { route: "/api/feeds/:id", method: "GET", status: "200" })).toBe(1);
+    expect(valueOf(http, { route: "/api/feeds/:id", method: "GET", status: "404" })).toBe(1);
+    expect(valueOf(http, { route: "/api/moderate", method: "POST", status: "200" })).toBeGreaterThan(0);
     // No label anywhere carries an id, a feed's name or a raw path.
-    const values = families.flatMap((f) => f.metrics.flatMap((sample) => Object.values(sample.labels ?? {})));
+    const values = families.flatMap((f) => f.samples.flatMap((sample) => Object.values(sample.labels)));
     for (const raw of [FEED, "no-such-feed-here", tweetId, jobId, "waiting-job", "/api/feeds/observed"]) {
       expect(values.filter((value) => value.includes(raw))).toEqual([]);
     }
 
-    const finished = family(families, "curate_jobs_finished_total");
-    expect(Number(sampleWith(finished, { kind: "approval", status: "completed" })?.value)).toBeGreaterThan(0);
-    const steps = family(families, "curate_step_duration_seconds");
-    expect(steps.type).toBe("HISTOGRAM");
     expect(
-      sampleWith(steps, { plugin: "@curate/webhook", channel: "webhook", outcome: "success" }),
-    ).toBeDefined();
-    expect(sampleWith(steps, { plugin: "@curate/rss", channel: "rss", outcome: "success" })).toBeDefined();
+      valueOf(metric("curate_jobs_finished_total"), { kind: "approval", status: "completed" }),
+    ).toBeGreaterThan(0);
+    const steps = metric("curate_step_duration_seconds");
+    expect(steps.type).toBe("histogram");
+    expect(
+      valueOf(steps, { plugin: "@curate/webhook", channel: "webhook", outcome: "success" }),
+    ).toBeGreaterThan(0);
+    expect(valueOf(steps, { plugin: "@curate/rss", channel: "rss", outcome: "success" })).toBeGreaterThan(0);
 
-    expect(sampleWith(family(families, "curate_queue_depth"), { kind: "reprocess" })?.value).toBe("1");
-    const age = Number(
-      sampleWith(family(families, "curate_queue_oldest_age_seconds"), { kind: "reprocess" })?.value,
+    expect(valueOf(metric("curate_queue_depth"), { kind: "reprocess" })).toBe(1);
+    expect(valueOf(metric("curate_queue_oldest_age_seconds"), { kind: "reprocess" })).toBeGreaterThanOrEqual(
+      0,
     );
-    expect(age).toBeGreaterThanOrEqual(0);
-    expect(
-      sampleWith(family(families, "curate_jobs_open"), { kind: "reprocess", status: "pending" })?.value,
-    ).toBe("1");
+    expect(valueOf(metric("curate_jobs_open"), { kind: "reprocess", status: "pending" })).toBe(1);
 
-    expect(
-      Number(sampleWith(family(families, "curate_intake_items_total"), { network: "test" })?.value),
-    ).toBe(1);
-    expect(family(families, "curate_intake_lag_seconds").type).toBe("HISTOGRAM");
-    expect(sampleWith(family(families, "curate_upstream_budget_left"), { upstream: "x_api" })?.value).toBe(
-      "300",
-    );
-    expect(sampleWith(family(families, "curate_upstream_budget_used"), { upstream: "x_api" })?.value).toBe(
-      "0",
-    );
-    expect(sampleWith(family(families, "curate_db_pool_connections"), { state: "total" })?.value).toBe("1");
-    expect(Number(sampleWith(family(families, "curate_workers"), { state: "live" })?.value)).toBe(1);
-    expect(family(families, "process_cpu_user_seconds_total").type).toBe("COUNTER");
-    expect(family(families, "nodejs_heap_size_used_bytes").type).toBe("GAUGE");
+    expect(valueOf(metric("curate_intake_items_total"), { network: "test" })).toBe(1);
+    expect(valueOf(metric("curate_intake_lag_seconds"), { network: "test" })).toBe(1);
+    expect(valueOf(metric("curate_upstream_budget_left"), { upstream: "x_api" })).toBe(300);
+    expect(valueOf(metric("curate_upstream_budget_used"), { upstream: "x_api" })).toBe(0);
+    expect(valueOf(metric("curate_db_pool_connections"), { state: "total" })).toBe(1);
+    expect(valueOf(metric("curate_workers"), { state: "live" })).toBe(1);
+    expect(metric("process_cpu_user_seconds_total").type).toBe("counter");
+    expect(metric("nodejs_heap_size_used_bytes").type).toBe("gauge");
     await server.db.delete(processingJobs).where(eq(processingJobs.id, "waiting-job"));
   });
 
