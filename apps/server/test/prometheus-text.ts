@@ -138,7 +138,7 @@ function checkHistogram(family: Family) {
 }
 
 /** One series' value: a counter's or gauge's sample, or a histogram's `_count`. */
-export function valueOf(family: Family, labels: Record<string, string>): number | undefined {
+export function seriesValue(family: Family, labels: Record<string, string>): number | undefined {
   const suffix = family.type === "histogram" ? "_count" : "";
   const matches = (sample: Sample) =>
     sample.name === family.name + suffix ||

@@ -1,6 +1,7 @@
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import type { AppBindings, AppDeps } from "../context.ts";
-import { AppError } from "../errors.ts";
+import { AppError, toAppError } from "../errors.ts";
+import { errorBody } from "../http/envelope.ts";
 import { createXBudget } from "../intake/x-budget-store.ts";
 import { bearerMatches, createScraper } from "./scrape.ts";
 
@@ -30,4 +31,16 @@ export function mountMetrics(app: Hono<AppBindings>, { database, env }: Pick<App
     c.header("Cache-Control", "no-store");
     return c.body(body, 200, { "Content-Type": scraper.contentType });
   });
+}
+
+/** A worker process's own HTTP server: `/metrics` alone, answering in the envelope like the app. */
+export function metricsApp(database: AppDeps["database"], env: AppDeps["env"]) {
+  const app = new Hono<AppBindings>();
+  mountMetrics(app, { database, env });
+  app.notFound((c) => c.json(errorBody(AppError.notFound(`Nothing at ${c.req.method} ${c.req.path}.`)), 404));
+  app.onError((err, c) => {
+    const error = toAppError(err);
+    return c.json(errorBody(error), error.status);
+  });
+  return app;
 }
