@@ -71,6 +71,8 @@ export const operationsPausedChannelSchema = z.object({
 export const operationsRecentErrorSchema = z.object({
   jobId: z.string().max(100),
   feedId: z.string().max(100),
+  /** The post the job published: its page lists the job (null for a recap). */
+  submissionId: z.string().max(200).nullable(),
   stepId: z.string().max(100),
   plugin: z.string().max(200),
   stepName: z.string().max(200).nullable(),

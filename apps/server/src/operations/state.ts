@@ -207,6 +207,8 @@ export async function xBudgetState(budget: XBudget, now: Date): Promise<BudgetSt
 export interface RecentError {
   jobId: string;
   feedId: string;
+  /** The post the job published (its page lists the job), or null for a recap. */
+  submissionId: string | null;
   stepId: string;
   plugin: string;
   stepName: string | null;
@@ -221,6 +223,7 @@ export async function recentErrors(db: Database, now: Date, limit = 20): Promise
   const rows = await queryRows<{
     jobId: string;
     feedId: string;
+    submissionId: string | null;
     stepId: string;
     plugin: string;
     stepName: string | null;
@@ -228,7 +231,7 @@ export async function recentErrors(db: Database, now: Date, limit = 20): Promise
     at: string | Date;
   }>(
     db,
-    sql`select s.job_id as "jobId", j.feed_id as "feedId", s.id as "stepId", s.plugin_name as plugin,
+    sql`select s.job_id as "jobId", j.feed_id as "feedId", j.submission_id as "submissionId", s.id as "stepId", s.plugin_name as plugin,
         s.step_name as "stepName", s.error, s.completed_at as at
       from processing_steps s join processing_jobs j on j.id = s.job_id
       where s.status = 'failed' and s.completed_at >= ${since.toISOString()} and j.kind <> 'dry_run'
@@ -237,6 +240,7 @@ export async function recentErrors(db: Database, now: Date, limit = 20): Promise
   return rows.map((row) => ({
     jobId: row.jobId,
     feedId: row.feedId,
+    submissionId: row.submissionId,
     stepId: row.stepId,
     plugin: row.plugin,
     stepName: row.stepName,
