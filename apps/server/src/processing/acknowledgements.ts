@@ -18,6 +18,7 @@ import type { Plan } from "./plan.ts";
 import { markStepRunning } from "./retraction.ts";
 import type { Reservations, RunnerDeps, StepError } from "./runner.ts";
 import { toStepError } from "./step-error.ts";
+import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
@@ -210,7 +211,10 @@ export async function executeAcknowledgement(
       outcome.failed = true;
       continue;
     }
-    const result = await runAcknowledgementStep(deps, job, step, reservations[step.id]);
+    const network = (step.input as { network?: string } | null)?.network ?? null;
+    const result = await observedStep(job, step, network, () =>
+      runAcknowledgementStep(deps, job, step, reservations[step.id]),
+    );
     if (result.deferred) outcome.deferred[step.id] = result.deferred;
     if (result.error) {
       outcome.failed = true;

@@ -10,6 +10,7 @@ import { markPublication, publicationsByIds } from "../publications/ledger.ts";
 import { currentTraceParent } from "../telemetry/tracing.ts";
 import type { Plan } from "./plan.ts";
 import type { RunnerDeps, StepError } from "./runner.ts";
+import { observedStep } from "./step-telemetry.ts";
 import { boundedJson } from "./values.ts";
 
 type PublicationRow = typeof publications.$inferSelect;
@@ -130,7 +131,9 @@ export async function executeRetraction(
       continue;
     }
     const entry = byId.get((step.input as RetractionInput | null)?.publicationId ?? "");
-    const error = await runRetractionStep(deps, job, step, entry, secrets, tools);
+    const { error } = await observedStep(job, step, step.pluginName, async () => ({
+      error: await runRetractionStep(deps, job, step, entry, secrets, tools),
+    }));
     if (error) {
       outcome.failed = true;
       if (error.retryable) outcome.retryable.push(error);

@@ -22,8 +22,7 @@ import {
   type ReplayOf,
 } from "../plugins/types.ts";
 import { recordPublication } from "../publications/ledger.ts";
-import { channelLabel, observeStep, pluginLabel } from "../telemetry/metrics.ts";
-import { contextFromTraceParent, SpanKind, SpanStatusCode, withSpan } from "../telemetry/tracing.ts";
+import { contextFromTraceParent, SpanKind, withSpan } from "../telemetry/tracing.ts";
 import { type AcknowledgementSettings, executeAcknowledgement } from "./acknowledgements.ts";
 import { submissionInput } from "./input.ts";
 import { channelKeyOf, findChannelPause, pauseChannel, pausedStepError } from "./pauses.ts";
@@ -41,6 +40,7 @@ import { recapPlan } from "./recaps.ts";
 import { livePublication, skippedOutput } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
 import { toStepError } from "./step-error.ts";
+import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
@@ -520,37 +520,9 @@ async function executePlan(
         row.type,
         chain === "global" ? null : plan.branches[chain].distributor.plugin,
       );
-      const began = performance.now();
-      const result = await withSpan(
-        "processing.step",
-        {
-          "curate.job.id": job.id,
-          "curate.step.id": row.id,
-          "curate.step.plugin": pluginLabel(row.pluginName),
-          "curate.step.channel": channelLabel(channel),
-          "curate.step.type": row.type,
-        },
-        async (span) => {
-          const outcome = await runStep(
-            deps,
-            job,
-            row,
-            value,
-            secrets,
-            reservations[row.id],
-            runsPerItem(plan, chain, position),
-          );
-          if (outcome.error) {
-            span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.message });
-            span.setAttribute("curate.step.error_code", outcome.error.code);
-          }
-          return outcome;
-        },
+      const result = await observedStep(job, row, channel, () =>
+        runStep(deps, job, row, value, secrets, reservations[row.id], runsPerItem(plan, chain, position)),
       );
-      if (!result.deferred && job.kind !== "dry_run") {
-        const outcome = !result.error ? "success" : result.error.retryable ? "retry" : "failed";
-        observeStep(row.pluginName, channel, outcome, (performance.now() - began) / 1000);
-      }
       if (result.deferred) {
         outcome.deferred[row.id] = result.deferred;
         return { value, failed: null };
