@@ -175,7 +175,10 @@ describe("GET /metrics", () => {
     expect(seriesValue(metric("curate_intake_lag_seconds"), { network: "test" })).toBe(1);
     expect(seriesValue(metric("curate_upstream_budget_left"), { upstream: "x_api" })).toBe(300);
     expect(seriesValue(metric("curate_upstream_budget_used"), { upstream: "x_api" })).toBe(0);
-    expect(seriesValue(metric("curate_db_pool_connections"), { state: "total" })).toBe(1);
+    const pool = metric("curate_db_pool_connections");
+    expect(seriesValue(pool, { state: "total" })).toBeGreaterThanOrEqual(1);
+    expect(seriesValue(pool, { state: "waiting" })).toBe(0);
+    expect(seriesValue(metric("curate_db_pool_max"), {})).toBe(server.database.driver === "pglite" ? 1 : 10);
     expect(seriesValue(metric("curate_workers"), { state: "live" })).toBe(1);
     expect(metric("process_cpu_user_seconds_total").type).toBe("counter");
     expect(metric("nodejs_heap_size_used_bytes").type).toBe("gauge");
