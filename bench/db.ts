@@ -11,6 +11,9 @@ import { type ServeOptions, serveApp } from "../apps/server/test/serve-app.ts";
 
 export type { Driver };
 
+/** The moderation log's signing key of production-mode benchmark servers (an Ed25519 seed, hex). */
+export const BENCH_LOG_SIGNING_KEY = "be".repeat(32);
+
 /** The PostgreSQL server benchmarks create their throw-away databases on. */
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -50,6 +53,7 @@ export function startBenchApp(
     {
       NODE_ENV: "production",
       SESSION_SECRET: "bench-session-secret-bench-session-secret",
+      LOG_SIGNING_KEY: BENCH_LOG_SIGNING_KEY,
       READ_CACHE_TTL_MS: String(options.readCacheTtlMs),
     },
     { version: "bench", fetch: options.fetch },

@@ -9,6 +9,7 @@ import { runFeedSources } from "../apps/server/src/intake/feed-sources.ts";
 import type { IntakeRun } from "../apps/server/src/intake/service.ts";
 import { runMentionIntake } from "../apps/server/src/intake/service.ts";
 import { createLogger } from "../apps/server/src/logger.ts";
+import { checkAllLogs } from "../apps/server/src/moderation-log/service.ts";
 import { BlueskyMentionSource } from "../apps/server/src/sources/bluesky.ts";
 import { MastodonMentionSource } from "../apps/server/src/sources/mastodon.ts";
 import { RssSearchSource } from "../apps/server/src/sources/rss.ts";
@@ -315,6 +316,8 @@ interface Row {
   replaySeconds: number;
   rowsBefore: Record<string, number>;
   rowsAfter: Record<string, number>;
+  check: { checked: number; broken: number };
+  checkSeconds: number;
 }
 
 async function runOne(network: Network, driver: string): Promise<Row> {
@@ -347,7 +350,11 @@ async function runOne(network: Network, driver: string): Promise<Row> {
     await bench.replay(handle.db);
     const replaySeconds = (performance.now() - again) / 1000;
     const rowsAfter = await intakeTableCounts(handle.db);
-    return { network, driver, run, seconds, replaySeconds, rowsBefore, rowsAfter };
+    // Every feed's moderation log, recomputed as the worker's self-check does: intact, and how fast.
+    const checking = performance.now();
+    const check = await checkAllLogs(handle.db, quiet);
+    const checkSeconds = (performance.now() - checking) / 1000;
+    return { network, driver, run, seconds, replaySeconds, rowsBefore, rowsAfter, check, checkSeconds };
   } finally {
     await dispose();
     await bench.close();
@@ -371,6 +378,8 @@ function table(rows: Row[]) {
     "items/s (store)",
     "replay: rows added",
     "replay s",
+    "log entries",
+    "log self-check",
   ];
   const body = rows.map((row) => {
     const store = row.seconds - row.run.readSeconds;
@@ -390,6 +399,8 @@ function table(rows: Row[]) {
       rate(row.run.read, store),
       `${added} (${row.rowsAfter.submissions} posts, ${row.rowsAfter.links} links, ${row.rowsAfter.history} decisions kept)`,
       row.replaySeconds.toFixed(1),
+      row.rowsAfter.log.toLocaleString("en"),
+      `${row.check.broken ? `${row.check.broken} broken` : "intact"}, ${row.checkSeconds.toFixed(1)} s`,
     ];
   });
   const widths = head.map((h, c) => Math.max(h.length, ...body.map((r) => r[c].length)));

@@ -16,9 +16,10 @@ import { createChangeNotifier } from "../apps/server/src/http/changes.ts";
 import { createIntake } from "../apps/server/src/intake/runtime.ts";
 import { createLogger } from "../apps/server/src/logger.ts";
 import { moderateLink } from "../apps/server/src/moderation/service.ts";
+import { withModerationLog } from "../apps/server/src/moderation-log/journal.ts";
 import { startWorker } from "../apps/server/src/worker/host.ts";
 import { installQueue } from "../apps/server/src/worker/queue.ts";
-import { ADMIN_URL, type Driver, openFreshDatabase, postgresReachable } from "./db.ts";
+import { ADMIN_URL, BENCH_LOG_SIGNING_KEY, type Driver, openFreshDatabase, postgresReachable } from "./db.ts";
 import { BENCH_FEED, insertBenchFeed, noopDistributor } from "./processing-setup.ts";
 
 const env = process.env;
@@ -84,7 +85,7 @@ async function measure(handle: DatabaseHandle, variant: string): Promise<Result>
   const { db } = handle;
   // (a) a burst committed at once
   await pendingSubmissions(db, "b", BURST);
-  await db.transaction(async (tx) => {
+  await withModerationLog(db, async (tx) => {
     for (let n = 1; n <= BURST; n++) await moderateLink(tx, approval(`b${n}`));
   });
   const started = Date.now();
@@ -99,7 +100,7 @@ async function measure(handle: DatabaseHandle, variant: string): Promise<Result>
     const due = begin + ((n - 1) * 1000) / RATE;
     const wait = due - Date.now();
     if (wait > 0) await sleep(wait);
-    await db.transaction((tx) => moderateLink(tx, approval(`r${n}`)));
+    await withModerationLog(db, (tx) => moderateLink(tx, approval(`r${n}`)));
   }
   await waitForAll(db, "r", arrivals, 600_000);
   const latencies = (
@@ -135,7 +136,12 @@ async function prepare(driver: Driver, name: string) {
 
 async function inProcess(driver: Driver): Promise<Result> {
   const { handle, dispose } = await prepare(driver, "curate_bench_processing");
-  const appEnv = loadEnv({ NODE_ENV: "production", SESSION_SECRET: "bench".repeat(8), LOG_LEVEL: "silent" });
+  const appEnv = loadEnv({
+    NODE_ENV: "production",
+    SESSION_SECRET: "bench".repeat(8),
+    LOG_SIGNING_KEY: BENCH_LOG_SIGNING_KEY,
+    LOG_LEVEL: "silent",
+  });
   const logger = createLogger("silent");
   const intake = createIntake(handle.db, appEnv, logger, createChangeNotifier().notify);
   const worker = await startWorker({
@@ -161,6 +167,7 @@ function startWorkerProcess(databaseUrl: string): Promise<ChildProcess> {
       DATABASE_URL: databaseUrl,
       NODE_ENV: "production",
       SESSION_SECRET: "bench".repeat(8),
+      LOG_SIGNING_KEY: BENCH_LOG_SIGNING_KEY,
       LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "pipe", "inherit"],

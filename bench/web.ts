@@ -46,6 +46,7 @@ async function startServer(dataDir: string): Promise<ChildProcess> {
       DATA_DIR: dataDir,
       NODE_ENV: "production",
       SESSION_SECRET: "bench-web-session-secret-bench-web-session",
+      LOG_SIGNING_KEY: "be".repeat(32),
       SEED_DEMO_DATA: "true",
       LOG_LEVEL: "warn",
       PUBLIC_URL: BASE,

@@ -25,10 +25,12 @@ afterAll(async () => {
 
 // One journey in order, against the local Crosspost the e2e server is configured with.
 describe("connected accounts", () => {
-  it("says Crosspost does not know the account before it connects", async () => {
+  it("says nothing is connected yet, without an error, before the account ever connects", async () => {
     await page.goto(`${baseUrl}/profile/settings`);
     await page.waitForURL("**/profile/settings/connections");
-    await page.getByText("Authentication with Crosspost failed. Please try reconnecting.").waitFor();
+    await page.getByText("No accounts connected yet.").waitFor();
+    expect(await page.getByText("Authentication with Crosspost failed").count()).toBe(0);
+    expect(await page.getByRole("alert").count()).toBe(0);
   });
 
   it("explains a blocked popup", async () => {

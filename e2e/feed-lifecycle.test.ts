@@ -124,6 +124,10 @@ describe("feed lifecycle", () => {
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByText("Step 3 of 3").waitFor();
     await page.getByRole("heading", { name: "Feed Review" }).waitFor();
+    // Where the feed will publish: its own RSS file, not the RSS service's root.
+    const postingTo = page.getByTestId("review-destinations");
+    expect(await postingTo.getByRole("link", { name: `${baseUrl}/rss/${feedId}/rss.xml` }).count()).toBe(1);
+    expect(await postingTo.textContent()).not.toMatch(new RegExp(`${baseUrl}/rss(?!/${feedId})`));
   });
 
   it("creates the feed with the draft's defaults and lands on its page", async () => {
@@ -151,10 +155,9 @@ describe("feed lifecycle", () => {
       "@curate/ai-transform",
     ]);
     const [rss, telegram] = stream?.distribute ?? [];
-    expect(rss.config).toMatchObject({
+    expect(rss.config).toEqual({
       serviceUrl: `${baseUrl}/rss`,
-      feedConfig: { title: "Solar Weekly", siteUrl: `${baseUrl}/feed/${feedId}` },
-      apiSecret: "{{RSS_SERVICE_SECRET}}",
+      feedConfig: expect.objectContaining({ title: "Solar Weekly", siteUrl: `${baseUrl}/feed/${feedId}` }),
     });
     expect(telegram).toEqual({
       plugin: "@curate/telegram",
@@ -192,7 +195,15 @@ describe("feed lifecycle", () => {
       .toBe("Solar Weekly Plus");
     await page.getByLabel("Polling Interval (ms)").fill("500");
     await page.getByRole("button", { name: "Save Changes" }).click();
-    await page.getByText("Polling interval must be a whole number of at least 1000 ms").first().waitFor();
+    // One rule, one message: the same words beside the field and in the summary, never two wordings.
+    const pollingRule = page.getByText("Polling interval must be a whole number of at least 1000 ms", {
+      exact: true,
+    });
+    await pollingRule.first().waitFor();
+    expect(await pollingRule.count()).toBe(2);
+    expect(await page.getByText(/Polling interval: Polling interval|must be at least 1000 ms/).count()).toBe(
+      0,
+    );
     await page.getByLabel("Polling Interval (ms)").fill("60000");
     await page.getByLabel("Twitter Approvers").fill("SolarAlice, bob,, ");
     await page.getByLabel("Enable Stream Output").uncheck();

@@ -77,8 +77,17 @@ describe("a slow answer never blanks the page", () => {
 
 describe("an unknown feed", () => {
   for (const path of ["/feed/doesnotexist", "/edit/feed/doesnotexist", "/feed/all", "/edit/feed/all"]) {
-    it(`${path} shows one not-found state with a way to Explore`, async () => {
-      const { page, pageErrors } = await session.visit(path);
+    it(`${path} is a 404 that shows one not-found state at once, with a way to Explore`, async () => {
+      const page = await session.newPage();
+      const pageErrors: Error[] = [];
+      page.on("pageerror", (error) => pageErrors.push(error));
+      const feedRequests: string[] = [];
+      page.on("request", (request) => {
+        if (/\/api\/feeds\/[^/]+$/.test(new URL(request.url()).pathname)) feedRequests.push(request.url());
+      });
+      // For browsers and crawlers alike: the address has nothing behind it.
+      const response = await page.goto(`${baseUrl}${path}`);
+      expect(response?.status()).toBe(404);
       await page.getByTestId("feed-not-found").waitFor();
       // Give any second request time to fail and show a second error, if one were made.
       await page.waitForTimeout(500);
@@ -89,6 +98,8 @@ describe("an unknown feed", () => {
       expect(await page.getByText("Error loading feed information.").count()).toBe(0);
       expect(await page.getByRole("button", { name: /Save Changes|Continue Feed Setup/ }).count()).toBe(0);
       expect(await page.title()).toBe("Feed not found · Curate");
+      // A 404 is an answer, not an outage: the feed is asked for at most once, never retried.
+      expect(feedRequests.length).toBeLessThanOrEqual(1);
 
       await page.getByRole("link", { name: "Explore feeds" }).click();
       await page.waitForURL(`${baseUrl}/`);

@@ -10,6 +10,7 @@ import { isMutation, mutationGuard, sessionLoader } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
 import type { AppBindings, AppDeps } from "./context.ts";
 import { AppError, toAppError } from "./errors.ts";
+import { reservedFeedWrites } from "./feeds/reserved.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { feedSecretRoutes } from "./feeds/secret-routes.ts";
 import { healthRoutes } from "./health/routes.ts";
@@ -23,6 +24,7 @@ import { TELEGRAM_WEBHOOK_PATH } from "./intake/telegram.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { writeLimit } from "./limits/middleware.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
+import { logKeyRoutes, moderationLogRoutes } from "./moderation-log/routes.ts";
 import { operationsRoutes } from "./operations/routes.ts";
 import { pluginRoutes } from "./plugins/routes.ts";
 import { dryRunRoutes } from "./processing/dry-run-routes.ts";
@@ -122,6 +124,7 @@ export function createApp(options: AppOptions) {
   });
   // Before the session lookup: a cached public answer is the same for everyone, so it needs no user.
   api.use(readCache.middleware);
+  api.use(reservedFeedWrites);
   api.use(sessionLoader(deps.database.db, deps.env));
   const telegramWebhook = deps.intake.telegram?.webhook;
   api.use(mutationGuard(deps.env, new Set(telegramWebhook ? [TELEGRAM_WEBHOOK_PATH] : [])));
@@ -134,6 +137,7 @@ export function createApp(options: AppOptions) {
     feedSecretRoutes,
     submissionRoutes,
     moderationRoutes,
+    moderationLogRoutes,
     processingRoutes,
     dryRunRoutes,
     publicationRoutes,
@@ -164,6 +168,7 @@ export function createApp(options: AppOptions) {
   mountMetrics(app, deps);
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
   app.route("/rss", rssRoutes(deps));
+  app.route("/", logKeyRoutes(deps));
   const webDist = deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   app.get(
     "*",

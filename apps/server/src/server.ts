@@ -11,6 +11,8 @@ import { feedSecretCount, resealFeedSecrets } from "./feeds/secret-store.ts";
 import { createChangeNotifier } from "./http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "./http/node-server.ts";
 import { createIntake } from "./intake/runtime.ts";
+import { openMissingLogs } from "./moderation-log/journal.ts";
+import { moderationLogSelfCheck } from "./moderation-log/service.ts";
 import { seedDemoData } from "./seed/demo.ts";
 import { metricsApp } from "./telemetry/routes.ts";
 import { startTracing } from "./telemetry/tracing-sdk.ts";
@@ -110,9 +112,15 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   await seedIfFirstStart(database, env, logger);
   // Configs stored before today's secret scan knew a shape are hidden and held until their owners fix them.
   await quarantineStoredSecrets(database.db, logger);
+  // Feeds from before the moderation log (and demo data) start theirs with a genesis committing to their history.
+  const opened = await openMissingLogs(database.db);
+  if (opened) logger.info({ feeds: opened }, "moderation logs opened");
   const changes = createChangeNotifier();
   const intake = createIntake(database.db, env, logger, changes.notify);
-  const worker = role === "api" ? null : await startWorker({ database, env, intake, logger, role });
+  // The Operations page and its alerts read the moderation logs' self-check.
+  const logSelfCheck = moderationLogSelfCheck(database.db);
+  const worker =
+    role === "api" ? null : await startWorker({ database, env, intake, logger, role, logSelfCheck });
   const stop = () =>
     (worker ? worker.stop() : Promise.resolve()).then(() => database.close()).then(() => tracing?.shutdown());
   if (role === "worker") {
@@ -127,7 +135,7 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
     prepareNodeServer(metricsServer);
     return { url: null, close: () => closeNodeServer(metricsServer).then(stop) };
   }
-  const app = createApp({ database, env, logger, version: VERSION, intake, changes });
+  const app = createApp({ database, env, logger, version: VERSION, intake, changes, logSelfCheck });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
       const url = `http://localhost:${info.port}`;

@@ -44,7 +44,8 @@ export function startChildServer(args: string[], env: Record<string, string>): C
   return {
     process: child,
     output,
-    waitFor(pattern, timeoutMs = 30_000) {
+    // Only stops a child that never says it: a busy machine can take minutes to start one.
+    waitFor(pattern, timeoutMs = 300_000) {
       const seen = output.find((line) => pattern.test(line));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {

@@ -132,7 +132,8 @@ export async function intakeTableCounts(db: Database): Promise<Record<string, nu
       (select count(*) from submission_feeds)::int as links,
       (select count(*) from moderation_history)::int as history,
       (select count(*) from activities)::int as activities,
-      (select count(*) from processing_jobs)::int as jobs`,
+      (select count(*) from processing_jobs)::int as jobs,
+      (select count(*) from moderation_log_entries)::int as log`,
   );
   return row;
 }

@@ -12,7 +12,7 @@ import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { setRenderClock } from "#web/components/ui/relative-time";
 import { feedKeys } from "#web/features/feeds/api";
-import { setApiFetch } from "#web/lib/api";
+import { ApiError, setApiFetch } from "#web/lib/api";
 import { createQueryClient } from "#web/lib/query-client";
 import { isPublicQuery, type SsrState } from "#web/lib/ssr-state";
 
@@ -43,7 +43,12 @@ export type RenderResult =
   | { kind: "page"; html: string; state: SsrState; head: PageHead }
   | { kind: "redirect"; location: string }
   /** Not a page the server renders (private, unknown, failing or too slow): the browser renders it. */
-  | { kind: "shell"; reason: string };
+  | { kind: "shell"; reason: string }
+  /**
+   * A page about a feed that does not exist: the browser renders the app (which says "Feed not found" at once),
+   * and browsers and crawlers are told 404.
+   */
+  | { kind: "not-found"; head: PageHead };
 
 export interface RenderOptions {
   /** Answers the page's API requests (`/api/...`), anonymously. */
@@ -71,13 +76,53 @@ export function isServerRenderedPath(pathname: string): boolean {
   return PUBLIC_PAGES.some((page) => page.test(path));
 }
 
+/** Pages about one feed: /feed/{id} with its tabs, and its editor. */
+const FEED_PAGE = /^\/(?:edit\/)?feed\/([^/]+)(?:\/|$)/;
+
+function feedIdOf(pathname: string): string | null {
+  const raw = FEED_PAGE.exec(pathname)?.[1];
+  if (!raw) return null;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+function feedNotFound(feedId: string): RenderResult {
+  return {
+    kind: "not-found",
+    head: {
+      title: `Feed not found · ${SITE_NAME}`,
+      description: `There is no feed with the hashtag #${feedId} on ${SITE_NAME}.`,
+      image: null,
+    },
+  };
+}
+
+/** Whether the API says there is no such feed (the hidden catch-all feed never is one). */
+async function isMissingFeed(feedId: string): Promise<boolean> {
+  if (feedId.toLowerCase() === ALL_FEED_ID) return true;
+  const fetchFeed = requestFetch.getStore() ?? fetch;
+  const response = await fetchFeed(`/api/feeds/${encodeURIComponent(feedId)}`, {
+    headers: { accept: "application/json" },
+  });
+  await response.body?.cancel();
+  return response.status === 404;
+}
+
 export function renderPage(url: string, options: RenderOptions): Promise<RenderResult> {
   return requestFetch.run(options.fetch, () => render(url, options.deadline));
 }
 
 async function render(url: string, deadline: number): Promise<RenderResult> {
   const pathname = new URL(url, "http://server.invalid").pathname;
-  if (!isServerRenderedPath(pathname)) return { kind: "shell", reason: "not a public page" };
+  const feedId = feedIdOf(pathname);
+  if (!isServerRenderedPath(pathname)) {
+    // The browser renders a feed's private pages, but whether the feed exists is no one's secret.
+    if (feedId && (await isMissingFeed(feedId))) return feedNotFound(feedId);
+    return { kind: "shell", reason: "not a public page" };
+  }
 
   const queryClient = createQueryClient();
   // One attempt: a failure falls back to the browser, which retries on its own.
@@ -96,13 +141,18 @@ async function render(url: string, deadline: number): Promise<RenderResult> {
     return location ? { kind: "redirect", location } : { kind: "shell", reason: "redirect without a target" };
   }
   const matches = router.state.matches;
+  if (feedId && matches.some((match) => match.status === "notFound")) return feedNotFound(feedId);
   if (matches.some((match) => match.status !== "success")) {
     return { kind: "shell", reason: "the route did not load" };
   }
 
   // The loaders started the data the page is about: if it is slow or failing, the browser renders the page.
   if (!(await settled(queryClient, deadline))) return { kind: "shell", reason: "data too slow" };
-  if (failed(queryClient)) return { kind: "shell", reason: "an API request failed" };
+  if (failed(queryClient)) {
+    const error = feedId ? queryClient.getQueryState(feedKeys.detail(feedId))?.error : null;
+    if (feedId && error instanceof ApiError && error.status === 404) return feedNotFound(feedId);
+    return { kind: "shell", reason: "an API request failed" };
+  }
   const app = <AppRoot queryClient={queryClient} router={router} />;
   const renderedAt = Date.now();
   // A render shows what else the page reads (the feed's top curators, then its recent items once the settings

@@ -32,6 +32,7 @@ import { Route as EditFeedFeedIdRouteImport } from './routes/edit/feed/$feedId'
 import { Route as FeedFeedIdIndexRouteImport } from './routes/feed/$feedId/index'
 import { Route as FeedFeedIdContentRouteImport } from './routes/feed/$feedId/content'
 import { Route as FeedFeedIdCurationRouteImport } from './routes/feed/$feedId/curation'
+import { Route as FeedFeedIdLogRouteImport } from './routes/feed/$feedId/log'
 import { Route as FeedFeedIdMembersRouteImport } from './routes/feed/$feedId/members'
 import { Route as FeedFeedIdPointsRouteImport } from './routes/feed/$feedId/points'
 import { Route as FeedFeedIdProcessingRouteImport } from './routes/feed/$feedId/processing'
@@ -160,6 +161,11 @@ const FeedFeedIdCurationRoute = FeedFeedIdCurationRouteImport.update({
   path: '/curation',
   getParentRoute: () => FeedFeedIdRouteRoute,
 } as any)
+const FeedFeedIdLogRoute = FeedFeedIdLogRouteImport.update({
+  id: '/log',
+  path: '/log',
+  getParentRoute: () => FeedFeedIdRouteRoute,
+} as any)
 const FeedFeedIdMembersRoute = FeedFeedIdMembersRouteImport.update({
   id: '/members',
   path: '/members',
@@ -248,6 +254,7 @@ export interface FileRoutesByFullPath {
   '/edit/feed/$feedId': typeof EditFeedFeedIdRoute
   '/feed/$feedId/content': typeof FeedFeedIdContentRoute
   '/feed/$feedId/curation': typeof FeedFeedIdCurationRoute
+  '/feed/$feedId/log': typeof FeedFeedIdLogRoute
   '/feed/$feedId/members': typeof FeedFeedIdMembersRoute
   '/feed/$feedId/points': typeof FeedFeedIdPointsRoute
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
@@ -280,6 +287,7 @@ export interface FileRoutesByTo {
   '/edit/feed/$feedId': typeof EditFeedFeedIdRoute
   '/feed/$feedId/content': typeof FeedFeedIdContentRoute
   '/feed/$feedId/curation': typeof FeedFeedIdCurationRoute
+  '/feed/$feedId/log': typeof FeedFeedIdLogRoute
   '/feed/$feedId/members': typeof FeedFeedIdMembersRoute
   '/feed/$feedId/points': typeof FeedFeedIdPointsRoute
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
@@ -318,6 +326,7 @@ export interface FileRoutesById {
   '/edit/feed/$feedId': typeof EditFeedFeedIdRoute
   '/feed/$feedId/content': typeof FeedFeedIdContentRoute
   '/feed/$feedId/curation': typeof FeedFeedIdCurationRoute
+  '/feed/$feedId/log': typeof FeedFeedIdLogRoute
   '/feed/$feedId/members': typeof FeedFeedIdMembersRoute
   '/feed/$feedId/points': typeof FeedFeedIdPointsRoute
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
@@ -357,6 +366,7 @@ export interface FileRouteTypes {
     | '/edit/feed/$feedId'
     | '/feed/$feedId/content'
     | '/feed/$feedId/curation'
+    | '/feed/$feedId/log'
     | '/feed/$feedId/members'
     | '/feed/$feedId/points'
     | '/feed/$feedId/processing'
@@ -389,6 +399,7 @@ export interface FileRouteTypes {
     | '/edit/feed/$feedId'
     | '/feed/$feedId/content'
     | '/feed/$feedId/curation'
+    | '/feed/$feedId/log'
     | '/feed/$feedId/members'
     | '/feed/$feedId/points'
     | '/feed/$feedId/processing'
@@ -426,6 +437,7 @@ export interface FileRouteTypes {
     | '/edit/feed/$feedId'
     | '/feed/$feedId/content'
     | '/feed/$feedId/curation'
+    | '/feed/$feedId/log'
     | '/feed/$feedId/members'
     | '/feed/$feedId/points'
     | '/feed/$feedId/processing'
@@ -619,6 +631,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof FeedFeedIdCurationRouteImport
       parentRoute: typeof FeedFeedIdRouteRoute
     }
+    '/feed/$feedId/log': {
+      id: '/feed/$feedId/log'
+      path: '/log'
+      fullPath: '/feed/$feedId/log'
+      preLoaderRoute: typeof FeedFeedIdLogRouteImport
+      parentRoute: typeof FeedFeedIdRouteRoute
+    }
     '/feed/$feedId/members': {
       id: '/feed/$feedId/members'
       path: '/members'
@@ -779,6 +798,7 @@ interface FeedFeedIdRouteRouteChildren {
   FeedFeedIdSettingsRouteRoute: typeof FeedFeedIdSettingsRouteRouteWithChildren
   FeedFeedIdContentRoute: typeof FeedFeedIdContentRoute
   FeedFeedIdCurationRoute: typeof FeedFeedIdCurationRoute
+  FeedFeedIdLogRoute: typeof FeedFeedIdLogRoute
   FeedFeedIdMembersRoute: typeof FeedFeedIdMembersRoute
   FeedFeedIdPointsRoute: typeof FeedFeedIdPointsRoute
   FeedFeedIdProcessingRoute: typeof FeedFeedIdProcessingRoute
@@ -791,6 +811,7 @@ const FeedFeedIdRouteRouteChildren: FeedFeedIdRouteRouteChildren = {
   FeedFeedIdSettingsRouteRoute: FeedFeedIdSettingsRouteRouteWithChildren,
   FeedFeedIdContentRoute: FeedFeedIdContentRoute,
   FeedFeedIdCurationRoute: FeedFeedIdCurationRoute,
+  FeedFeedIdLogRoute: FeedFeedIdLogRoute,
   FeedFeedIdMembersRoute: FeedFeedIdMembersRoute,
   FeedFeedIdPointsRoute: FeedFeedIdPointsRoute,
   FeedFeedIdProcessingRoute: FeedFeedIdProcessingRoute,

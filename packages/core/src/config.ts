@@ -9,10 +9,13 @@ export const appConfigSchema = z.object({
   /** Test posts (/test) and the development wallet are on: a development or test server on this machine only. */
   devTools: z.boolean(),
   version: z.string(),
-  /** "local": POST /api/upload; "pinata": a key from GET /api/upload/get-auth-key, then a direct upload. */
+  /**
+   * "local": POST /api/upload; "pinata": a key from GET /api/upload/get-auth-key, a direct upload, then
+   * POST /api/upload/pinned, which checks the pinned bytes and answers the address to use.
+   */
   imageUpload: z.enum(["local", "pinata"]),
-  /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`) and how it is shown. */
-  pinata: z.object({ uploadUrl: z.string(), gatewayUrl: z.string() }).optional(),
+  /** Where the browser sends a Pinata upload (multipart `file`; answers `IpfsHash`). */
+  pinata: z.object({ uploadUrl: z.string() }).optional(),
   /**
    * This deployment's own address (PUBLIC_URL, no trailing slash): the wizard builds a new feed's site URL and
    * its RSS service URL (`{publicUrl}/rss`) from it, whatever address the browser reached the app by.

@@ -41,6 +41,8 @@ export const paginationSchema = z.object({
   totalCount: z.number().int().min(0),
   /** True when more than `totalCount` items match: a search counts up to a cap (docs/decisions/0014). */
   totalCountCapped: z.boolean().optional(),
+  /** Where the page starts, when it was asked by `offset` (then `page` is the page that offset falls in). */
+  offset: z.number().int().min(0).optional(),
 });
 
 export type Pagination = z.infer<typeof paginationSchema>;

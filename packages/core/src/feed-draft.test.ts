@@ -47,8 +47,9 @@ describe("feedConfigFromDraft", () => {
         siteUrl: `${ORIGIN}/feed/solar`,
       },
       serviceUrl: `${ORIGIN}/rss`,
-      apiSecret: "{{RSS_SERVICE_SECRET}}",
     });
+    // The built-in service never reads a secret: the wizard writes none.
+    expect(JSON.stringify(rss.config)).not.toContain("apiSecret");
     const [mapping] = rss.transform ?? [];
     expect(mapping.plugin).toBe(PLUGINS.objectTransform);
     expect((mapping.config as { mappings: { categories: string[] } }).mappings.categories).toEqual(["solar"]);

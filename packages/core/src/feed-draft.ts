@@ -94,8 +94,8 @@ export function rssDistributor(feed: { id: string; name: string; description: st
     plugin: PLUGINS.rss,
     config: {
       feedConfig: { title: feed.name, description: feed.description, siteUrl },
+      // This deployment's own RSS service takes its items in-process and needs no secret.
       serviceUrl,
-      apiSecret: "{{RSS_SERVICE_SECRET}}",
     },
     transform: [
       {

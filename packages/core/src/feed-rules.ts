@@ -6,6 +6,7 @@ export const FEED_ID_PATTERN = /^[a-z0-9_-]+$/;
 /** The hidden catch-all feed that takes submissions naming no feed. */
 export const ALL_FEED_ID = "all";
 export const MIN_POLLING_INTERVAL_MS = 1000;
+export const MAX_POLLING_INTERVAL_MS = 7 * 24 * 3600 * 1000;
 /** The longest an approval may wait to be undone: longer, and a mistaken approval is better rejected. */
 export const MAX_UNDO_WINDOW_SECONDS = 600;
 /** What the wizard suggests for a new feed. */
@@ -38,6 +39,19 @@ export const FEED_ID_MESSAGES = {
   characters: "A hashtag may only hold letters, digits, - and _",
 } as const;
 
+/**
+ * The edit page's rules in one wording each, wherever they are checked: the form's fields, the config schema the
+ * page checks before saving, and the server. A field and the summary of problems then say the same words.
+ */
+export const FEED_FORM_MESSAGES = {
+  nameRequired: "Feed name is required",
+  descriptionRequired: "Description is required",
+  pollingInterval: `Polling interval must be a whole number of at least ${MIN_POLLING_INTERVAL_MS} ms`,
+  pollingIntervalTooLong: "Polling interval must be at most a week",
+  undoWindow: `The undo window is a whole number of seconds from 0 to ${MAX_UNDO_WINDOW_SECONDS}`,
+  searchQuery: "Enter a query for this search, or remove it",
+} as const;
+
 interface CompletenessFields {
   name?: string;
   description?: string;
@@ -65,4 +79,21 @@ export function uploadFileError(file: { type: string; size: number }): string | 
     return "Choose a PNG, JPEG, GIF or WebP image.";
   if (file.size > MAX_UPLOAD_BYTES) return "The image is larger than 5 MB.";
   return undefined;
+}
+
+/**
+ * An image uploaded to this server, as feeds and profiles store it: its path under /uploads, the sha256 of its
+ * bytes and their kind (demo artwork is SVG). A path, never an address: the page resolves it against whichever host
+ * serves it (a second host name, a new domain, an installation restored elsewhere), and the server resolves it
+ * against PUBLIC_URL for readers elsewhere (feed files, link previews).
+ */
+export const UPLOAD_REFERENCE_PATTERN = /^\/uploads\/[0-9a-f]{64}\.(?:png|jpg|gif|webp|svg)$/;
+
+export function isUploadReference(value: string): boolean {
+  return UPLOAD_REFERENCE_PATTERN.test(value);
+}
+
+/** The upload a reference names: the hash its file is stored under, or null for anything else. */
+export function uploadHashOf(value: string): string | null {
+  return isUploadReference(value) ? value.slice("/uploads/".length, "/uploads/".length + 64) : null;
 }

@@ -2,9 +2,12 @@ import { z } from "zod";
 import { ACKNOWLEDGEMENT_NETWORKS } from "./acknowledgement-rules.ts";
 import { configQuarantineSchema } from "./config-quarantine.ts";
 import {
+  FEED_FORM_MESSAGES,
   FEED_ID_MESSAGES,
   FEED_ID_PATTERN,
   FEED_LIMITS,
+  isUploadReference,
+  MAX_POLLING_INTERVAL_MS,
   MAX_UNDO_WINDOW_SECONDS,
   MIN_POLLING_INTERVAL_MS,
 } from "./feed-rules.ts";
@@ -15,6 +18,7 @@ import {
   scheduleProblem,
   TIMEZONE_MESSAGE,
 } from "./recap-rules.ts";
+import { secretField } from "./secret-fields.ts";
 
 /** Feed ids are lower-case: "ToDelete1" is accepted and stored as "todelete1". */
 export const feedIdSchema = z
@@ -34,6 +38,23 @@ const list = <T extends z.ZodType>(item: T, max: number, what: string) =>
 export const httpUrlSchema = z
   .url({ protocol: /^https?$/, message: "Must be an http(s) URL" })
   .max(FEED_LIMITS.urlLength, `A URL must be at most ${FEED_LIMITS.urlLength} characters`);
+
+export const IMAGE_MESSAGE = "The image must be an uploaded image or an http(s) URL";
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+};
+
+/** A feed's image: one of this server's uploads (by its path), an http(s) URL, or empty for none. One rule, one message. */
+export const feedImageSchema = z
+  .string()
+  .max(FEED_LIMITS.urlLength, `A URL must be at most ${FEED_LIMITS.urlLength} characters`)
+  .refine((value) => value === "" || isUploadReference(value) || isHttpUrl(value), IMAGE_MESSAGE);
 
 const pluginName = z
   .string()
@@ -147,29 +168,51 @@ const acknowledgementsSchema = z.strictObject({
   onApprove: z.boolean().optional(),
 });
 
+/**
+ * A feed's NEAR account settings (document 2 §3, "Integration settings"): the account its NEAR steps act as, when a
+ * step names none of its own. The NEAR Social distributor reads them for each field its config leaves out. The key
+ * is only ever a `{{NAME}}` placeholder of a secret; `rpcUrl` is a node of the feed's choosing (public addresses only).
+ */
+export const nearIntegrationSchema = z.strictObject({
+  parentAccountId: z
+    .string()
+    .trim()
+    .regex(
+      /^(?=.{2,64}$)(([a-z\d]+[-_])*[a-z\d]+\.)*([a-z\d]+[-_])*[a-z\d]+$/,
+      "A NEAR account id, such as curate.near",
+    )
+    .optional(),
+  parentKeyPair: secretField("The account's key (ed25519:…), as a {{NAME}} placeholder").optional(),
+  networkId: z.enum(["mainnet", "testnet"], "The network is mainnet or testnet").optional(),
+  rpcUrl: httpUrlSchema.optional(),
+});
+export type NearIntegration = z.infer<typeof nearIntegrationSchema>;
+
 export const feedConfigSchema = z
   .looseObject({
     id: feedIdSchema,
     name: z
       .string()
-      .min(1, "Feed name is required")
+      .min(1, FEED_FORM_MESSAGES.nameRequired)
       .max(FEED_LIMITS.nameLength, `Feed name must be at most ${FEED_LIMITS.nameLength} characters`),
     description: z
       .string()
-      .min(1, "Description is required")
+      .min(1, FEED_FORM_MESSAGES.descriptionRequired)
       .max(
         FEED_LIMITS.descriptionLength,
         `Description must be at most ${FEED_LIMITS.descriptionLength} characters`,
       ),
-    image: z.union([httpUrlSchema, z.literal("")]).optional(),
+    image: feedImageSchema.optional(),
     enabled: z.boolean().optional(),
     admins: list(text(64, "An admin account"), FEED_LIMITS.admins, "admins").optional(),
+    // One rule, one message: a fraction, zero and too small a number are all "not a whole number ≥ 1000".
     pollingIntervalMs: z
-      .number()
-      .int()
-      .positive()
-      .min(MIN_POLLING_INTERVAL_MS, `Polling interval must be at least ${MIN_POLLING_INTERVAL_MS} ms`)
-      .max(7 * 24 * 3600 * 1000, "Polling interval must be at most a week")
+      .number(FEED_FORM_MESSAGES.pollingInterval)
+      .refine(
+        (value) => Number.isInteger(value) && value >= MIN_POLLING_INTERVAL_MS,
+        FEED_FORM_MESSAGES.pollingInterval,
+      )
+      .refine((value) => value <= MAX_POLLING_INTERVAL_MS, FEED_FORM_MESSAGES.pollingIntervalTooLong)
       .optional(),
     moderation: z
       .looseObject({
@@ -177,14 +220,18 @@ export const feedConfigSchema = z
         blacklist: handlesByPlatform.optional(),
         /** How long an approval waits before it is processed, so that it can be undone (0: at once). */
         undoWindowSeconds: z
-          .number()
-          .int("The undo window is a whole number of seconds")
-          .min(0, "The undo window cannot be negative")
-          .max(MAX_UNDO_WINDOW_SECONDS, `The undo window is at most ${MAX_UNDO_WINDOW_SECONDS} seconds`)
+          .number(FEED_FORM_MESSAGES.undoWindow)
+          .refine(
+            (value) => Number.isInteger(value) && value >= 0 && value <= MAX_UNDO_WINDOW_SECONDS,
+            FEED_FORM_MESSAGES.undoWindow,
+          )
           .optional(),
+        /** Whether the public moderation log names who rejected or retracted a post (default: it does). */
+        nameRejectersInLog: z.boolean().optional(),
       })
       .optional(),
     acknowledgements: acknowledgementsSchema.optional(),
+    integrations: z.looseObject({ near: nearIntegrationSchema.optional() }).optional(),
     sources: list(sourceSchema, FEED_LIMITS.sources, "sources").optional(),
     ingestion: z
       .looseObject({ enabled: z.boolean().optional(), schedule: z.string().min(1).max(100).optional() })

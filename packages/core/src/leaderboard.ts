@@ -20,6 +20,14 @@ export const leaderboardEntrySchema = z.object({
   feedSubmissions: z.array(
     z.object({ feedId: z.string(), count: z.number().int(), totalInFeed: z.number().int() }),
   ),
+  /** The Curate account (NEAR account id) whose linked handles this entry counts, or null for an unlinked handle. */
+  userId: z.string().nullable(),
+  /** The account's name when it has one, else the handle as the app shows it (`@name`). */
+  displayName: z.string(),
+  /** The account's profile image, an upload of this server (its path), or null. */
+  avatarUrl: z.string().nullable(),
+  /** Curator points (document 1 §9): the submissions counted in this answer's scope, the feed's when filtered. */
+  score: z.number().int(),
 });
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 

@@ -1,5 +1,16 @@
 import { z } from "zod";
-import { httpUrlSchema } from "./feeds.ts";
+import { httpUrlSchema, type NearIntegration } from "./feeds.ts";
+import { placeholderName, secretField, secretFields } from "./secret-fields.ts";
+
+export {
+  PLACEHOLDER_PATTERN,
+  placeholderName,
+  type SecretFieldOptions,
+  type SecretPath,
+  secretField,
+  secretFields,
+  secretPaths,
+} from "./secret-fields.ts";
 
 /** The Telegram thread id rule in one wording: the wizard's step 2 and the server's config check. */
 export const TELEGRAM_THREAD_ID_MESSAGE =
@@ -10,95 +21,6 @@ export const TELEGRAM_THREAD_ID_MESSAGE =
  * editor and the plugin guide. Secret fields are declared with `secretField()`: they accept only a `{{NAME}}`
  * placeholder, which the server fills at run time (never stored, logged or returned filled).
  */
-
-/** `{{NAME}}`: an upper-case variable name between double braces, nothing else. */
-export const PLACEHOLDER_PATTERN = /^\{\{\s*([A-Z][A-Z0-9_]{0,63})\s*\}\}$/;
-
-export function placeholderName(value: unknown): string | null {
-  return typeof value === "string" ? (PLACEHOLDER_PATTERN.exec(value.trim())?.[1] ?? null) : null;
-}
-
-const SECRET_META = "curate.secret";
-
-export interface SecretFieldOptions {
-  /**
-   * The value goes to a host the feed's config chooses (a webhook URL, a database URL): only the feed's own secrets
-   * may fill it, never the server's environment, so an owner cannot send the operator's keys to a host of theirs.
-   */
-  feedOnly?: boolean;
-}
-
-/** A credential field: only a `{{NAME}}` placeholder is accepted; the value is filled at run time. */
-export function secretField(description: string, options: SecretFieldOptions = {}) {
-  return z
-    .string()
-    .trim()
-    .regex(PLACEHOLDER_PATTERN, "Use a {{NAME}} placeholder here; raw secrets are never stored.")
-    .describe(description)
-    .meta({ [SECRET_META]: options.feedOnly ? "feed-only" : true });
-}
-
-function isSecret(schema: z.ZodType): boolean {
-  const mark = z.globalRegistry.get(schema)?.[SECRET_META];
-  return mark === true || mark === "feed-only";
-}
-
-function isFeedOnly(schema: z.ZodType): boolean {
-  return z.globalRegistry.get(schema)?.[SECRET_META] === "feed-only";
-}
-
-type ZodDef = {
-  type: string;
-  innerType?: z.ZodType;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  in?: z.ZodType;
-  out?: z.ZodType;
-};
-
-export interface SecretPath {
-  /** Dotted keys (`auth.token`); `*` stands for any array index. */
-  path: string;
-  feedOnly: boolean;
-  /** The plugin works without it (e.g. the RSS service's secret, which only an external service needs). */
-  optional: boolean;
-}
-
-/** The secret fields of a schema, walking objects, arrays and the optional/nullable/default wrappers. */
-export function secretFields(schema: z.ZodType, prefix: string[] = [], optional = false): SecretPath[] {
-  if (isSecret(schema)) return [{ path: prefix.join("."), feedOnly: isFeedOnly(schema), optional }];
-  const def = (schema as unknown as { _zod: { def: ZodDef } })._zod.def;
-  switch (def.type) {
-    case "object":
-      return Object.entries(def.shape ?? {}).flatMap(([key, child]) =>
-        secretFields(child, [...prefix, key], optional),
-      );
-    case "array":
-      return def.element ? secretFields(def.element, [...prefix, "*"], optional) : [];
-    case "optional":
-    case "nullable":
-    case "default":
-    case "prefault":
-      return def.innerType ? secretFields(def.innerType, prefix, true) : [];
-    case "catch":
-    case "readonly":
-    case "nonoptional":
-      return def.innerType ? secretFields(def.innerType, prefix, optional) : [];
-    case "pipe": {
-      // `.transform()` keeps the shape on the way in, `z.preprocess()` (aliases of older names) on the way out.
-      const found = def.in ? secretFields(def.in, prefix, optional) : [];
-      const after = def.out ? secretFields(def.out, prefix, optional) : [];
-      return [...found, ...after.filter((field) => !found.some((f) => f.path === field.path))];
-    }
-    default:
-      return [];
-  }
-}
-
-/** The paths of a schema's secret fields (see `secretFields`). */
-export function secretPaths(schema: z.ZodType): string[] {
-  return secretFields(schema).map((field) => field.path);
-}
 
 const MAX_TEMPLATE_LENGTH = 10_000;
 const MAX_TEMPLATE_DEPTH = 8;
@@ -373,6 +295,8 @@ export const nearSocialDistributorConfigSchema = z.object({
   accountId: nearAccountId,
   privateKey: secretField("The account's key (ed25519:…), as a {{NAME}} placeholder"),
   networkId: z.enum(["mainnet", "testnet"]).optional(),
+  /** A NEAR RPC node of the feed's choosing (public addresses only); unset, the server's node for the network. */
+  rpcUrl: httpUrl("An http(s) URL of a NEAR RPC node").optional(),
 });
 export type NearSocialDistributorConfig = z.infer<typeof nearSocialDistributorConfigSchema>;
 
@@ -479,4 +403,33 @@ export function streamPlaceholders(
     visit(distributor, `outputs.stream.distribute.${i}`);
   }
   return out;
+}
+
+/** Where each field of a built-in's config may come from in the feed's integration settings, when it is left out. */
+const NEAR_DEFAULTS: Record<string, keyof NearIntegration> = {
+  accountId: "parentAccountId",
+  privateKey: "parentKeyPair",
+  networkId: "networkId",
+  rpcUrl: "rpcUrl",
+};
+
+/**
+ * A step's config as it runs: the NEAR Social distributor takes each field its own config leaves out from the feed's
+ * NEAR integration settings (`integrations.near`); every other step runs its config as written. `builtinName` is
+ * the built-in short name of the step's plugin (core's plugin table), or null.
+ */
+export function effectiveStepConfig(
+  builtinName: string | null,
+  config: Record<string, unknown> | undefined,
+  integrations: { near?: NearIntegration } | undefined,
+): Record<string, unknown> {
+  const own = config ?? {};
+  const near = integrations?.near;
+  if (builtinName !== "near-social" || !near) return own;
+  const filled = { ...own };
+  for (const [field, setting] of Object.entries(NEAR_DEFAULTS)) {
+    const value = near[setting];
+    if ((filled[field] === undefined || filled[field] === "") && value !== undefined) filled[field] = value;
+  }
+  return filled;
 }

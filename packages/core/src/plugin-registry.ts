@@ -134,7 +134,8 @@ export const pluginSchema = z.object({
   id: z.string(),
   name: z.string(),
   type: pluginTypeSchema,
-  repoUrl: z.string(),
+  /** Where its code is published; a built-in's is the deployment's SOURCE_REPOSITORY_URL, or null when unset. */
+  repoUrl: z.string().nullable(),
   entryPoint: z.string(),
   schemaDefinition: z.record(z.string(), z.unknown()).nullable(),
   builtin: z.boolean(),

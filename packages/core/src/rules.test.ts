@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listSearchSchema } from "./explore.ts";
 import { isFeedComplete } from "./feed-rules.ts";
-import { feedConfigSchema } from "./feeds.ts";
+import { feedConfigSchema, feedImageSchema, IMAGE_MESSAGE } from "./feeds.ts";
 import type { LeaderboardEntry } from "./leaderboard.ts";
 import { approvalRate, curatorPoints } from "./leaderboard-rules.ts";
 import { overallStatus } from "./submission-rules.ts";
@@ -33,19 +33,23 @@ describe("listSearchSchema (page search parameters)", () => {
 describe("submissionListQuerySchema (API query)", () => {
   it("applies defaults", () => {
     expect(submissionListQuerySchema.parse({})).toEqual({
-      page: 0,
       limit: 20,
       status: "all",
       sortOrder: "newest",
     });
   });
 
-  it.each([{ page: "-1" }, { limit: "0" }, { limit: "101" }, { status: "done" }, { sortOrder: "asc" }])(
-    "refuses %o",
-    (query) => {
-      expect(submissionListQuerySchema.safeParse(query).success).toBe(false);
-    },
-  );
+  it.each([
+    { page: "-1" },
+    { limit: "0" },
+    { limit: "101" },
+    { status: "done" },
+    { sortOrder: "asc" },
+    { offset: "-1" },
+    { page: "0", offset: "0" },
+  ])("refuses %o", (query) => {
+    expect(submissionListQuerySchema.safeParse(query).success).toBe(false);
+  });
 });
 
 describe("overallStatus", () => {
@@ -79,6 +83,10 @@ describe("leaderboard rules", () => {
       approvalCount: 3,
       rejectionCount: 1,
       feedSubmissions: [{ feedId: "ai", count: 4, totalInFeed: 10 }],
+      userId: null,
+      displayName: "@alice",
+      avatarUrl: null,
+      score: 7,
     };
     expect(curatorPoints(entry)).toBe(7);
     expect(curatorPoints(entry, "ai")).toBe(4);
@@ -120,5 +128,27 @@ describe("feed config", () => {
     expect(isFeedComplete(base)).toBe(false);
     expect(isFeedComplete({ ...base, sources: [{ plugin: "x" }] })).toBe(true);
     expect(isFeedComplete({ ...base, name: " ", sources: [{ plugin: "x" }] })).toBe(false);
+  });
+});
+
+describe("feedImageSchema", () => {
+  const upload = `/uploads/${"0a".repeat(32)}.png`;
+  it.each(["", upload, `/uploads/${"f".repeat(64)}.svg`, "https://cdn.example.com/a.png"])(
+    "accepts %s",
+    (image) => {
+      expect(feedImageSchema.safeParse(image).success).toBe(true);
+    },
+  );
+
+  it.each([
+    "not-a-url",
+    "javascript:alert(1)",
+    "/uploads/short.png",
+    `/uploads/${"0a".repeat(32)}.exe`,
+    `//evil.example${upload}`,
+    "data:image/png;base64,AAAA",
+  ])("refuses %s with one message", (image) => {
+    const result = feedImageSchema.safeParse(image);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([IMAGE_MESSAGE]);
   });
 });

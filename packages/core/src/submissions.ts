@@ -23,24 +23,45 @@ const intFromQuery = (name: string) =>
     .transform(Number)
     .or(z.number().int());
 
-/** Query of the paged submission lists; strict: a bad value is a 400, not a silent default. */
-export const submissionListQuerySchema = z.object({
-  page: intFromQuery("page").pipe(z.number().int().min(0, "page must be 0 or more")).default(0),
-  limit: intFromQuery("limit")
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, "limit must be at least 1")
-        .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`),
-    )
-    .default(DEFAULT_PAGE_SIZE),
-  status: statusFilterSchema.default("all"),
-  sortOrder: sortOrderSchema.default("newest"),
-  q: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
-  /** Only posts from one network. */
-  platform: z.enum(PLATFORMS).optional(),
-});
+/** The furthest an offset may reach: far past any list, and still an exact integer once multiplied out. */
+export const MAX_LIST_OFFSET = 100_000_000;
+
+/**
+ * Query of the paged submission lists; strict: a bad value is a 400, not a silent default. A page is asked by its
+ * zero-based number (`page`, 0 when neither is given) or by the number of items before it (`offset`), not both.
+ */
+export const submissionListQuerySchema = z
+  .object({
+    page: intFromQuery("page").pipe(z.number().int().min(0, "page must be 0 or more")).optional(),
+    offset: intFromQuery("offset")
+      .pipe(
+        z
+          .number()
+          .int()
+          .min(0, "offset must be 0 or more")
+          .max(MAX_LIST_OFFSET, `offset must be at most ${MAX_LIST_OFFSET}`),
+      )
+      .optional(),
+    limit: intFromQuery("limit")
+      .pipe(
+        z
+          .number()
+          .int()
+          .min(1, "limit must be at least 1")
+          .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`),
+      )
+      .default(DEFAULT_PAGE_SIZE),
+    status: statusFilterSchema.default("all"),
+    sortOrder: sortOrderSchema.default("newest"),
+    q: z.string().trim().max(MAX_SEARCH_LENGTH).optional(),
+    /** Only posts from one network. */
+    platform: z.enum(PLATFORMS).optional(),
+  })
+  .superRefine((query, context) => {
+    if (query.page !== undefined && query.offset !== undefined) {
+      context.addIssue({ code: "custom", path: ["offset"], message: "Give page or offset, not both" });
+    }
+  });
 export type SubmissionListQuery = z.infer<typeof submissionListQuerySchema>;
 
 export const moderationActionSchema = z.enum(MODERATION_ACTIONS);

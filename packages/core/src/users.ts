@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isUploadReference } from "./feed-rules.ts";
 
 /** NEAR account ids: 2–64 characters of lower-case letters, digits and - _ . separators. */
 export const accountIdSchema = z
@@ -12,11 +13,29 @@ export const currentUserSchema = z.object({
   id: z.number().int().positive(),
   nearAccountId: z.string().min(1, "NEAR account ID is required"),
   username: z.string().min(1).max(100).nullable(),
-  profileImage: z.url("Invalid URL format for profile image").nullable(),
+  /** An image uploaded to this server, as its path under /uploads (see `profileImageSchema`). */
+  profileImage: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const PROFILE_IMAGE_MESSAGE = "Invalid URL format for profile image";
+
+/**
+ * A profile image is one of this server's uploads (sniffed, at most 5 MB, a raster image), named by its path: a
+ * third-party address would tell its host the address of everyone who sees the picture.
+ */
+export const profileImageSchema = z
+  .string()
+  .max(100, PROFILE_IMAGE_MESSAGE)
+  .refine((value) => isUploadReference(value) && !value.endsWith(".svg"), PROFILE_IMAGE_MESSAGE);
+
+/** PATCH /api/users/me: what the signed-in user may change about themselves (null removes the image). */
+export const updateProfileRequestSchema = z.strictObject({
+  profileImage: profileImageSchema.nullable(),
+});
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
 
 export const initiateLoginRequestSchema = z.object({ accountId: accountIdSchema });
 

@@ -42,12 +42,7 @@ beforeAll(async () => {
     await insertFeed(db, { id: "beta" });
     await insertPendingPosts(db, "alpha", 25);
     const sourceUploads = join(work, "source-uploads");
-    await storeUpload(
-      db,
-      { uploadsDir: sourceUploads, publicUrl: "http://localhost:3000", bytesPerDay: 1_000_000 },
-      png(7),
-      "amy.near",
-    );
+    await storeUpload(db, { uploadsDir: sourceUploads, bytesPerDay: 1_000_000 }, png(7), "amy.near");
     await exportArchive(db, sourceUploads, archive);
   } finally {
     await source.dispose();

@@ -29,3 +29,65 @@ export async function createPinataUploadKey(apiUrl: string, jwt: string) {
   if (typeof body.JWT !== "string" || !body.JWT) throw AppError.unavailable("Pinata returned no upload key.");
   return { JWT: body.JWT };
 }
+
+/** The first `max` + 1 bytes at most: enough to tell an oversize file without reading all of it. */
+async function readAtMost(response: Response, max: number): Promise<Uint8Array> {
+  const reader = response.body?.getReader();
+  if (!reader) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The bytes of a pinned file, read back through the operator's gateway (up to `max` + 1 of them): what was pinned,
+ * whatever the browser said it was.
+ */
+export async function readPinnedFile(gatewayUrl: string, cid: string, max: number): Promise<Uint8Array> {
+  let response: Response;
+  try {
+    response = await callExternal(
+      `${gatewayUrl.replace(/\/+$/, "")}/${cid}`,
+      { method: "GET" },
+      { service: "Pinata gateway", reach: "configured", retries: 2, timeoutMs: 20_000 },
+    );
+  } catch (error) {
+    if (error instanceof ExternalServiceError) {
+      throw AppError.unavailable("The Pinata gateway could not be reached to check the image; try again.");
+    }
+    throw error;
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw AppError.unavailable(
+      `The Pinata gateway answered ${response.status} for the pinned image; try again in a moment.`,
+    );
+  }
+  return readAtMost(response, max);
+}
+
+/** Takes a pinned file off the operator's Pinata account (a refused upload must not stay hosted there). */
+export async function unpinFile(apiUrl: string, jwt: string, cid: string): Promise<boolean> {
+  try {
+    const response = await callExternal(
+      `${apiUrl.replace(/\/+$/, "")}/pinning/unpin/${cid}`,
+      { method: "DELETE", headers: { Authorization: `Bearer ${jwt}` } },
+      { service: "Pinata", reach: "configured", retries: 1, timeoutMs: 10_000 },
+    );
+    await response.body?.cancel();
+    return response.ok;
+  } catch (error) {
+    if (error instanceof ExternalServiceError) return false;
+    throw error;
+  }
+}

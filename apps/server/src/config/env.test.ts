@@ -46,7 +46,12 @@ describe("loadEnv", () => {
       const trial = loadEnv({ DATA_DIR: dataDir(), ALLOW_PUBLIC_TRIAL: "true", ...exposed });
       expect(trial.ENABLE_TEST_ROUTES).toBe(false);
     }
-    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), DATA_DIR: dataDir() };
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(32),
+      LOG_SIGNING_KEY: "a".repeat(64),
+      DATA_DIR: dataDir(),
+    };
     expect(loadEnv({ ...production, PUBLIC_URL: "https://curate.example" })).toMatchObject({
       HOST: "0.0.0.0",
       ENABLE_TEST_ROUTES: false,
@@ -74,6 +79,22 @@ describe("loadEnv", () => {
     const dir = dataDir();
     expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir })).toThrow(/SESSION_SECRET/);
     expect(existsSync(join(dir, "session-secret"))).toBe(false);
+  });
+
+  it("requires the moderation log's signing key in production, and generates one into the data folder otherwise", () => {
+    const production = { NODE_ENV: "production", SESSION_SECRET: "s".repeat(32), DATA_DIR: dataDir() };
+    expect(() => loadEnv(production)).toThrow(/LOG_SIGNING_KEY: required in production/);
+    expect(() => loadEnv({ ...production, LOG_SIGNING_KEY: "not a key" })).toThrow(/LOG_SIGNING_KEY/);
+    const seed = "ab".repeat(32);
+    expect(loadEnv({ ...production, LOG_SIGNING_KEY: seed }).LOG_SIGNING_SEED).toEqual(
+      Buffer.from(seed, "hex"),
+    );
+
+    const dir = dataDir();
+    const generated = loadEnv({ DATA_DIR: dir }).LOG_SIGNING_SEED;
+    expect(generated).toHaveLength(32);
+    expect(existsSync(join(dir, "log-signing-key"))).toBe(true);
+    expect(loadEnv({ DATA_DIR: dir }).LOG_SIGNING_SEED).toEqual(generated);
   });
 
   it("parses lists and strips the @ of the bot handle", () => {

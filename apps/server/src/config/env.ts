@@ -67,6 +67,11 @@ const envSchema = z.object({
   PINATA_GATEWAY_URL: z.url().default("https://gateway.pinata.cloud/ipfs"),
   CROSSPOST_API_URL: z.url().default("https://api.opencrosspost.com"),
   PLUGIN_ALLOWED_HOSTS: list,
+  /**
+   * Where this deployment's source code is published (its repository): the built-in plugins link there. Unset,
+   * they link nowhere rather than to a repository that is not this one.
+   */
+  SOURCE_REPOSITORY_URL: z.url({ protocol: /^https?$/, message: "must be an http(s) URL" }).optional(),
   /** Heap of one external plugin call's isolate, in MB. */
   PLUGIN_MEMORY_LIMIT_MB: z.coerce.number().int().min(8).max(1024).default(64),
   /** Wall-clock time of one external plugin call. */
@@ -81,6 +86,16 @@ const envSchema = z.object({
   SECRETS_KEY: z.string().optional(),
   /** Earlier SECRETS_KEY values, still read while the server re-encrypts what they sealed (a rotation). */
   SECRETS_KEY_PREVIOUS: list,
+  /**
+   * Signs the heads of the feeds' moderation logs (docs/decisions/0027): an Ed25519 key's 32-byte seed, base64 or hex
+   * (`openssl rand -base64 32`). Required in production; generated into the data folder otherwise. Its public key,
+   * and every earlier one, is served at /.well-known/curate/log-key.json.
+   */
+  LOG_SIGNING_KEY: z.string().optional(),
+  /** How often the heads of logs that received entries are signed. */
+  LOG_SIGN_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
+  /** How often the server recomputes every stored log and its signatures (the self-check). */
+  LOG_CHECK_INTERVAL_MS: z.coerce.number().int().min(1000).max(604_800_000).default(3_600_000),
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),
   /**
    * The intake bot's token (@BotFather): with it, the bot's groups and channels feed intake. Polled with getUpdates,
@@ -242,6 +257,8 @@ export interface AppEnv extends Env {
   PLUGIN_SECRET_VALUES: Readonly<Record<string, string>>;
   /** The key feed secrets are sealed with (null: production without SECRETS_KEY), then the keys being rotated out. */
   SECRETS_KEYS: { current: Buffer | null; previous: Buffer[] };
+  /** The seed of the moderation log's signing key (LOG_SIGNING_KEY, or generated outside production). */
+  LOG_SIGNING_SEED: Buffer;
 }
 
 /** A 32-byte key written as base64 or hex. */
@@ -301,6 +318,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
   if (production && !env.SESSION_SECRET) {
     throw new EnvError("Invalid environment:\n  SESSION_SECRET: required in production");
   }
+  if (production && !env.LOG_SIGNING_KEY) {
+    throw new EnvError(
+      "Invalid environment:\n  LOG_SIGNING_KEY: required in production (the moderation log's signing key: openssl rand -base64 32)",
+    );
+  }
   if (env.MASTODON_ACCESS_TOKEN && !env.MASTODON_BASE_URL) {
     throw new EnvError(
       "Invalid environment:\n  MASTODON_BASE_URL: required with MASTODON_ACCESS_TOKEN (the bot's instance)",
@@ -342,10 +364,16 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
           : Buffer.from(generatedSecret(dataDir, "secrets-key"), "hex"),
       previous: env.SECRETS_KEY_PREVIOUS.map((key) => secretsKey(key, "SECRETS_KEY_PREVIOUS")),
     },
+    LOG_SIGNING_SEED: env.LOG_SIGNING_KEY
+      ? secretsKey(env.LOG_SIGNING_KEY, "LOG_SIGNING_KEY")
+      : Buffer.from(generatedSecret(dataDir, "log-signing-key"), "hex"),
   };
 }
 
-/** Outside production a missing session secret or secrets key is generated once and kept in the data folder. */
+/**
+ * Outside production a missing session secret, secrets key or log signing key is generated once and kept in the data
+ * folder.
+ */
 function generatedSecret(dataDir: string, name: string): string {
   const file = join(dataDir, name);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();

@@ -9,6 +9,7 @@ const envWith = (vars: Record<string, string>) =>
   loadEnv({
     NODE_ENV: "production",
     SESSION_SECRET: "s".repeat(48),
+    LOG_SIGNING_KEY: "a".repeat(64),
     PUBLIC_URL: "https://curate.example",
     DATA_DIR: mkdtempSync(join(tmpdir(), "curate-networks-")),
     ...vars,

@@ -1,5 +1,7 @@
 import {
   ACTIVITY_TYPES,
+  LOG_ACTIONS,
+  LOG_VIAS,
   PLATFORMS,
   PLUGIN_NOTICE_KINDS,
   PROCESSING_JOB_KINDS,
@@ -903,3 +905,89 @@ export const operationAlerts = pgTable(
     index("operation_alerts_opened_idx").on(t.openedAt),
   ],
 );
+
+/**
+ * One part of a moderation log entry as stored: its digest (what the chain commits to) and, unless redacted, its
+ * value and salt. A private part is kept but shown to nobody; a redacted one has lost its value for good.
+ */
+export interface StoredLogField {
+  digest: string;
+  value?: unknown;
+  salt?: string;
+  private?: true;
+  redactedBy?: number;
+}
+
+/**
+ * Each feed's public moderation log, append-only and hash-chained (docs/decisions/0027): every decision and every
+ * change of who moderates or how. Entries are appended under a lock on the feed's head row, so the chain never
+ * forks; `actor_account`, `actor_handle` and `submission_id` repeat what the parts say, for the tab's filters.
+ */
+export const moderationLogEntries = pgTable(
+  "moderation_log_entries",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+    action: text("action", { enum: LOG_ACTIONS }).notNull(),
+    via: text("via", { enum: LOG_VIAS }).notNull(),
+    network: text("network"),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+    fields: jsonb("fields").$type<Record<string, StoredLogField>>().notNull(),
+    actorAccount: text("actor_account"),
+    actorHandle: text("actor_handle"),
+    submissionId: text("submission_id"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.feedId, t.seq] }),
+    index("moderation_log_entries_action_idx").on(t.feedId, t.action, t.seq),
+  ],
+);
+
+/** The newest entry of each feed's log: the row appends lock, one feed at a time. */
+export const moderationLogHeads = pgTable("moderation_log_heads", {
+  feedId: text("feed_id")
+    .primaryKey()
+    .references(() => feeds.id, { onDelete: "cascade" }),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+  at: timestamp("at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/** The instance's Ed25519 signatures over feeds' heads, made every LOG_SIGN_INTERVAL_MS while entries arrive. */
+export const moderationLogSignatures = pgTable(
+  "moderation_log_signatures",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    hash: text("hash").notNull(),
+    signedAt: timestamp("signed_at", { withTimezone: true, mode: "date" }).notNull(),
+    keyId: text("key_id").notNull(),
+    signature: text("signature").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.seq] })],
+);
+
+/** Every public key that signed heads here, so heads signed before a rotation stay verifiable. */
+export const moderationLogKeys = pgTable("moderation_log_keys", {
+  id: text("id").primaryKey(),
+  /** The raw 32-byte Ed25519 public key, base64. */
+  publicKey: text("public_key").notNull(),
+  firstUsedAt: timestamp("first_used_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
+/** What the background self-check last found in each feed's stored log. */
+export const moderationLogChecks = pgTable("moderation_log_checks", {
+  feedId: text("feed_id")
+    .primaryKey()
+    .references(() => feeds.id, { onDelete: "cascade" }),
+  checkedAt: timestamp("checked_at", { withTimezone: true, mode: "date" }).notNull(),
+  checkedThrough: bigint("checked_through", { mode: "number" }),
+  brokenAt: bigint("broken_at", { mode: "number" }),
+  problem: text("problem"),
+});

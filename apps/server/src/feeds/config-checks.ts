@@ -1,4 +1,10 @@
-import { BUILTIN_CONFIG_SCHEMAS, type FeedConfig, findBuiltinPlugin, type PluginType } from "@curate/core";
+import {
+  BUILTIN_CONFIG_SCHEMAS,
+  effectiveStepConfig,
+  type FeedConfig,
+  findBuiltinPlugin,
+  type PluginType,
+} from "@curate/core";
 import { inArray } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { plugins } from "../db/schema.ts";
@@ -123,7 +129,14 @@ export async function configIssues(db: Database, config: FeedConfig): Promise<Co
     }
     const schema = BUILTIN_CONFIG_SCHEMAS[builtin.name];
     if (!schema) continue;
-    const parsed = schema.safeParse(use.config ?? {});
+    // What the step will run with: a NEAR step may leave its account to the feed's integration settings.
+    const parsed = schema.safeParse(
+      effectiveStepConfig(
+        builtin.name,
+        use.config as Record<string, unknown> | undefined,
+        config.integrations,
+      ),
+    );
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         const path = [`${use.path}.config`, ...issue.path.map(String)].join(".");

@@ -4,7 +4,7 @@ import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import { moderationHistory, submissionFeeds, submissions } from "../db/schema.ts";
+import { feeds, moderationHistory, submissionFeeds, submissions } from "../db/schema.ts";
 
 let server: TestServer;
 const ownerKey = newKey();
@@ -387,5 +387,30 @@ describe("DELETE /api/feeds/{id}", () => {
     expect(shared.body.data.status).toBe("pending");
     expect(shared.body.data.feeds.map((f: { feedId: string }) => f.feedId)).toEqual(["survivor"]);
     expect((await send("DELETE", "/api/feeds/doomed", cookies.owner)).status).toBe(404);
+  });
+});
+
+describe("the reserved feed `all`", () => {
+  it("takes no write from anyone, super admins included, and stays as it was", async () => {
+    await insertFeed(server.db, { id: "all", name: "All", createdBy: null });
+    const config = { id: "all", name: "Taken over", description: "Mine" };
+    const writes: Array<[string, string, unknown?]> = [
+      ["PUT", "/api/feeds/all", config],
+      ["PUT", "/api/feeds/ALL", config],
+      ["DELETE", "/api/feeds/all"],
+      ["PUT", "/api/feeds/all/secrets/TOKEN", { value: "secret" }],
+      ["DELETE", "/api/feeds/all/secrets/TOKEN"],
+      ["POST", "/api/feeds/all/versions/1/restore"],
+      ["POST", "/api/feeds/all/config/test", { config }],
+    ];
+    for (const cookie of [cookies.super, cookies.owner, null]) {
+      for (const [method, path, body] of writes) {
+        const answer = await send(method, path, cookie, body);
+        expect({ method, path, status: answer.status }).toEqual({ method, path, status: 404 });
+        expect(answer.body.error).toEqual({ code: "NOT_FOUND", message: 'Feed "all" not found.' });
+      }
+    }
+    const [row] = await server.db.select().from(feeds).where(eq(feeds.id, "all"));
+    expect(row.name).toBe("All");
   });
 });

@@ -1,16 +1,27 @@
-import { CronExpressionParser } from "cron-parser";
+import { Cron } from "croner";
+
+/**
+ * A feed's `ingestion.schedule`: five cron fields, or six with seconds first, or a nickname (`@hourly`). Croner, as
+ * the recap rules in core use it, so the editor and the server read a schedule alike.
+ */
+function cronOf(expression: string, timezone: string): Cron {
+  return new Cron(expression.trim(), { paused: true, timezone });
+}
 
 /** Why a cron schedule cannot be read, or null when it can (in `timezone`, UTC by default). */
 export function scheduleError(expression: string, timezone = "UTC"): string | null {
   try {
-    CronExpressionParser.parse(expression, { tz: timezone, strict: false });
+    cronOf(expression, timezone);
     return null;
   } catch (error) {
-    return `Not a readable cron schedule: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, "") : String(error);
+    return `Not a readable cron schedule: ${reason}`;
   }
 }
 
-/** The first run of a cron schedule after `after`. Throws when the schedule cannot be read. */
+/** The first run of a cron schedule after `after`. Throws when the schedule cannot be read or never runs again. */
 export function nextScheduledRun(expression: string, after: Date, timezone = "UTC"): Date {
-  return CronExpressionParser.parse(expression, { currentDate: after, tz: timezone }).next().toDate();
+  const next = cronOf(expression, timezone).nextRun(after);
+  if (!next) throw new Error(`The schedule "${expression}" has no run after ${after.toISOString()}`);
+  return next;
 }

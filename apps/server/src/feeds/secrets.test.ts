@@ -175,6 +175,7 @@ describe("a production server without SECRETS_KEY", () => {
     const production = await startTestServer({
       NODE_ENV: "production",
       SESSION_SECRET: randomBytes(32).toString("hex"),
+      LOG_SIGNING_KEY: randomBytes(32).toString("hex"),
       HOST: "127.0.0.1",
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
     });

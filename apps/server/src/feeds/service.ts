@@ -20,6 +20,8 @@ import { feeds, submissions } from "../db/schema.ts";
 import { containsPattern, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { xSearchWaitOf } from "../intake/x-budget-store.ts";
+import { moderationChanges } from "../moderation-log/config-changes.ts";
+import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { ownRssBase } from "../rss/items.ts";
 import { configIssues } from "./config-checks.ts";
 import { assertCanManageFeed, canManageFeed, linkedHandles } from "./permissions.ts";
@@ -311,13 +313,16 @@ export async function createFeed(
   }
   const id = config.id.toLowerCase();
   if (id === ALL_FEED_ID) throw AppError.conflict(`Feed "${id}" already exists.`);
-  const row = await db.transaction(async (tx) => {
+  const row = await withModerationLog(db, async (tx) => {
     const [inserted] = await tx
       .insert(feeds)
       .values({ id, ...columnsOf({ ...config, id }), createdBy: creator.nearAccountId })
       .onConflictDoNothing({ target: feeds.id })
       .returning();
-    if (inserted) await recordCreation(tx, inserted, creator.nearAccountId);
+    if (inserted) {
+      await recordCreation(tx, inserted, creator.nearAccountId);
+      logLater(tx, moderationChanges(null, inserted, creator.nearAccountId));
+    }
     return inserted;
   });
   if (!row) throw AppError.conflict(`Feed "${id}" already exists.`);
@@ -358,7 +363,7 @@ export async function updateFeed(
     expected === undefined
       ? undefined
       : sql`date_trunc('milliseconds', ${feeds.updatedAt}) = ${new Date(expected).toISOString()}::timestamptz`;
-  const row = await db.transaction(async (tx) => {
+  const row = await withModerationLog(db, async (tx) => {
     // The row is locked first, so concurrent saves of one feed take their turns (and their version numbers).
     const [previous] = await tx.select().from(feeds).where(eq(feeds.id, id)).for("update");
     if (!previous) return undefined;
@@ -367,7 +372,10 @@ export async function updateFeed(
       .set({ ...columnsOf({ ...config, id }), updatedAt: sql`now()` })
       .where(and(eq(feeds.id, id), unchanged))
       .returning();
-    if (updated) await recordSave(tx, previous, updated, user.nearAccountId, provenance);
+    if (updated) {
+      await recordSave(tx, previous, updated, user.nearAccountId, provenance);
+      logLater(tx, moderationChanges(previous, updated, user.nearAccountId));
+    }
     return updated;
   });
   if (!row) {

@@ -6,11 +6,18 @@ import { type AppDeps, createRouter } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
+import { logHealth } from "../moderation-log/service.ts";
 
 const healthSchema = z.object({
   status: z.literal("ok"),
   database: z.object({ driver: z.enum(["pglite", "postgres"]), reachable: z.literal(true) }),
   version: z.string(),
+  /** The moderation logs' self-check: when it last ran, and the feeds whose stored log it found broken. */
+  moderationLog: z.object({
+    status: z.enum(["ok", "broken", "unchecked"]),
+    checkedAt: z.string().nullable(),
+    broken: z.array(z.object({ feedId: z.string(), entry: z.number().int(), problem: z.string() })),
+  }),
 });
 
 const healthRoute = createRoute({
@@ -41,6 +48,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       status: "ok" as const,
       database: { driver: database.driver, reachable: true as const },
       version,
+      moderationLog: await logHealth(database.db),
     });
   });
   router.openapi(configRoute, (c) => {
@@ -56,9 +64,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       pluginHosts: env.PLUGIN_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
       crosspostUrl: env.CROSSPOST_API_URL,
       networks: listeningNetworks(env),
-      ...(env.PINATA_JWT
-        ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL, gatewayUrl: env.PINATA_GATEWAY_URL } }
-        : {}),
+      ...(env.PINATA_JWT ? { pinata: { uploadUrl: env.PINATA_UPLOAD_URL } } : {}),
     };
     return ok(c, config);
   });

@@ -59,7 +59,7 @@ async function readLimited(request: Request, limit: number): Promise<string | nu
  * The one guard in front of every API route (DESIGN §3, "bad input is a 4xx, never a 500"): paths and queries with
  * NUL, unpaired surrogates or broken percent-encoding are refused; a body sent to a JSON route must say it is JSON
  * (415), stay under the size limit (413), parse, and hold no NUL, unpaired surrogate or absurd nesting (400). The
- * parsed body is handed on, so routes never read it twice. `rawBodyPaths` keep their own limits (uploads).
+ * parsed body is handed on, so routes never read it twice. `rawBodyPaths` (exact paths) keep their own limits.
  */
 export function requestGuard(options: { rawBodyPaths: string[] }): MiddlewareHandler {
   return async (c, next) => {
@@ -79,7 +79,8 @@ export function requestGuard(options: { rawBodyPaths: string[] }): MiddlewareHan
         );
       }
     }
-    if (!MUTATING.has(c.req.method) || options.rawBodyPaths.some((path) => url.pathname.startsWith(path))) {
+    // Exactly those paths: a JSON route beneath one (/api/upload/pinned) is guarded like any other.
+    if (!MUTATING.has(c.req.method) || options.rawBodyPaths.includes(url.pathname)) {
       return next();
     }
     // HTTP/1.1 frames a body by Content-Length or Transfer-Encoding only (RFC 9112 §6.3); the Node adapter hands

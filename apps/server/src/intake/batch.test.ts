@@ -131,6 +131,11 @@ async function snapshot(db: Database) {
     stats: await rows(
       sql`select feed_id, curator_username, curator_id, submission_count, approval_count, rejection_count from feed_user_stats order by feed_id, curator_username`,
     ),
+    // The same entries, though a batch logs its submissions before its decisions (the order within a feed differs).
+    log: await rows(
+      sql`select feed_id, action, via, network, actor_account, actor_handle, submission_id from moderation_log_entries
+        order by feed_id, action, submission_id, actor_handle`,
+    ),
   };
 }
 
@@ -172,5 +177,6 @@ describe("a batch of mentions", () => {
       ),
       { numRuns: 10 },
     );
-  });
+    // Ten runs, each on two fresh databases: a limit that only stops a hang, on a machine busy with a second gate.
+  }, 600_000);
 });

@@ -21,6 +21,7 @@ import { activities, feeds, sourceCursors, submissionFeeds, submissions } from "
 import { AppError } from "../errors.ts";
 import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
 import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
+import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { mentionNetwork } from "../operations/intake-sources.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
@@ -146,6 +147,25 @@ function submissionActivity(
   };
 }
 
+/** A submission as its feed's moderation log records it: the curator's handle on the network it came from. */
+function submissionDraft(
+  post: SocialPost,
+  feedId: string,
+  mention: SocialPost,
+  curator: Curator,
+  account: string | null | undefined,
+): LogDraft {
+  return {
+    feedId,
+    action: "submit",
+    via: "reply",
+    network: mention.platform,
+    actor: { account: account ?? null, handle: mention.authorUsername },
+    item: post.id,
+    note: curator.notes,
+  };
+}
+
 async function storePost(tx: Database, post: SocialPost, curator: Curator, at: Date) {
   await tx
     .insert(submissions)
@@ -238,6 +258,7 @@ async function handleSubmit(
   });
   for (const feed of allowed) {
     if (!(await linkToFeed(tx, target, feed.id, curator, at))) continue;
+    logLater(tx, [submissionDraft(target, feed.id, mention, curator, curatorActor.nearAccountId)]);
     await acknowledgeSubmission(tx, target.id, feed, mention.id);
     if (canModerateFor(moderatorReason(feed, curatorActor))) {
       await moderateLink(tx, {
@@ -247,6 +268,7 @@ async function handleSubmit(
         moderatorAccountId: authorKey(mention),
         moderatorAccountIdType: "platform_username",
         source: "auto_approval",
+        origin: { account: curatorActor.nearAccountId ?? null },
       });
       outcome.submitted.push({ submissionId: target.id, feedId: feed.id, status: "approved" });
     } else {
@@ -396,6 +418,7 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
           moderatorAccountId: authorKey(reply),
           moderatorAccountIdType: "platform_username",
           source: "platform_comment",
+          origin: { account: moderator.nearAccountId ?? null },
         },
       });
     }
@@ -431,7 +454,7 @@ export async function ingestMention(
   const command = parseCommand(commandText(post), grammar.botHandle, grammar);
   if (!command) return { submitted: [], moderated: [], ignored: "no command" };
   const mention = keyed(post);
-  return db.transaction(async (tx) => {
+  return withModerationLog(db, async (tx) => {
     if (command.kind === "link") {
       const outcome: IngestOutcome = { submitted: [], moderated: [] };
       await handleLink(tx, mention, command.code, outcome);
@@ -458,7 +481,7 @@ export async function ingestSourcePosts(
   if (posts.length === 0) return 0;
   const curator = { id: `source:${attribution.sourceId}`, username: null, tweetId: null, notes: null };
   const at = new Date();
-  return db.transaction(async (tx) => {
+  return withModerationLog(db, async (tx) => {
     await tx
       .insert(submissions)
       .values(posts.map((post) => postRow(post, curator, at)))
@@ -474,6 +497,17 @@ export async function ingestSourcePosts(
       await tx
         .insert(activities)
         .values(linked.map((post) => submissionActivity(post, attribution.feedId, curator)));
+      logLater(
+        tx,
+        linked.map((post) => ({
+          feedId: attribution.feedId,
+          action: "submit" as const,
+          via: "feed_source" as const,
+          network: post.platform,
+          item: post.id,
+          details: { source: attribution.sourceId },
+        })),
+      );
     }
     return linked.length;
   });
@@ -514,7 +548,7 @@ export async function ingestMentionBatch(
 ): Promise<IngestOutcome[]> {
   const commands = posts.map((post) => parseCommand(commandText(post), grammar.botHandle, grammar));
   const mentions = posts.map(keyed);
-  return db.transaction(async (tx) => {
+  return withModerationLog(db, async (tx) => {
     const outcomes: IngestOutcome[] = mentions.map((_, index) =>
       commands[index]
         ? { submitted: [], moderated: [] }
@@ -605,6 +639,18 @@ export async function ingestMentionBatch(
             );
         }
         const autoApprovals: ModerationInput[] = [];
+        logLater(
+          tx,
+          newLinks.map(({ submit, feed }) =>
+            submissionDraft(
+              submit.target,
+              feed.id,
+              submit.mention,
+              submit.curator,
+              actors.get(actorKey(submit.mention))?.nearAccountId,
+            ),
+          ),
+        );
         for (const { submit, feed } of newLinks) {
           const actor = actors.get(actorKey(submit.mention)) ?? {};
           const outcome = outcomes[submit.index];
@@ -617,6 +663,7 @@ export async function ingestMentionBatch(
               moderatorAccountId: authorKey(submit.mention),
               moderatorAccountIdType: "platform_username",
               source: "auto_approval",
+              origin: { account: actor.nearAccountId ?? null },
             });
             outcome.submitted.push({ submissionId: submit.target.id, feedId: feed.id, status: "approved" });
           } else {

@@ -101,7 +101,11 @@ describe("POST /api/test/tweets", () => {
   });
 
   it("does not exist in production", async () => {
-    const production = await startTestServer({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(40) });
+    const production = await startTestServer({
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      LOG_SIGNING_KEY: "a".repeat(64),
+    });
     try {
       const { status, body } = await production.json("/api/test/tweets", {
         method: "POST",

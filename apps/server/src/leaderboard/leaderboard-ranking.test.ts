@@ -61,6 +61,10 @@ const entry = (
   approvalCount,
   rejectionCount,
   feedSubmissions: feeds.map(([feedId, count, totalInFeed]) => ({ feedId, count, totalInFeed })),
+  userId: null,
+  displayName: `@${curator}`,
+  avatarUrl: null,
+  score: submissionCount,
 });
 
 /** Checks that entries are ranked 1, 2, 3… in order and returns them without the rank, to compare by hand. */

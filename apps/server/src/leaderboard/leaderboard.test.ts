@@ -51,6 +51,11 @@ describe("GET /api/leaderboard", () => {
           { feedId: "ai", count: 2, totalInFeed: 3 },
           { feedId: "web3", count: 1, totalInFeed: 3 },
         ],
+        // The spec's entry fields too: no Curate account linked this handle, so it is named as the app shows it.
+        userId: null,
+        displayName: "@alice",
+        avatarUrl: null,
+        score: 3,
       },
       expect.objectContaining({ curatorUsername: "bob", submissionCount: 2, approvalCount: 0 }),
       expect.objectContaining({ curatorUsername: "carol", submissionCount: 1, rejectionCount: 1 }),

@@ -13,6 +13,7 @@ const SAM = {
 };
 const DANA_TELEGRAM = handleOnPlatform("telegram", "dana");
 const DANA_MASTODON = handleOnPlatform("mastodon", "dana");
+const SAM_IMAGE = `/uploads/${"c".repeat(64)}.png`;
 
 /** Posts by `curator` to feeds, one submission each, all pending unless a status is given. */
 async function curate(curator: string, feeds: Array<string | [string, "approved" | "rejected"]>) {
@@ -41,8 +42,16 @@ beforeAll(async () => {
 
   const [sam] = await server.db
     .insert(users)
-    .values({ nearAccountId: "sam.near", username: "sam" })
+    .values({ nearAccountId: "sam.near", username: "sam", profileImage: SAM_IMAGE })
     .returning();
+  // An image elsewhere (written before profile images were uploads only) is never handed to visitors' browsers.
+  const [lee] = await server.db
+    .insert(users)
+    .values({ nearAccountId: "lee.near", profileImage: "https://tracker.example/lee.png" })
+    .returning();
+  await server.db
+    .insert(linkedAccounts)
+    .values({ userId: lee.id, platformName: "twitter", platformUserId: "2002", username: "leader" });
   await server.db.insert(linkedAccounts).values([
     { userId: sam.id, platformName: "twitter", platformUserId: "1001", username: "sam_reads" },
     {
@@ -79,7 +88,37 @@ describe("leaderboard with linked handles", () => {
         { feedId: "ai", count: 4, totalInFeed: 9 },
         { feedId: "web3", count: 2, totalInFeed: 5 },
       ],
+      userId: "sam.near",
+      displayName: "sam",
+      avatarUrl: SAM_IMAGE,
+      score: 6,
     });
+    const byName = Object.fromEntries(
+      rest.map((entry: { curatorUsername: string }) => [entry.curatorUsername, entry]),
+    );
+    expect(byName.leader).toMatchObject({
+      userId: "lee.near",
+      displayName: "@leader",
+      avatarUrl: null,
+      score: 4,
+    });
+    expect(byName[DANA_TELEGRAM]).toMatchObject({
+      userId: null,
+      displayName: "@dana",
+      avatarUrl: null,
+      score: 3,
+    });
+    const inFeed = await server.json("/api/leaderboard?feedId=web3");
+    expect(
+      inFeed.body.data.map((entry: { displayName: string; score: number }) => [
+        entry.displayName,
+        entry.score,
+      ]),
+    ).toEqual([
+      ["sam", 2],
+      ["@leader", 2],
+      ["@dana", 1],
+    ]);
     const handles = body.data.flatMap((entry: { handles: string[] }) => entry.handles);
     expect(new Set(handles).size).toBe(handles.length);
     expect(rest.map((entry: { curatorUsername: string }) => entry.curatorUsername)).toEqual([

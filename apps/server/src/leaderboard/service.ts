@@ -1,4 +1,11 @@
-import { ALL_FEED_ID, type LeaderboardEntry, type TimeRange } from "@curate/core";
+import {
+  ALL_FEED_ID,
+  displayHandle,
+  isUploadReference,
+  type LeaderboardEntry,
+  splitHandleKey,
+  type TimeRange,
+} from "@curate/core";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
@@ -36,7 +43,7 @@ const STATS = sql`curator_username, curator_id, submission_count, approval_count
  * and the Curate account it belongs to. A handle is one account's at a time; should two rows name it (a handle
  * renamed and taken by someone else), the latest proof wins, as it does for moderation.
  */
-const LINKED = sql`select distinct on (handle) handle, 'account:' || user_id as entry from (
+const LINKED = sql`select distinct on (handle) handle, 'account:' || user_id as entry, user_id from (
     select case lower(platform_name) when 'twitter' then username when 'x' then username
         else lower(platform_name) || ':' || username end as handle, user_id, updated_at
     from linked_accounts) keyed
@@ -149,7 +156,7 @@ export async function getLeaderboard(
   const since = start ? start.toISOString().slice(0, 10) : null;
   const { counts, totals } = perFeed(normalized, since);
   const byRank = sql`c.submission_count desc, c.approval_count desc, c.curator_username`;
-  return queryRows<LeaderboardEntry>(
+  const rows = await queryRows<RankedRow>(
     db,
     sql`with linked as materialized (${LINKED}),
     candidates as materialized (${curatorRows(normalized, since)}),
@@ -188,8 +195,27 @@ export async function getLeaderboard(
       coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",
       to_json(r.handles) as "handles",
       r.submission_count::int as "submissionCount", r.approval_count::int as "approvalCount",
-      r.rejection_count::int as "rejectionCount", coalesce(f.feeds, '[]'::json) as "feedSubmissions"
+      r.rejection_count::int as "rejectionCount", coalesce(f.feeds, '[]'::json) as "feedSubmissions",
+      u.near_account_id as "userId", u.username as "accountName", u.profile_image as "profileImage"
     from ranked r left join feed_rows f using (curator_username)
+      left join linked l on l.handle = r.curator_username
+      left join users u on u.id = l.user_id
     order by r.submission_count desc, r.approval_count desc, r.curator_username`,
   );
+  return rows.map(({ accountName, profileImage, ...entry }) => {
+    const { platform, handle } = splitHandleKey(entry.curatorUsername);
+    return {
+      ...entry,
+      displayName: accountName?.trim() || displayHandle(platform, handle),
+      // Only an image this server holds: a third-party address would learn who looks at the leaderboard.
+      avatarUrl: profileImage && isUploadReference(profileImage) ? profileImage : null,
+      // Document 1 §9: points are the submissions counted in this answer's scope (the feed's, when filtered).
+      score: entry.submissionCount,
+    };
+  });
 }
+
+type RankedRow = Omit<LeaderboardEntry, "displayName" | "avatarUrl" | "score"> & {
+  accountName: string | null;
+  profileImage: string | null;
+};

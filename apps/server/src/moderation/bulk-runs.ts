@@ -16,6 +16,7 @@ import type { Database } from "../db/index.ts";
 import { bulkRunItems, bulkRuns } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import {
   assertModerator,
   BULK_CHUNK,
@@ -91,7 +92,7 @@ export async function startBulkRun(
     );
   }
   const actor = decidedInTheApp(user, right.reason);
-  return db.transaction(async (tx) => {
+  return withModerationLog(db, async (tx) => {
     const id = randomUUID();
     const [run] = await tx
       .insert(bulkRuns)
@@ -124,6 +125,22 @@ export async function startBulkRun(
       .where(eq(bulkRuns.id, id))
       .returning();
     await tx.execute(sql`select pg_notify(${BULK_RUN_REQUESTED_CHANNEL}, ${id})`);
+    logLater(tx, [
+      {
+        feedId,
+        action: "bulk_run",
+        via: "app",
+        actor: { account: actor.moderatorAccountId, handle: null },
+        note: started.note,
+        details: {
+          bulkRun: id,
+          action: started.action,
+          posts: started.total,
+          search: started.query,
+          network: started.platform,
+        },
+      },
+    ]);
     return toBulkRun(started);
   });
 }
@@ -194,13 +211,14 @@ export async function runBulkRun(
     moderatorAccountId: run.requestedBy,
     moderatorAccountIdType: "near" as const,
     source: run.source,
+    origin: { bulkRunId: run.id },
   };
   for (;;) {
     // Between chunks, a breath for everything else (requests, timers): an embedded database resolves its queries
     // without yielding to I/O, so a run going straight on would hold the API off until it ends.
     await new Promise((resolve) => setTimeout(resolve, chunkPauseMs));
     if (shouldStop()) return "stopped";
-    const done = await db.transaction(async (tx) => {
+    const done = await withModerationLog(db, async (tx) => {
       const items = await tx
         .select({ position: bulkRunItems.position, submissionId: bulkRunItems.submissionId })
         .from(bulkRunItems)
@@ -313,7 +331,7 @@ export async function undoBulkRun(
   let notUndone = 0;
   let after = 0;
   for (;;) {
-    const moved = await db.transaction(async (tx) => {
+    const moved = await withModerationLog(db, async (tx) => {
       const items = await tx
         .select({ position: bulkRunItems.position, submissionId: bulkRunItems.submissionId })
         .from(bulkRunItems)
@@ -334,6 +352,7 @@ export async function undoBulkRun(
         row.feedId,
         items.map((item) => item.submissionId),
         user.nearAccountId,
+        runId,
       );
       const undoneIds = new Set(results.filter((r) => r.outcome === "undone").map((r) => r.submissionId));
       const positions = items.filter((item) => undoneIds.has(item.submissionId)).map((item) => item.position);

@@ -7,6 +7,7 @@ import type { Database } from "../db/index.ts";
 import { moderationHistory, processingJobs, submissionFeeds } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
+import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { requestRetraction } from "../processing/retraction.ts";
 import { livePublications } from "../publications/ledger.ts";
 import { moderationRecordOf } from "./service.ts";
@@ -29,7 +30,7 @@ export async function retractSubmission(
   if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
   if (!right.canModerate) throw AppError.forbidden(`You are not a moderator of "${feedId}".`);
 
-  return db.transaction(async (tx) => {
+  return withModerationLog(db, async (tx) => {
     const [link] = await tx
       .select({ status: submissionFeeds.status })
       .from(submissionFeeds)
@@ -112,6 +113,17 @@ export async function retractSubmission(
     });
 
     const entries = await livePublications(tx, submissionId, feedId);
+    logLater(tx, [
+      {
+        feedId,
+        action: "retract",
+        via: "app",
+        actor: { account: user.nearAccountId, handle: null },
+        item: submissionId,
+        note,
+        details: { publications: entries.length, cancelledJobs: cancelled.length },
+      },
+    ]);
     const retractionJobId = entries.length
       ? await requestRetraction(tx, { submissionId, feedId, entries, requestedBy: user.nearAccountId })
       : null;

@@ -8,6 +8,7 @@ import {
   type ModerationOutcome,
   type ModerationRecord,
   normaliseFeedId,
+  splitHandleKey,
   type UndoAnswer,
   type UndoRequest,
 } from "@curate/core";
@@ -19,6 +20,7 @@ import { activities, moderationHistory, processingJobs, submissionFeeds } from "
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
+import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import { approvalJobKey, requestProcessing } from "../processing/requests.ts";
 import { submissionSearch } from "../submissions/service.ts";
@@ -33,6 +35,41 @@ export interface ModerationInput {
   moderatorAccountIdType: ModerationRow["moderatorAccountIdType"];
   source: ModerationRow["source"];
   note?: string | null;
+  /** What the moderation log says besides: the account a handle is linked to, the bulk run deciding. */
+  origin?: DecisionOrigin;
+}
+
+export interface DecisionOrigin {
+  /** The Curate account the deciding handle is linked to. */
+  account?: string | null;
+  bulkRunId?: string;
+}
+
+/** A decision as the feed's moderation log records it: who (account and handle), from where, on what. */
+function decisionDraft(input: ModerationInput, note: string | null): LogDraft {
+  const byHandle = input.moderatorAccountIdType === "platform_username";
+  const identity = byHandle ? splitHandleKey(input.moderatorAccountId) : null;
+  const via =
+    input.origin?.bulkRunId !== undefined
+      ? "bulk_run"
+      : input.source === "platform_comment"
+        ? "reply"
+        : input.source === "auto_approval"
+          ? "auto_approval"
+          : "app";
+  return {
+    feedId: input.feedId,
+    action: input.action,
+    via,
+    network: identity?.platform ?? null,
+    actor: {
+      account: byHandle ? (input.origin?.account ?? null) : input.moderatorAccountId,
+      handle: identity?.handle ?? null,
+    },
+    item: input.submissionId,
+    note,
+    details: input.origin?.bulkRunId ? { bulkRun: input.origin.bulkRunId } : null,
+  };
 }
 
 /**
@@ -120,6 +157,10 @@ export async function moderateLinks(
     )
     .returning();
   const historyOf = new Map(histories.map((history) => [linkKey(history), history]));
+  logLater(
+    tx,
+    decided.map((input) => decisionDraft(input, historyOf.get(linkKey(input))?.note ?? null)),
+  );
 
   await tx.insert(activities).values(
     decided.map((input) => {
@@ -230,7 +271,7 @@ export async function decideSubmission(
 ): Promise<ModerationOutcome> {
   const feedId = normaliseFeedId(request.feedId);
   const right = await assertModerator(db, env, feedId, user);
-  return db.transaction((tx) =>
+  return withModerationLog(db, (tx) =>
     moderateLink(tx, {
       submissionId: request.submissionId,
       feedId,
@@ -281,6 +322,7 @@ export interface ChunkDecision {
   moderatorAccountId: string;
   moderatorAccountIdType: ModerationRow["moderatorAccountIdType"];
   source: ModerationRow["source"];
+  origin?: DecisionOrigin;
 }
 
 /**
@@ -355,7 +397,7 @@ export async function decideInBulk(
   };
   for (let start = 0; start < ids.length; start += BULK_CHUNK) {
     const chunk = ids.slice(start, start + BULK_CHUNK);
-    const decided = await db.transaction((tx) => decideChunk(tx, actor, chunk));
+    const decided = await withModerationLog(db, (tx) => decideChunk(tx, actor, chunk));
     for (const [id, result] of decided.results) results.set(id, result);
     if (decided.lastUndoUntil && (!undoUntil || decided.lastUndoUntil > undoUntil))
       undoUntil = decided.lastUndoUntil;
@@ -377,7 +419,13 @@ export async function decideInBulk(
  * Takes back the approvals of up to a chunk of a feed's posts in the caller's transaction, each only inside its undo
  * window (its job still held in the outbox, then cancelled): the post is pending again and its record marked undone.
  */
-export async function undoChunk(tx: Database, feedId: string, chunk: string[], undoneBy: string) {
+export async function undoChunk(
+  tx: Database,
+  feedId: string,
+  chunk: string[],
+  undoneBy: string,
+  bulkRunId?: string,
+) {
   const results: UndoAnswer["results"] = [];
   const links = await lockLinks(tx, feedId, chunk);
   const approved = new Set(links.filter((link) => link.status === "approved").map((link) => link.id));
@@ -430,6 +478,23 @@ export async function undoChunk(tx: Database, feedId: string, chunk: string[], u
       .where(and(eq(submissionFeeds.submissionId, submissionId), eq(submissionFeeds.feedId, feedId)));
     results.push({ submissionId, outcome: "undone" });
   }
+  logLater(
+    tx,
+    results.flatMap((result) =>
+      result.outcome === "undone"
+        ? [
+            {
+              feedId,
+              action: "undo" as const,
+              via: bulkRunId ? ("bulk_run" as const) : ("app" as const),
+              actor: { account: undoneBy, handle: null },
+              item: result.submissionId,
+              details: bulkRunId ? { bulkRun: bulkRunId } : null,
+            },
+          ]
+        : [],
+    ),
+  );
   return results;
 }
 
@@ -451,7 +516,7 @@ export async function undoDecisions(
   const results: UndoAnswer["results"] = [];
   for (let start = 0; start < ids.length; start += BULK_CHUNK) {
     const chunk = ids.slice(start, start + BULK_CHUNK);
-    results.push(...(await db.transaction((tx) => undoChunk(tx, feedId, chunk, user.nearAccountId))));
+    results.push(...(await withModerationLog(db, (tx) => undoChunk(tx, feedId, chunk, user.nearAccountId))));
   }
   if (request.submissionId !== undefined && results[0]?.outcome !== "undone") {
     throw AppError.conflict(

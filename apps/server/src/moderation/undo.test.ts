@@ -181,18 +181,25 @@ describe("undos in the history and the processing tab", () => {
 
 describe("the undo window", () => {
   it("takes an approval back before anything is published, and a later approval publishes after the window", async () => {
-    const { tweetId } = await insertSubmission(server.db, { feeds: [{ feedId: "window" }] });
+    // A window of five minutes, closed by the test (moved to now) rather than waited for: how busy the machine is
+    // never decides whether the undo came in time.
+    const { tweetId } = await insertSubmission(server.db, { feeds: [{ feedId: "history" }] });
+    const sent = Date.now();
     const approved = await post("/api/moderate", {
       submissionId: tweetId,
-      feedId: "window",
+      feedId: "history",
       action: "approve",
     });
+    const received = Date.now();
     expect(approved.status).toBe(200);
     const undoUntil = Date.parse(approved.body.data.undoUntil);
-    expect(undoUntil - Date.now()).toBeGreaterThan(1000);
-    expect(undoUntil - Date.now()).toBeLessThanOrEqual(2500);
+    expect(undoUntil).toBeGreaterThanOrEqual(sent + 300_000 - 1000);
+    expect(undoUntil).toBeLessThanOrEqual(received + 300_000 + 1000);
+    const held = await jobOf(approved.body.data.processingJobId);
+    expect(held).toMatchObject({ status: "pending", startedAt: null });
+    expect((held.notBefore as Date).getTime()).toBe(undoUntil);
 
-    const undone = await post("/api/moderate/undo", { feedId: "window", submissionId: tweetId });
+    const undone = await post("/api/moderate/undo", { feedId: "history", submissionId: tweetId });
     expect(undone).toMatchObject({ status: 200, body: { message: "1 approval undone." } });
     expect(undone.body.data.results).toEqual([{ submissionId: tweetId, outcome: "undone" }]);
     const cancelled = await jobOf(approved.body.data.processingJobId);
@@ -209,23 +216,32 @@ describe("the undo window", () => {
     expect(record.undoneBy).toBe(ownerKey.implicitAccountId);
     expect(record.undoneAt).not.toBeNull();
 
-    // Past the window, nothing went out for the undone approval.
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    expect(deliveriesFor(tweetId)).toEqual([]);
-    expect((await jobOf(cancelled.id)).status).toBe("cancelled");
-
-    // Approved again: a new job, held for the window, then published once.
-    const again = await post("/api/moderate", { submissionId: tweetId, feedId: "window", action: "approve" });
+    // Approved again: a new job, held for the window. Both windows close; only the standing approval publishes.
+    const again = await post("/api/moderate", {
+      submissionId: tweetId,
+      feedId: "history",
+      action: "approve",
+    });
     expect(again.status).toBe(200);
     expect(again.body.data.processingJobId).not.toBe(cancelled.id);
+    expect(await jobOf(again.body.data.processingJobId)).toMatchObject({
+      status: "pending",
+      startedAt: null,
+    });
+    const [closed] = await server.db
+      .update(processingJobs)
+      .set({ notBefore: sql`now()` })
+      .where(sql`${processingJobs.id} in (${cancelled.id}, ${again.body.data.processingJobId})`)
+      .returning({ notBefore: processingJobs.notBefore });
     const published = await finished(again.body.data.processingJobId);
     expect(published.status).toBe("completed");
-    expect((published.startedAt as Date).getTime() - (published.createdAt as Date).getTime()).toBeGreaterThan(
-      1500,
+    expect((published.startedAt as Date).getTime()).toBeGreaterThanOrEqual(
+      (closed.notBefore as Date).getTime(),
     );
     expect(deliveriesFor(tweetId)).toHaveLength(1);
+    expect((await jobOf(cancelled.id)).status).toBe("cancelled");
 
-    const late = await post("/api/moderate/undo", { feedId: "window", submissionId: tweetId });
+    const late = await post("/api/moderate/undo", { feedId: "history", submissionId: tweetId });
     expect(late.status).toBe(409);
     expect(late.body.error.message).toBe(
       "Too late to undo: the undo window has closed and this approval is being published.",
@@ -248,7 +264,7 @@ describe("the undo window", () => {
   it("undoes a bulk decision post by post, and the moderator's figures forget the undone approvals", async () => {
     const ids: string[] = [];
     for (let index = 0; index < 3; index++) {
-      ids.push((await insertSubmission(server.db, { feeds: [{ feedId: "window" }] })).tweetId);
+      ids.push((await insertSubmission(server.db, { feeds: [{ feedId: "history" }] })).tweetId);
     }
     const countOf = async () =>
       (
@@ -260,7 +276,7 @@ describe("the undo window", () => {
       )[0].n;
     const before = await countOf();
     const bulk = await post("/api/moderate/bulk", {
-      feedId: "window",
+      feedId: "history",
       action: "approve",
       submissionIds: ids,
     });
@@ -268,14 +284,21 @@ describe("the undo window", () => {
     expect(await countOf()).toBe(before + 3);
 
     const undone = await post("/api/moderate/undo", {
-      feedId: "window",
+      feedId: "history",
       submissionIds: [...ids, "nosuchpost"],
     });
     expect(undone.status).toBe(200);
     expect(undone.body.data).toMatchObject({ undone: 3 });
     expect(undone.body.data.results.at(-1)).toEqual({ submissionId: "nosuchpost", outcome: "not_approved" });
     expect(await countOf()).toBe(before);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    const jobs = await queryRows<{ status: string }>(
+      server.db,
+      sql`select status from processing_jobs where submission_id in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
+    );
+    expect(jobs.map((job) => job.status)).toEqual(["cancelled", "cancelled", "cancelled"]);
     for (const id of ids) expect(deliveriesFor(id)).toEqual([]);
   });
 
@@ -315,6 +338,8 @@ describe("the undo window", () => {
     expect(refused.status).toBe(403);
     const tooLong = await post("/api/feeds", { ...config("toolong", 601), id: "toolong" });
     expect(tooLong.status).toBe(400);
-    expect(JSON.stringify(tooLong.body.error)).toContain("The undo window is at most 600 seconds");
+    expect(JSON.stringify(tooLong.body.error)).toContain(
+      "The undo window is a whole number of seconds from 0 to 600",
+    );
   });
 });

@@ -60,7 +60,7 @@ export interface AlertCondition {
 
 const minutes = (seconds: number) => Math.floor(seconds / 60);
 
-/** Every threshold crossed at `now` (decision 0026 lists them). */
+/** Every threshold crossed at `now` (decision 0028 lists them). */
 export async function alertConditions(deps: AlertDeps, now: Date): Promise<AlertCondition[]> {
   const { db, env } = deps;
   const since = new Date(now.getTime() - env.ALERT_FAILURE_WINDOW_MINUTES * 60_000);

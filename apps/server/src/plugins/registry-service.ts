@@ -26,19 +26,20 @@ import { isSuperAdmin } from "../feeds/permissions.ts";
 import { findRawSecretsInPlugin } from "../feeds/secrets.ts";
 import { schemaDefinitionProblem } from "./json-schema.ts";
 
-type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS" | "PLUGIN_ALLOWED_HOSTS">;
+type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS" | "PLUGIN_ALLOWED_HOSTS" | "SOURCE_REPOSITORY_URL">;
 type PluginRow = typeof plugins.$inferSelect;
 
-const BUILTIN_REPO_URL = "https://github.com/curate/curate";
-
-/** The built-ins as registry entries: read-only, each with its config schema as JSON Schema. */
+/**
+ * The built-ins as registry entries: read-only, each with its config schema as JSON Schema. Their code is this
+ * deployment's own, so their repository is the one SOURCE_REPOSITORY_URL names (`builtinEntry`), or none.
+ */
 const BUILTIN_ENTRIES: RegistryPlugin[] = (BUILTIN_PLUGINS as readonly BuiltinPlugin[]).map((plugin) => {
   const schema = BUILTIN_CONFIG_SCHEMAS[plugin.name];
   return {
     id: `${BUILTIN_PLUGIN_ID_PREFIX}${plugin.name}`,
     name: `${BUILTIN_PLUGIN_PREFIX}${plugin.name}`,
     type: plugin.type,
-    repoUrl: BUILTIN_REPO_URL,
+    repoUrl: null,
     entryPoint: `builtin:${plugin.name}`,
     schemaDefinition: schema
       ? (z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>)
@@ -50,6 +51,11 @@ const BUILTIN_ENTRIES: RegistryPlugin[] = (BUILTIN_PLUGINS as readonly BuiltinPl
     updatedAt: null,
     quarantine: null,
   };
+});
+
+const builtinEntry = (env: Env, entry: RegistryPlugin): RegistryPlugin => ({
+  ...entry,
+  repoUrl: env.SOURCE_REPOSITORY_URL ?? null,
 });
 
 function canEdit(env: Env, user: User | null, row: PluginRow) {
@@ -134,7 +140,10 @@ export async function listPlugins(
   ]);
   const totalCount = builtins.length + total;
   return {
-    items: [...fromBuiltins, ...rows.map((row) => toEntry(env, user, row))],
+    items: [
+      ...fromBuiltins.map((entry) => builtinEntry(env, entry)),
+      ...rows.map((row) => toEntry(env, user, row)),
+    ],
     pagination: {
       page: query.page,
       limit: query.limit,
@@ -160,7 +169,7 @@ export async function getPlugin(
   id: string,
 ): Promise<RegistryPlugin> {
   const builtin = BUILTIN_ENTRIES.find((entry) => entry.id === id);
-  if (builtin) return builtin;
+  if (builtin) return builtinEntry(env, builtin);
   const row = await findRow(db, id);
   if (!row || (row.secretFindings?.length && !canEdit(env, user, row))) {
     throw AppError.notFound(`Plugin "${id}" not found.`);

@@ -55,6 +55,26 @@ describe("plugin registry", () => {
     expect(one.body.data).toMatchObject({ name: "@curate/telegram", builtin: true });
   });
 
+  it("links the built-ins to the deployment's SOURCE_REPOSITORY_URL, and to nothing without it", async () => {
+    const builtins = (body: { data: { items: Array<{ builtin: boolean; repoUrl: string | null }> } }) =>
+      body.data.items.filter((plugin) => plugin.builtin).map((plugin) => plugin.repoUrl);
+    const unset = builtins((await server.json("/api/plugins?limit=100")).body);
+    expect(unset.length).toBeGreaterThan(5);
+    expect(new Set(unset)).toEqual(new Set([null]));
+    expect((await server.json("/api/plugins/builtin-rss")).body.data.repoUrl).toBeNull();
+
+    const published = await startTestServer({ SOURCE_REPOSITORY_URL: "https://git.example.org/ops/curate" });
+    try {
+      const listed = builtins((await published.json("/api/plugins?limit=100")).body);
+      expect(new Set(listed)).toEqual(new Set(["https://git.example.org/ops/curate"]));
+      expect((await published.json("/api/plugins/builtin-rss")).body.data.repoUrl).toBe(
+        "https://git.example.org/ops/curate",
+      );
+    } finally {
+      await published.close();
+    }
+  });
+
   it("needs a session to register (401)", async () => {
     const { status, body } = await send("POST", "/api/plugins", null, valid);
     expect(status).toBe(401);

@@ -54,7 +54,10 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
     createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
     createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
-    createNearSocialDistributor({ rpcUrls: settings.nearRpcUrls }),
+    createNearSocialDistributor({
+      rpcUrls: settings.nearRpcUrls,
+      privateHostsAllowed: settings.privateHostsAllowed,
+    }),
     createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
     createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
   ];

@@ -1,4 +1,10 @@
-import { canonicalPluginName, type FeedConfig, findBuiltinPlugin } from "@curate/core";
+import {
+  builtinPluginName,
+  canonicalPluginName,
+  effectiveStepConfig,
+  type FeedConfig,
+  findBuiltinPlugin,
+} from "@curate/core";
 
 /** One transform or distribution of a plan, as the feed's config said when the job started. */
 export interface PlanStep {
@@ -55,8 +61,18 @@ export function emptyPlanReason(config: FeedConfig): string | null {
   return null;
 }
 
-function step(entry: { plugin: string; config?: Record<string, unknown> }): PlanStep {
-  return { plugin: canonicalPluginName(entry.plugin), config: entry.config ?? {} };
+/**
+ * A step as the plan snapshots it: its canonical plugin name and the config it runs with, which for a NEAR step
+ * includes what it takes from the feed's integration settings (so the step's record shows what it ran with).
+ */
+export function planStep(
+  entry: { plugin: string; config?: Record<string, unknown> },
+  integrations?: FeedConfig["integrations"],
+): PlanStep {
+  return {
+    plugin: canonicalPluginName(entry.plugin),
+    config: effectiveStepConfig(builtinPluginName(entry.plugin), entry.config, integrations),
+  };
 }
 
 /**
@@ -66,6 +82,8 @@ function step(entry: { plugin: string; config?: Record<string, unknown> }): Plan
  */
 export function planFromConfig(config: FeedConfig, input: unknown): Plan {
   const stream = config.outputs?.stream;
+  const step = (entry: { plugin: string; config?: Record<string, unknown> }) =>
+    planStep(entry, config.integrations);
   return {
     transforms: (stream?.transform ?? []).map(step),
     branches: (stream?.distribute ?? []).map((distributor, index) => ({

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import {
-  canonicalPluginName,
   DEFAULT_RECAP_TIMEZONE,
   describeSchedule,
   type FeedConfig,
@@ -19,7 +18,7 @@ import { feeds, processingJobs, recapStates, type User } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { type SubmissionInput, submissionInput } from "./input.ts";
-import type { Plan, PlanStep } from "./plan.ts";
+import { type Plan, planStep } from "./plan.ts";
 
 type JobRow = typeof processingJobs.$inferSelect;
 
@@ -275,11 +274,6 @@ export interface RecapDigest {
   items: unknown[];
 }
 
-const step = (entry: { plugin: string; config?: Record<string, unknown> }): PlanStep => ({
-  plugin: canonicalPluginName(entry.plugin),
-  config: entry.config ?? {},
-});
-
 /**
  * The plan of a recap job when it first runs: the feed's latest config of that recap and the items approved in
  * the job's period (the earliest first). Its per-item transforms run on each item, then its batch transforms on
@@ -336,6 +330,8 @@ export async function recapPlan(
     omitted: Math.max(0, total - items.length),
     items,
   };
+  const integrations = (feed.config as FeedConfig).integrations;
+  const step = (entry: { plugin: string; config?: Record<string, unknown> }) => planStep(entry, integrations);
   const itemTransforms = (recap.transform ?? []).map(step);
   return {
     plan: {

@@ -120,12 +120,12 @@ describe("a worker process killed with SIGKILL mid-job", () => {
       const env = { AI_API_BASE_URL: ai.baseUrl, TEST_AI_KEY: "sk-resume", PLUGIN_SECRETS: "TEST_AI_KEY" };
       ai.hang();
       const first = worker(database, env);
-      await until(() => ai.requests.length === 1, 60_000, "the first worker to reach the AI step");
+      await until(() => ai.requests.length === 1, 180_000, "the first worker to reach the AI step");
       await first.kill("SIGKILL");
 
       ai.reply(JSON.stringify({ tags: ["resumed"] }));
       const second = worker(database, env);
-      await second.waitFor(new RegExp(`"jobId":"${jobId}","status":"completed"`), 60_000);
+      await second.waitFor(new RegExp(`"jobId":"${jobId}","status":"completed"`), 180_000);
       await second.kill("SIGTERM");
 
       const after = (await database.open()).db;
@@ -147,7 +147,7 @@ describe("a worker process killed with SIGKILL mid-job", () => {
       await ai.close();
       await database.dispose();
     }
-  }, 180_000);
+  }, 420_000);
 });
 
 // Two processes can share only a PostgreSQL server: the embedded database belongs to one process at a time.
@@ -192,7 +192,7 @@ describe.skipIf(!postgresUrl)("two worker processes on PostgreSQL", () => {
           );
           return row.done === 500;
         },
-        120_000,
+        300_000,
         "500 completed jobs",
       );
       const [stats] = await queryRows<{
@@ -209,7 +209,7 @@ describe.skipIf(!postgresUrl)("two worker processes on PostgreSQL", () => {
       expect(stats).toEqual({ jobs: 500, maxAttempts: 1, steps: 1000, maxStepAttempts: 1 });
       // A worker logs "finished" just after its commit: the last lines may still be on their way.
       const logged = () => a.count(/processing job finished/) + b.count(/processing job finished/);
-      await until(() => logged() >= 500, 90_000, "500 finish log lines");
+      await until(() => logged() >= 500, 300_000, "500 finish log lines");
       const finishedBy = [a, b].map((child) => child.count(/processing job finished/));
       expect(finishedBy[0] + finishedBy[1]).toBe(500);
       expect(Math.min(...finishedBy)).toBeGreaterThan(0);
@@ -217,5 +217,5 @@ describe.skipIf(!postgresUrl)("two worker processes on PostgreSQL", () => {
     } finally {
       await database.dispose();
     }
-  }, 240_000);
+  }, 480_000);
 });

@@ -238,9 +238,13 @@ describe("the publish ledger", () => {
     expect(forbidden.status).toBe(403);
     expect(forbidden.body).toMatchObject({ success: false, error: { code: "FORBIDDEN" } });
     expect((await server.json(`/api/processing/jobs/${jobId}/publications`, { headers })).status).toBe(403);
-    // Without a feed, a non-moderator sees the entries of no feed.
+    // Without a feed, a signed-in user who moderates none of the post's feeds is refused too, not told "nothing".
     const none = await server.json(`/api/submissions/${tweetId}/publications`, { headers });
-    expect(none.body.data).toMatchObject({ items: [], pagination: { totalCount: 0 } });
+    expect(none.status).toBe(403);
+    expect(none.body.error).toEqual({
+      code: "FORBIDDEN",
+      message: "Only moderators of this post's feeds can see where it was published.",
+    });
     // The submission itself is public, with its feeds and history.
     const page = await server.json(`/api/submissions/${tweetId}`);
     expect(page.status).toBe(200);

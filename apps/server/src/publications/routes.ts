@@ -31,7 +31,7 @@ const submissionLedgerRoute = createRoute({
   path: "/submissions/{submissionId}/publications",
   tags: ["publications"],
   summary:
-    "Where a submission was published (the publish ledger): one feed's entries, or those of every feed you moderate",
+    "Where a submission was published (the publish ledger): one feed's entries, or those of every feed of it you moderate (403 if none)",
   request: { params: idParam("submissionId", "Submission id"), query: submissionPublicationsQuerySchema },
   responses: { 200: page, ...ledgerErrors },
 });

@@ -16,8 +16,8 @@ interface PageQuery {
 
 /**
  * Where a submission went: its ledger entries in one feed (`feedId`, which the reader must moderate: 403
- * otherwise), or in every feed of the submission the reader moderates. Ledger entries are for moderators only;
- * signed out is a 401.
+ * otherwise), or in every feed of the submission the reader moderates (403 when it moderates none of them). Ledger entries are
+ * for moderators only; signed out is a 401.
  */
 export async function listSubmissionPublications(
   db: Database,
@@ -54,6 +54,10 @@ export async function listSubmissionPublications(
       })),
     );
     feedIds = rights.filter((entry) => entry.right?.canModerate).map((entry) => entry.feedId);
+    // An empty list would read as "published nowhere", which is not what a non-moderator may learn.
+    if (links.length > 0 && feedIds.length === 0) {
+      throw AppError.forbidden("Only moderators of this post's feeds can see where it was published.");
+    }
   }
   return submissionPublicationPage(db, submissionId, feedIds, query);
 }

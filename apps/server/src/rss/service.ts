@@ -5,6 +5,7 @@ import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { feeds, rssItems } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
+import { absoluteImageUrl } from "../uploads/service.ts";
 import {
   jsonFeedDocument,
   type OpmlEntry,
@@ -162,7 +163,7 @@ export function createRssService(settings: RssSettings) {
           ? feedConfig.description
           : (state.description ?? ""),
       siteUrl: feedSiteUrl(feedConfig, settings.publicUrl, state.id),
-      image: state.image,
+      image: absoluteImageUrl(state.image, settings.publicUrl),
       filesUrl: `${base}/${encodeURIComponent(state.id)}`,
       updated: lastModified,
     };

@@ -55,7 +55,7 @@ export async function seedDemoData(db: Database, options: SeedOptions): Promise<
   const stored = new Map(plan.images.map((image) => [image.feedId, storeSvg(options.uploadsDir, image.svg)]));
   const imageUrl = (feedId: string) => {
     const file = stored.get(feedId);
-    return file ? `${publicUrl}/uploads/${file.fileName}` : null;
+    return file ? `/uploads/${file.fileName}` : null;
   };
   const feedRows = plan.feeds.map((feed) => {
     const image = imageUrl(feed.id);

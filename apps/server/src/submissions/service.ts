@@ -183,12 +183,13 @@ async function pageOfSubmissions(
   query: SubmissionListQuery,
   feedId: string | null,
 ): Promise<Paged<Submission>> {
-  const { page, limit, status, sortOrder, q, platform } = query;
+  const { limit, status, sortOrder, q, platform } = query;
+  const skipped = query.offset ?? (query.page ?? 0) * limit;
   const scoped = feedId !== null;
   const textSearch = q !== undefined && q !== "" && isTextSearch(q);
   const direction = sortOrder === "oldest" ? sql`asc` : sql`desc`;
   const order = sql`order by c.submitted_at ${direction}, c.tweet_id ${direction}`;
-  const window = sql`limit ${limit + 1} offset ${page * limit}`;
+  const window = sql`limit ${limit + 1} offset ${skipped}`;
   const link = scoped
     ? sql`join submission_feeds sf on sf.submission_id = p.tweet_id and sf.feed_id = ${feedId}`
     : sql``;
@@ -255,7 +256,6 @@ async function pageOfSubmissions(
     const scope = scoped ? feedId : "*";
     const statusFilter = status === "all" ? sql`` : sql` and status = ${status}`;
     const total = sql`(select coalesce(sum(count), 0) from submission_counts where scope = ${scope}${statusFilter})::int`;
-    const skipped = page * limit;
     if (skipped < DEEP_PAGE_OFFSET) {
       const where = status === "all" ? sql`` : sql`where c.status = ${status}`;
       statement = sql`with page_ids as materialized (
@@ -297,8 +297,9 @@ async function pageOfSubmissions(
   return {
     items: hasNextPage ? rows.slice(0, limit) : rows,
     pagination: {
-      page,
+      page: Math.floor(skipped / limit),
       limit,
+      ...(query.offset !== undefined ? { offset: query.offset } : {}),
       hasNextPage,
       totalCount: Number(row?.total ?? 0),
       ...(row?.capped ? { totalCountCapped: true } : {}),

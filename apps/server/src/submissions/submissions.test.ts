@@ -75,6 +75,32 @@ describe("GET /api/submissions", () => {
     expect(new Set(ids).size).toBe(29);
   });
 
+  it("takes an offset instead of a page: the same items from any position, and never both", async () => {
+    const all = (await list("?limit=100")).body.data.items.map((s: { tweetId: string }) => s.tweetId);
+    const byPage = await list("?page=1&limit=10");
+    const byOffset = await list("?offset=10&limit=10");
+    expect(byOffset.status).toBe(200);
+    expect(byOffset.body.data.items).toEqual(byPage.body.data.items);
+    expect(byOffset.body.data.pagination).toEqual({
+      page: 1,
+      offset: 10,
+      limit: 10,
+      hasNextPage: true,
+      totalCount: 29,
+    });
+    const between = await list("?offset=25&limit=10&sortOrder=newest");
+    expect(between.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(all.slice(25));
+    expect(between.body.data.pagination).toMatchObject({ page: 2, offset: 25, hasNextPage: false });
+    const feed = await server.json("/api/submissions/feed/ai?offset=20");
+    expect(feed.body.data.items).toEqual(
+      (await server.json("/api/submissions/feed/ai?page=1")).body.data.items,
+    );
+
+    const both = await list("?page=1&offset=10");
+    expect(both.status).toBe(400);
+    expect(both.body.error.details).toEqual([{ path: "offset", message: "Give page or offset, not both" }]);
+  });
+
   it("sorts newest first by default and oldest first on request", async () => {
     const newest = (await list("?limit=100")).body.data.items.map(
       (s: { submittedAt: string }) => s.submittedAt,
@@ -188,6 +214,10 @@ describe("GET /api/submissions", () => {
     ["?sortOrder=sideways", "sortOrder"],
     ["?page=-1", "page"],
     ["?page=abc", "page"],
+    ["?offset=-1", "offset"],
+    ["?offset=1.5", "offset"],
+    ["?offset=100000001", "offset"],
+    ["?sortOrder=asc", "sortOrder"],
     ["?limit=0", "limit"],
     ["?limit=1000", "limit"],
     ["?limit=2.5", "limit"],

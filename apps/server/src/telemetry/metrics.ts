@@ -2,7 +2,7 @@ import { builtinPluginName, findBuiltinPlugin, PLATFORMS, PROCESSING_JOB_KINDS }
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 
 /**
- * The process's own instruments (decision 0026): what this process did — requests served, jobs and steps run,
+ * The process's own instruments (decision 0028): what this process did — requests served, jobs and steps run,
  * intake polls. Gauges read from the database at scrape time (queues, budgets, workers) are added per scrape by
  * `telemetry/scrape.ts`. Every label value comes from a closed set: route templates, job kinds and statuses, built-in
  * plugin names (any registered plugin is `external`), networks; never a raw path, an id or a feed's name.

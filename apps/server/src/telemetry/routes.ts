@@ -6,7 +6,7 @@ import { createXBudget } from "../intake/x-budget-store.ts";
 import { bearerMatches, createScraper } from "./scrape.ts";
 
 /**
- * `GET /metrics` in Prometheus' text format for a scraper holding METRICS_TOKEN (decision 0026); without the token
+ * `GET /metrics` in Prometheus' text format for a scraper holding METRICS_TOKEN (decision 0028); without the token
  * set the route does not exist (404), and any other caller gets 401 with the envelope.
  */
 export function mountMetrics(app: Hono<AppBindings>, { database, env }: Pick<AppDeps, "database" | "env">) {

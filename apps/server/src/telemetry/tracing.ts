@@ -12,7 +12,7 @@ import {
 import { VERSION } from "../version.ts";
 
 /**
- * Traces (decision 0026). Code everywhere starts spans through the OpenTelemetry API, which does nothing until a
+ * Traces (decision 0028). Code everywhere starts spans through the OpenTelemetry API, which does nothing until a
  * tracer provider is registered; `startTracing` registers the official Node SDK's only when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set, loading it then. A job carries the traceparent of the span that asked for it
  * (processing_jobs.trace_parent), so one trace runs from an HTTP request or a mention poll through the approval, the

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { successEnvelopeSchema } from "@curate/core";
+import { pinnedUploadRequestSchema, successEnvelopeSchema, uploadAnswerSchema } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
@@ -11,7 +11,7 @@ import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts"
 import { created, ok } from "../http/envelope.ts";
 import { rateLimited } from "../limits/middleware.ts";
 import { consumeLimit } from "../limits/service.ts";
-import { MAX_UPLOAD_BYTES, storeUpload } from "./service.ts";
+import { acceptPinnedUpload, MAX_UPLOAD_BYTES, storeUpload } from "./service.ts";
 
 const uploadRoute = createRoute({
   method: "post",
@@ -26,8 +26,8 @@ const uploadRoute = createRoute({
   },
   responses: {
     201: jsonResponse(
-      successEnvelopeSchema(z.object({ url: z.string(), mimeType: z.string(), size: z.number() })),
-      "Stored; `url` is where it is served",
+      successEnvelopeSchema(uploadAnswerSchema),
+      "Stored; `url` is its path under /uploads, which a feed or profile stores (resolved against the page's own address)",
     ),
     400: commonErrors[400],
     401: errorResponse("Not signed in (UNAUTHENTICATED)"),
@@ -50,7 +50,25 @@ const authKeyRoute = createRoute({
   },
 });
 
-export function uploadRoutes({ database: { db }, env }: AppDeps) {
+const pinnedRoute = createRoute({
+  method: "post",
+  path: "/upload/pinned",
+  tags: ["uploads"],
+  summary:
+    "Accept an image the browser pinned on Pinata with a key from get-auth-key: the server reads it back through the gateway and checks its bytes (PNG, JPEG, GIF or WebP, at most 5 MB) before answering its address; a refused file is unpinned",
+  request: {
+    body: { content: { "application/json": { schema: pinnedUploadRequestSchema } }, required: true },
+  },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(uploadAnswerSchema), "An image: `url` is its gateway address"),
+    400: commonErrors[400],
+    401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+    404: errorResponse("Pinata uploads are not configured (NOT_FOUND)"),
+    503: commonErrors[503],
+  },
+});
+
+export function uploadRoutes({ database: { db }, env, logger }: AppDeps) {
   const router = createRouter();
   router.use(
     "/upload",
@@ -73,13 +91,18 @@ export function uploadRoutes({ database: { db }, env }: AppDeps) {
       db,
       {
         uploadsDir: join(env.DATA_DIR, "uploads"),
-        publicUrl: env.PUBLIC_URL,
         bytesPerDay: env.UPLOAD_BYTES_PER_DAY,
       },
       new Uint8Array(await file.arrayBuffer()),
       user.nearAccountId,
     );
     return created(c, stored, "Image uploaded.");
+  });
+  router.openapi(pinnedRoute, async (c) => {
+    requireUser(c);
+    if (!env.PINATA_JWT) throw AppError.notFound("Pinata uploads are not configured on this server.");
+    const pinata = { apiUrl: env.PINATA_API_URL, gatewayUrl: env.PINATA_GATEWAY_URL, jwt: env.PINATA_JWT };
+    return ok(c, await acceptPinnedUpload(pinata, c.req.valid("json").cid, logger));
   });
   router.openapi(authKeyRoute, async (c) => {
     const user = requireUser(c);

@@ -1,8 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { MAX_UPLOAD_BYTES } from "@curate/core";
+import { isUploadReference, MAX_UPLOAD_BYTES, type UploadAnswer } from "@curate/core";
 import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import { readPinnedFile, unpinFile } from "../clients/pinata.ts";
 import type { Database } from "../db/index.ts";
 import { uploads } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
@@ -34,20 +36,53 @@ export function sniffImage(bytes: Uint8Array) {
   return SIGNATURES.find((s) => bytes.length >= 12 && s.matches(bytes)) ?? null;
 }
 
+const NOT_AN_IMAGE = "Only PNG, JPEG, GIF and WebP images can be uploaded.";
+const TOO_LARGE = "The file is too large (at most 5 MB).";
+
 /**
- * Stores an image under the sha256 of its bytes (so the same image is stored once and its URL never changes
- * meaning) and answers its public URL.
+ * Accepts an image the browser pinned on Pinata itself (with a single-use key): its bytes are read back through
+ * the gateway and held to the rules of a local upload (a raster image by its bytes, at most 5 MB) before its
+ * address is handed out. A file that fails them is unpinned from the operator's account and refused.
+ */
+export async function acceptPinnedUpload(
+  pinata: { apiUrl: string; gatewayUrl: string; jwt: string },
+  cid: string,
+  logger?: Logger,
+): Promise<UploadAnswer> {
+  const bytes = await readPinnedFile(pinata.gatewayUrl, cid, MAX_UPLOAD_BYTES);
+  const kind = bytes.length > MAX_UPLOAD_BYTES ? null : sniffImage(bytes);
+  if (!kind) {
+    if (!(await unpinFile(pinata.apiUrl, pinata.jwt, cid))) {
+      logger?.warn({ cid }, "a refused upload could not be unpinned from Pinata");
+    }
+    throw AppError.validation(bytes.length > MAX_UPLOAD_BYTES ? TOO_LARGE : NOT_AN_IMAGE);
+  }
+  return { url: `${pinata.gatewayUrl.replace(/\/+$/, "")}/${cid}`, mimeType: kind.mime, size: bytes.length };
+}
+
+/**
+ * Where an image is for a reader outside the page (a feed file, a link preview, a channel): an uploaded image's
+ * path resolved against PUBLIC_URL as it is now, anything else as stored.
+ */
+export function absoluteImageUrl(image: string | null, publicUrl: string): string | null {
+  if (!image) return null;
+  return isUploadReference(image) ? new URL(image, publicUrl).href : image;
+}
+
+/**
+ * Stores an image under the sha256 of its bytes (so the same image is stored once and its path never changes
+ * meaning) and answers its path under /uploads (what feeds store: pages resolve it against their own address).
  */
 export async function storeUpload(
   db: Database,
-  options: { uploadsDir: string; publicUrl: string; bytesPerDay: number },
+  options: { uploadsDir: string; bytesPerDay: number },
   bytes: Uint8Array,
   createdBy: string,
 ) {
   if (bytes.length === 0) throw AppError.validation("The file is empty.");
-  if (bytes.length > MAX_UPLOAD_BYTES) throw AppError.validation("The file is too large (at most 5 MB).");
+  if (bytes.length > MAX_UPLOAD_BYTES) throw AppError.validation(TOO_LARGE);
   const kind = sniffImage(bytes);
-  if (!kind) throw AppError.validation("Only PNG, JPEG, GIF and WebP images can be uploaded.");
+  if (!kind) throw AppError.validation(NOT_AN_IMAGE);
   const hash = createHash("sha256").update(bytes).digest("hex");
   const [used] = await queryRows<{ bytes: number; known: boolean }>(
     db,
@@ -79,5 +114,5 @@ export async function storeUpload(
     .insert(uploads)
     .values({ hash, mimeType: kind.mime, size: bytes.length, extension: kind.extension, createdBy })
     .onConflictDoNothing();
-  return { url: `${options.publicUrl}/uploads/${name}`, mimeType: kind.mime, size: bytes.length };
+  return { url: `/uploads/${name}`, mimeType: kind.mime, size: bytes.length };
 }

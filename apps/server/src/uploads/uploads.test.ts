@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { insertFeed } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { png } from "../../test/images.ts";
 import { signIn } from "../../test/session.ts";
@@ -33,7 +34,8 @@ describe("POST /api/upload", () => {
     const { status, body } = await upload(image, "avatar.jpeg", "image/jpeg");
     expect(status).toBe(201);
     expect(body.data).toMatchObject({ mimeType: "image/png", size: image.length });
-    expect(body.data.url).toMatch(new RegExp(`^${server.env.PUBLIC_URL}/uploads/[0-9a-f]{64}\\.png$`));
+    // A path, not an address: a feed storing it shows its image at whatever address the app is opened.
+    expect(body.data.url).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
     const name = body.data.url.split("/").pop();
     expect(Buffer.compare(readFileSync(join(server.env.DATA_DIR, "uploads", name)), image)).toBe(0);
     const served = await server.request(`/uploads/${name}`);
@@ -131,5 +133,111 @@ describe("GET /api/upload/get-auth-key", () => {
       await withPinata.close();
       await new Promise<void>((resolve) => pinata.close(() => resolve()));
     }
+  });
+});
+
+describe("POST /api/upload/pinned", () => {
+  it("checks the bytes of a file the browser pinned on Pinata before handing out its address", async () => {
+    const CIDS = {
+      text: `Qm${"T".repeat(44)}`,
+      image: `Qm${"P".repeat(44)}`,
+      huge: `Qm${"H".repeat(44)}`,
+    };
+    const pinned: Record<string, Uint8Array> = {
+      // What a browser happily sends as "logo.png": the name and type are its word, the bytes are the truth.
+      [CIDS.text]: new TextEncoder().encode("<html><script>alert(1)</script></html>"),
+      [CIDS.image]: png(),
+      [CIDS.huge]: (() => {
+        const big = new Uint8Array(5 * 1024 * 1024 + 10);
+        big.set(png().subarray(0, 16));
+        return big;
+      })(),
+    };
+    const unpinned: Array<{ cid: string; auth?: string }> = [];
+    const pinata = createServer((req, res) => {
+      const gateway = req.url?.match(/^\/ipfs\/(\w+)$/);
+      if (req.method === "GET" && gateway && pinned[gateway[1]]) {
+        res.writeHead(200, { "Content-Type": "image/png" }).end(Buffer.from(pinned[gateway[1]]));
+        return;
+      }
+      const unpin = req.url?.match(/^\/pinning\/unpin\/(\w+)$/);
+      if (req.method === "DELETE" && unpin) {
+        unpinned.push({ cid: unpin[1], auth: req.headers.authorization });
+        res.writeHead(200).end("OK");
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => pinata.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(pinata.address() as AddressInfo).port}`;
+    const withPinata = await startTestServer({
+      PINATA_JWT: "server-secret-jwt",
+      PINATA_API_URL: base,
+      PINATA_GATEWAY_URL: `${base}/ipfs`,
+      AUTH_RATE_LIMIT_PER_MINUTE: "1000",
+    });
+    try {
+      const { cookie: c } = await signIn(withPinata);
+      const accept = (cid: string, headers: Record<string, string> = { Cookie: c }) =>
+        withPinata.json("/api/upload/pinned", {
+          method: "POST",
+          headers: { ...headers, Origin: withPinata.baseUrl, "Content-Type": "application/json" },
+          body: JSON.stringify({ cid }),
+        });
+
+      const refused = await accept(CIDS.text);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toBe("Only PNG, JPEG, GIF and WebP images can be uploaded.");
+      expect(unpinned).toEqual([{ cid: CIDS.text, auth: "Bearer server-secret-jwt" }]);
+
+      const tooBig = await accept(CIDS.huge);
+      expect(tooBig.status).toBe(400);
+      expect(tooBig.body.error.message).toBe("The file is too large (at most 5 MB).");
+      expect(unpinned.map((u) => u.cid)).toEqual([CIDS.text, CIDS.huge]);
+
+      const image = await accept(CIDS.image);
+      expect(image.status).toBe(200);
+      expect(image.body.data).toEqual({
+        url: `${base}/ipfs/${CIDS.image}`,
+        mimeType: "image/png",
+        size: png().length,
+      });
+      expect(unpinned).toHaveLength(2);
+
+      expect((await accept("../../etc/passwd")).status).toBe(400);
+      expect((await accept(CIDS.image, {})).status).toBe(401);
+    } finally {
+      await withPinata.close();
+      await new Promise<void>((resolve) => pinata.close(() => resolve()));
+    }
+    // Without Pinata, there is nothing pinned to accept.
+    const local = await server.json("/api/upload/pinned", {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: server.baseUrl, "Content-Type": "application/json" },
+      body: JSON.stringify({ cid: CIDS.image }),
+    });
+    expect(local.status).toBe(404);
+  });
+});
+
+describe("an uploaded image's path", () => {
+  it("is what a feed stores, resolved against PUBLIC_URL for readers elsewhere (feed files, link previews)", async () => {
+    const { body } = await upload(png(), "logo.png", "image/png");
+    const path: string = body.data.url;
+    await insertFeed(server.db, {
+      id: "pictured",
+      image: path,
+      config: {
+        image: path,
+        outputs: { stream: { enabled: true, distribute: [{ plugin: "@curate/rss", config: {} }] } },
+      },
+    });
+    const feed = await server.json("/api/feeds/pictured");
+    expect(feed.body.data).toMatchObject({ image: path, config: { image: path } });
+    const rss = await server.request("/rss/pictured/rss.xml");
+    expect(rss.status).toBe(200);
+    expect(await rss.text()).toContain(`<url>${server.env.PUBLIC_URL}${path}</url>`);
+    const json = await server.json("/rss/pictured/feed.json");
+    expect(json.body.icon).toBe(`${server.env.PUBLIC_URL}${path}`);
   });
 });

@@ -5,6 +5,7 @@ import {
   linkCodeSchema,
   linkedAccountSchema,
   successEnvelopeSchema,
+  updateProfileRequestSchema,
 } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
@@ -21,6 +22,7 @@ import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts"
 import { created, ok } from "../http/envelope.ts";
 import { createLinkCode } from "./link-codes.ts";
 import { listLinkedAccounts, syncLinkedAccounts } from "./linked-accounts.ts";
+import { updateProfile } from "./profile.ts";
 
 const unauthenticated = errorResponse("Not signed in (UNAUTHENTICATED)");
 const feedList = (description: string) =>
@@ -33,6 +35,22 @@ const meRoute = createRoute({
   summary: "The signed-in user (200) or 401",
   responses: {
     200: jsonResponse(successEnvelopeSchema(currentUserSchema), "The user"),
+    401: unauthenticated,
+  },
+});
+
+const updateMeRoute = createRoute({
+  method: "patch",
+  path: "/users/me",
+  tags: ["users"],
+  summary:
+    "Set or remove the signed-in user's profile image: the path POST /api/upload answered (`/uploads/<sha256>.<ext>`), or null",
+  request: {
+    body: { content: { "application/json": { schema: updateProfileRequestSchema } }, required: true },
+  },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(currentUserSchema), "The user as changed"),
+    400: commonErrors[400],
     401: unauthenticated,
   },
 });
@@ -106,6 +124,9 @@ export function userRoutes({ database: { db }, env, logger }: AppDeps) {
   );
   router.openapi(linkCodeRoute, async (c) => created(c, await createLinkCode(db, requireUser(c))));
   router.openapi(meRoute, (c) => ok(c, publicUser(requireUser(c))));
+  router.openapi(updateMeRoute, async (c) =>
+    ok(c, await updateProfile(db, requireUser(c), c.req.valid("json")), "Profile updated."),
+  );
   router.openapi(userFeedsRoute, async (c) =>
     ok(c, await listFeedsOwnedBy(db, c.req.valid("param").accountId, destinationLinks(env), c.get("user"))),
   );

@@ -165,19 +165,38 @@ describe("server-rendered public pages", () => {
     expect(keys).toContainEqual(["feeds", "detail", "solar"]);
   });
 
-  it("private pages, unknown feeds and unknown addresses get the plain app shell", async () => {
-    for (const path of [
-      "/profile",
-      "/feed/solar/settings",
-      "/feed/nope/curation",
-      "/nowhere",
-      "/feed/all/curation",
-    ]) {
+  it("private pages and unknown addresses get the plain app shell", async () => {
+    for (const path of ["/profile", "/feed/solar/settings", "/edit/feed/solar", "/nowhere"]) {
       const { status, html } = await page(path);
       expect(status, path).toBe(200);
       expect(html, path).toContain('<div id="root"></div>');
       expect(html, path).not.toContain("curate-ssr-state");
       expect(html, path).toContain("<title>Curate</title>");
+    }
+  });
+});
+
+describe("a feed that does not exist", () => {
+  it("is a 404 on every page about it, public or not, which the browser renders at once", async () => {
+    for (const path of [
+      "/feed/nope/curation",
+      "/feed/nope/content",
+      "/feed/nope/processing",
+      "/feed/nope/settings/connected",
+      "/edit/feed/nope",
+      "/feed/all/curation",
+      "/edit/feed/ALL",
+    ]) {
+      const { status, headers, html } = await page(path);
+      expect(status, path).toBe(404);
+      expect(headers.get("content-type"), path).toContain("text/html");
+      expect(headers.get("content-security-policy"), path).toMatch(/script-src 'self' 'nonce-/);
+      expect(html, path).toContain('<div id="root"></div>');
+      expect(html, path).not.toContain("curate-ssr-state");
+      expect(html, path).toContain("<title>Feed not found · Curate</title>");
+      expect(html, path).toContain('<meta name="robots" content="noindex" />');
+      expect(html, path).not.toContain("<title>Curate</title>");
+      expect(html, path).toMatch(/<script nonce="[^"]+" type="module"/);
     }
   });
 });

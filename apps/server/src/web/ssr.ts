@@ -22,7 +22,8 @@ export interface PageHead {
 export type RenderResult =
   | { kind: "page"; html: string; state: unknown; head: PageHead }
   | { kind: "redirect"; location: string }
-  | { kind: "shell"; reason: string };
+  | { kind: "shell"; reason: string }
+  | { kind: "not-found"; head: PageHead };
 
 export interface PageRenderer {
   renderPage(url: string, options: { fetch: Fetch; deadline: number }): Promise<RenderResult>;
@@ -118,6 +119,22 @@ export function headTags(head: PageHead, pageUrl: string, publicUrl: string): st
     tags.push(`<meta name="twitter:image" content="${escapeHtml(image)}" />`);
   }
   return tags.join("\n    ");
+}
+
+/**
+ * The app shell for an address with nothing behind it (a feed that does not exist), answered as a 404: its own
+ * title and description, kept out of search indexes. The browser renders the app, which says so at once.
+ */
+export function notFoundDocument(template: string, head: PageHead): string {
+  const tags = [
+    `<title>${escapeHtml(clip(head.title, MAX_TITLE))}</title>`,
+    `<meta name="description" content="${escapeHtml(clip(head.description, MAX_DESCRIPTION))}" />`,
+    `<meta name="robots" content="noindex" />`,
+  ];
+  return template
+    .replace(/<title>[^<]*<\/title>/, "")
+    .replace(/<meta name="description"[^>]*>/, "")
+    .replace("</head>", `  ${tags.join("\n    ")}\n  </head>`);
 }
 
 /** The built stylesheets, read once per file name (hashed names never change their bytes). */

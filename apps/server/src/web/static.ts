@@ -3,7 +3,7 @@ import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import type { Context } from "hono";
 import type { Logger } from "pino";
-import { loadPageRenderer, type PageRenderer, pageDocument } from "./ssr.ts";
+import { loadPageRenderer, notFoundDocument, type PageRenderer, pageDocument } from "./ssr.ts";
 
 const MIME: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -176,12 +176,14 @@ export function spaHandler(distDir: string, origins: PolicyOrigins = {}, renderi
     }
     const nonce = randomBytes(16).toString("base64");
     let html = indexHtml.toString("utf8");
+    let status: 200 | 404 = 200;
     if (rendering) {
       const page = await renderPage(await renderer, c, rendering, root, html);
       if (page?.redirect) return c.redirect(page.redirect, 302);
       if (page?.html) html = page.html;
+      if (page?.notFound) status = 404;
     }
-    return c.body(withNonce(html, nonce), 200, {
+    return c.body(withNonce(html, nonce), status, {
       "Content-Type": MIME[".html"],
       // Each page carries its own nonce: never stored and reused.
       "Cache-Control": "no-store",
@@ -197,7 +199,7 @@ async function renderPage(
   rendering: ServerRendering,
   distDir: string,
   template: string,
-): Promise<{ html?: string; redirect?: string } | null> {
+): Promise<{ html?: string; redirect?: string; notFound?: true } | null> {
   if (!renderer) return null;
   const url = new URL(c.req.url);
   const pageUrl = `${url.pathname}${url.search}`;
@@ -214,6 +216,7 @@ async function renderPage(
       return target.origin === url.origin ? { redirect: `${target.pathname}${target.search}` } : null;
     }
     if (result.kind === "shell") return null;
+    if (result.kind === "not-found") return { html: notFoundDocument(template, result.head), notFound: true };
     const html = await pageDocument(template, result, {
       distDir,
       pageUrl,

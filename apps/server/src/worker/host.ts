@@ -6,6 +6,9 @@ import { feedSecretValues } from "../feeds/secret-store.ts";
 import type { Intake } from "../intake/runtime.ts";
 import { runIntakeTick } from "../intake/tick.ts";
 import { createXBudget } from "../intake/x-budget-store.ts";
+import { pruneLimits } from "../limits/service.ts";
+import { logSigner } from "../moderation-log/keys.ts";
+import { checkAllLogs, signHeads } from "../moderation-log/service.ts";
 import { checkAlerts } from "../operations/alerts.ts";
 import { startHeartbeat } from "../operations/heartbeats.ts";
 import type { LogSelfCheck } from "../operations/log-check.ts";
@@ -34,6 +37,8 @@ export interface WorkerHost {
   runAlertsNow(): Promise<Awaited<ReturnType<typeof checkAlerts>>>;
   /** Writes this worker's heartbeat now. */
   heartbeatNow(): Promise<void>;
+  /** Forgets what is no longer needed (rate-limit windows that ended long ago), as the hourly pass does. */
+  runHousekeepingNow(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +62,11 @@ export interface WorkerOptions {
 const INTAKE_QUEUE = "curate-intake";
 const RECAP_QUEUE = "curate-recaps";
 const ALERT_QUEUE = "curate-alerts";
+const HOUSEKEEPING_QUEUE = "curate-housekeeping";
+/** Every worker asks this often (and once at start); the queue keeps one pass per interval however many ask. */
+const HOUSEKEEPING_SECONDS = 60 * 60;
+const LOG_SIGN_QUEUE = "curate-log-signing";
+const LOG_CHECK_QUEUE = "curate-log-check";
 
 /** The pipeline's runner settings from the environment. */
 export function runnerDeps(options: WorkerOptions): RunnerDeps {
@@ -232,6 +242,40 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     logger,
   );
 
+  const housekeepingPass = () => pruneLimits(database.db);
+  await boss.createQueue(HOUSEKEEPING_QUEUE, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 5 * 60,
+    deleteAfterSeconds: 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+  await boss.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    try {
+      await housekeepingPass();
+    } catch (error) {
+      logger.warn({ err: error }, "housekeeping failed");
+    }
+  });
+  const askForHousekeeping = () =>
+    boss
+      .sendThrottled(HOUSEKEEPING_QUEUE, {}, null, HOUSEKEEPING_SECONDS, "prune")
+      .catch((error) => logger.warn({ err: error }, "could not schedule housekeeping"));
+  void askForHousekeeping();
+  const housekeepingTimer = setInterval(askForHousekeeping, HOUSEKEEPING_SECONDS * 1000);
+  housekeepingTimer.unref();
+
+  // The moderation logs: heads signed every LOG_SIGN_INTERVAL_MS, every log recomputed every LOG_CHECK_INTERVAL_MS,
+  // each once per interval across workers (a second signature of one head would be refused anyway).
+  const signer = logSigner(env.LOG_SIGNING_SEED);
+  const logTimers = [
+    await everyInterval(boss, LOG_SIGN_QUEUE, env.LOG_SIGN_INTERVAL_MS, logger, "log signing", () =>
+      signHeads(database.db, signer, logger),
+    ),
+    await everyInterval(boss, LOG_CHECK_QUEUE, env.LOG_CHECK_INTERVAL_MS, logger, "log self-check", () =>
+      checkAllLogs(database.db, logger),
+    ),
+  ];
+
   return {
     boss,
     engine,
@@ -240,14 +284,51 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     runRecapsNow: recapPass,
     runAlertsNow: alertPass,
     heartbeatNow: heartbeat.beat,
+    runHousekeepingNow: housekeepingPass,
     async stop() {
       clearInterval(timer);
       clearInterval(recapTimer);
       clearInterval(alertTimer);
+      clearInterval(housekeepingTimer);
+      for (const logTimer of logTimers) clearInterval(logTimer);
       await heartbeat.stop();
       await bulkRuns.stop();
       await engine.stop();
       await boss.stop({ graceful: true, timeout: 15_000 });
     },
   };
+}
+
+/** A singleton queue every worker asks to run `work` each `intervalMs`: the queue runs it once per interval. */
+async function everyInterval(
+  boss: PgBoss,
+  queue: string,
+  intervalMs: number,
+  logger: Logger,
+  what: string,
+  work: () => Promise<unknown>,
+) {
+  const seconds = Math.max(1, Math.round(intervalMs / 1000));
+  await boss.createQueue(queue, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 15 * 60,
+    deleteAfterSeconds: 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+  await boss.work(queue, { pollingIntervalSeconds: 1 }, async () => {
+    try {
+      await work();
+    } catch (error) {
+      logger.warn({ err: error }, `${what} failed`);
+    }
+  });
+  const timer = setInterval(
+    () =>
+      boss
+        .sendThrottled(queue, {}, null, seconds, "tick")
+        .catch((error) => logger.warn({ err: error }, `could not schedule the ${what}`)),
+    intervalMs,
+  );
+  timer.unref();
+  return timer;
 }

@@ -3,6 +3,9 @@ import { ApiError } from "./api";
 
 const MAX_RETRIES = 2;
 
+/** Half a second, then a second: a failing read gives up (and says so) about 1.5 s after its first answer. */
+export const retryDelay = (attempt: number) => 500 * 2 ** attempt;
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -13,6 +16,7 @@ export function createQueryClient(): QueryClient {
           if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
           return failureCount < MAX_RETRIES;
         },
+        retryDelay,
       },
     },
   });

@@ -192,6 +192,15 @@ describe("NEAR Social errors say what to fix", () => {
     expect(storage.message).toMatch(/Not enough storage balance.*post once from near\.social/);
   });
 
+  it("an RPC node of the feed's choosing on a private address, which it never contacts", async () => {
+    const refused = await failure(distribute(plugin, item, configOf({ rpcUrl: "http://10.0.0.7:3030" })));
+    expect(refused).toMatchObject({ code: "NEAR_RPC_REFUSED", retryable: false });
+    expect(refused.message).toBe(
+      "The NEAR RPC node 10.0.0.7:3030 is not on a public address: name a public node in rpcUrl, or leave it out to use this server's.",
+    );
+    expect(rpc.requests).toEqual([]);
+  });
+
   it("a used nonce, a failing node and an unreachable one are retryable", async () => {
     rpc.answerNext({
       status: 200,

@@ -10,6 +10,7 @@ import { KeyPairSigner } from "@near-js/signers";
 import { actionCreators, createTransaction } from "@near-js/transactions";
 import type { AccessKeyView, FinalExecutionOutcome } from "@near-js/types";
 import { abortable, isRetryableStatus } from "../../clients/http.ts";
+import { BlockedUrlError, checkOutboundUrl } from "../../clients/outbound.ts";
 import {
   CREDENTIALS_REJECTED,
   type DistributionReceipt,
@@ -22,6 +23,26 @@ import { cutText, type Post, postFrom } from "./content.ts";
 export interface NearSocialSettings {
   /** NEAR RPC nodes by network (`NEAR_RPC_URL`, `NEAR_TESTNET_RPC_URL`). */
   rpcUrls: { mainnet: string; testnet: string };
+  /**
+   * Hosts a feed's own `rpcUrl` may name on a private address (PRIVATE_HOSTS_ALLOWED); any other node it names must
+   * be public, as every address a feed chooses.
+   */
+  privateHostsAllowed?: readonly string[];
+}
+
+/** The node a send goes to: the feed's own choice, once the outbound guard lets it, else the server's. */
+async function rpcNode(settings: NearSocialSettings, config: NearSocialDistributorConfig): Promise<string> {
+  const network = config.networkId ?? "mainnet";
+  if (!config.rpcUrl) return settings.rpcUrls[network];
+  try {
+    return (await checkOutboundUrl(config.rpcUrl, settings.privateHostsAllowed ?? [])).href;
+  } catch (error) {
+    if (!(error instanceof BlockedUrlError)) throw error;
+    throw new PluginError(
+      `The NEAR RPC node ${new URL(config.rpcUrl).host} is not on a public address: name a public node in rpcUrl, or leave it out to use this server's.`,
+      { code: "NEAR_RPC_REFUSED" },
+    );
+  }
 }
 
 /** The SocialDB contract near.social reads, by network. */
@@ -255,7 +276,7 @@ export function createNearSocialDistributor(
         });
       }
       const publicKey = keyPair.getPublicKey();
-      const provider = new JsonRpcProvider({ url: settings.rpcUrls[network] }, RPC_RETRIES);
+      const provider = new JsonRpcProvider({ url: await rpcNode(settings, config) }, RPC_RETRIES);
       let hash = "";
       try {
         const accessKey = await abortable(

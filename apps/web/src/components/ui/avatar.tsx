@@ -1,6 +1,6 @@
-import { useState } from "react";
 import { avatarColour, initialsOf } from "#web/lib/avatar";
 import { cn } from "#web/lib/cn";
+import { useImageFallback } from "./use-image-fallback";
 
 const sizes = { 24: "size-6 text-[10px]", 32: "size-8 text-xs", 40: "size-10 text-sm" } as const;
 
@@ -15,8 +15,7 @@ interface AvatarProps {
 
 /** Shows the image when there is one that loads, otherwise initials on a colour derived from the name. */
 export function Avatar({ name, src, size = 40, shape = "circle", className }: AvatarProps) {
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
-  const showImage = Boolean(src) && failedSrc !== src;
+  const { showImage, imageProps } = useImageFallback(src);
   const frame = cn(
     "inline-flex shrink-0 items-center justify-center overflow-hidden",
     shape === "circle" ? "rounded-full" : "rounded-md",
@@ -33,7 +32,7 @@ export function Avatar({ name, src, size = 40, shape = "circle", className }: Av
         height={size}
         loading="lazy"
         decoding="async"
-        onError={() => setFailedSrc(src ?? null)}
+        {...imageProps}
         className={cn(frame, "bg-zinc-100 object-cover")}
       />
     );

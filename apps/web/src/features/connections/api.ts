@@ -9,11 +9,23 @@ export interface ConnectedAccount {
   profile?: { username?: string; profileImageUrl?: string | null } | null;
 }
 
-/** Crosspost refused the NEAR account: it has to authenticate (connect) again. */
+/** Crosspost refused the NEAR account it knows: it has to authenticate (connect) again. */
 export class CrosspostAuthError extends Error {
   constructor() {
     super("Authentication with Crosspost failed. Please try reconnecting.");
     this.name = "CrosspostAuthError";
+  }
+}
+
+/** Crosspost did not answer, or failed: nothing is known about the connections until it does. */
+export class CrosspostUnavailableError extends Error {
+  /** The service's host, to say what is down. */
+  readonly host: string;
+  constructor(crosspostUrl: string, detail: string) {
+    const host = new URL(crosspostUrl).host;
+    super(`Crosspost (${host}) ${detail}.`);
+    this.name = "CrosspostUnavailableError";
+    this.host = host;
   }
 }
 
@@ -23,21 +35,38 @@ export const connectionKeys = {
   accounts: (accountId: string) => [...connectionKeys.all, accountId] as const,
 };
 
+/**
+ * The accounts Crosspost lists for the NEAR account. A NEAR account that never authorized Crosspost (a 401: "NEAR
+ * account is not authorized") has connected nothing yet, which is no error; a refusal of an account it knows (403)
+ * is one, and so is a service that cannot be reached or fails.
+ */
 export async function fetchConnectedAccounts(
   crosspostUrl: string,
   accountId: string,
   signal?: AbortSignal,
 ): Promise<ConnectedAccount[]> {
-  const response = await fetch(new URL("/api/auth/accounts", crosspostUrl), {
-    headers: { accept: "application/json", "X-Near-Account": accountId },
-    signal,
-  });
-  if (response.status === 401 || response.status === 403) throw new CrosspostAuthError();
+  let response: Response;
+  try {
+    response = await fetch(new URL("/api/auth/accounts", crosspostUrl), {
+      headers: { accept: "application/json", "X-Near-Account": accountId },
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new CrosspostUnavailableError(crosspostUrl, "cannot be reached");
+  }
+  if (response.status === 401) return [];
+  if (response.status === 403) throw new CrosspostAuthError();
   const body = (await response.json().catch(() => null)) as {
     data?: { accounts?: ConnectedAccount[] };
   } | null;
   if (!response.ok || !Array.isArray(body?.data?.accounts)) {
-    throw new Error(`Crosspost answered ${response.status}`);
+    throw new CrosspostUnavailableError(
+      crosspostUrl,
+      response.ok
+        ? "answered in a way this app does not understand"
+        : `is failing (it answered ${response.status})`,
+    );
   }
   return body.data.accounts;
 }

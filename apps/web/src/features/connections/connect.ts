@@ -4,7 +4,7 @@ import { toast } from "#web/components/ui/toast";
 import { authSession } from "#web/features/auth/session";
 import { loadWalletAdapter } from "#web/features/auth/wallet/load";
 import { api } from "#web/lib/api";
-import { connectionKeys } from "./api";
+import { CrosspostAuthError, CrosspostUnavailableError, connectionKeys } from "./api";
 
 /** Crosspost's NEP-413 recipient. */
 export const CROSSPOST_RECIPIENT = "crosspost.near";
@@ -23,11 +23,18 @@ function freshNonce(now = Date.now()): Uint8Array {
 class ConnectError extends Error {}
 
 async function crosspostPost(crosspostUrl: string, path: string, token: string, body: unknown) {
-  const response = await fetch(new URL(path, crosspostUrl), {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-    body: JSON.stringify(body),
-  });
+  let response: Response;
+  try {
+    response = await fetch(new URL(path, crosspostUrl), {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify(body),
+    });
+  } catch {
+    throw new CrosspostUnavailableError(crosspostUrl, "cannot be reached; try again in a moment");
+  }
+  // The signed request was refused: the spec's words for an authentication error, not the service's.
+  if (response.status === 401 || response.status === 403) throw new CrosspostAuthError();
   const payload = (await response.json().catch(() => null)) as {
     data?: { url?: unknown };
     errors?: Array<{ message?: string }>;

@@ -1,4 +1,4 @@
-import { feedConfigFromDraft } from "@curate/core";
+import { feedConfigFromDraft, feedDestinations } from "@curate/core";
 import { describe, expect, it } from "vitest";
 import { EMPTY_WIZARD_DRAFT, type WizardDraft } from "./draft-store";
 import { leaveOutStep, restoreStep, wizardFeedConfig } from "./wizard-config";
@@ -29,6 +29,16 @@ describe("wizardFeedConfig", () => {
     });
     expect(plugins(wizardFeedConfig(leaveOutStep(draft, "rss"), ORIGIN)).distribute).toEqual([
       "@curate/telegram",
+    ]);
+  });
+});
+
+describe("the review's destinations", () => {
+  it("are where the feed's posts can be read: its own RSS file, not the service's root, and its chat", () => {
+    const config = wizardFeedConfig(draft, ORIGIN);
+    expect(feedDestinations(config.outputs?.stream?.distribute, config.id)).toEqual([
+      { kind: "rss", label: "RSS", href: `${ORIGIN}/rss/solar/rss.xml` },
+      { kind: "telegram", label: "Telegram", href: "https://t.me/solar" },
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { FeedConfig } from "@curate/core";
 import { describe, expect, it } from "vitest";
+import { describeIssue } from "#web/features/feeds/field-labels";
 import {
   canChangeImage,
   canRemoveStep,
@@ -11,7 +12,7 @@ import {
   FORM_SYNC_DELAY_MS,
   initialEditorState,
 } from "./editor-state";
-import type { FeedForm } from "./form-model";
+import { type FeedForm, validateForm } from "./form-model";
 
 const config: FeedConfig = {
   id: "solar",
@@ -248,16 +249,52 @@ describe("feed editor state", () => {
       expect(json(saving).name).toBe("Solar Plus");
     });
 
-    it("shows the field errors and the schema's issues instead of sending an invalid config", () => {
-      const state = run(start(), edit({ name: " ", pollingIntervalMs: "500" }));
+    it("shows the field errors and the schema's issues instead of sending an invalid config, each rule once", () => {
+      const state = run(start(), edit({ name: " ", description: "", pollingIntervalMs: "500" }));
       const check = checkSave(state);
       if (check.kind !== "checked") throw new Error("expected a checked config");
       expect(check.valid).toBe(false);
-      expect(check.issues.map((issue) => issue.path)).toEqual(["pollingIntervalMs"]);
+      // The form and the schema check the same rules in the same words: one issue each, said as the field says it.
+      expect(check.issues).toEqual([
+        { path: "name", message: "Feed name is required" },
+        { path: "description", message: "Description is required" },
+        { path: "pollingIntervalMs", message: "Polling interval must be a whole number of at least 1000 ms" },
+      ]);
+      expect(check.issues.map(describeIssue)).toEqual(check.issues.map((issue) => issue.message));
 
       const shown = editorReducer(state, { type: "saveRequested", check });
       expect(shown.showErrors).toBe(true);
       expect(shown.issues).toEqual(check.issues);
+    });
+
+    it("marks a search row left empty and does not save it", () => {
+      const state = run(
+        start(),
+        edit({
+          sources: [
+            {
+              base: config.sources?.[0] ?? {},
+              plugin: "@curate/x-source",
+              search: [
+                { base: {}, type: "twitter-mention", query: "#solar" },
+                { base: {}, type: "", query: "" },
+                { base: {}, type: "twitter-search", query: "  " },
+              ],
+            },
+          ],
+        }),
+      );
+      const check = checkSave(state);
+      if (check.kind !== "checked") throw new Error("expected a checked config");
+      expect(check.valid).toBe(false);
+      expect(check.issues).toEqual([
+        { path: "sources.0.search.1.query", message: "Enter a query for this search, or remove it" },
+        { path: "sources.0.search.2.query", message: "Enter a query for this search, or remove it" },
+      ]);
+      expect(validateForm(state.form).searches).toEqual({
+        "0.1": "Enter a query for this search, or remove it",
+        "0.2": "Enter a query for this search, or remove it",
+      });
     });
 
     it("clears the issues once saved and shows the server's on a refusal", () => {

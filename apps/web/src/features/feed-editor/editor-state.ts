@@ -5,6 +5,7 @@ import {
   configFromForm,
   configToJson,
   type FeedForm,
+  type FormErrors,
   formFromConfig,
   parseConfigJson,
   validateForm,
@@ -101,6 +102,36 @@ function schemaIssues(config: WorkingConfig): FieldIssue[] {
     : result.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message }));
 }
 
+/**
+ * The form's own findings as issues of the config, for the summary of problems: in the same words as beside their
+ * fields, and said once where the schema finds the same (recaps show theirs in their own section).
+ */
+function formIssues(errors: FormErrors): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  if (errors.name) issues.push({ path: "name", message: errors.name });
+  if (errors.description) issues.push({ path: "description", message: errors.description });
+  if (errors.pollingIntervalMs) issues.push({ path: "pollingIntervalMs", message: errors.pollingIntervalMs });
+  if (errors.undoWindowSeconds) {
+    issues.push({ path: "moderation.undoWindowSeconds", message: errors.undoWindowSeconds });
+  }
+  for (const [at, message] of Object.entries(errors.searches ?? {})) {
+    const [source, search] = at.split(".");
+    issues.push({ path: `sources.${source}.search.${search}.query`, message });
+  }
+  return issues;
+}
+
+/** Issues in order, each path and message once. */
+function uniqueIssues(issues: FieldIssue[]): FieldIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const key = `${issue.path}\n${issue.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** What Save would send from this state, checked by the edit form's rules and the feed config schema. */
 export function checkSave(state: EditorState): SaveCheck {
   let config: WorkingConfig | null;
@@ -113,7 +144,7 @@ export function checkSave(state: EditorState): SaveCheck {
   }
   if (!config) return { kind: "empty" };
   const formErrors = validateForm(formFromConfig(config));
-  const issues = schemaIssues(config);
+  const issues = uniqueIssues([...formIssues(formErrors), ...schemaIssues(config)]);
   return {
     kind: "checked",
     config,

@@ -2,7 +2,9 @@ import {
   ACKNOWLEDGEMENT_NETWORKS,
   type AcknowledgementNetwork,
   builtinPluginName,
+  FEED_FORM_MESSAGES,
   isValidTimezone,
+  MAX_POLLING_INTERVAL_MS,
   MAX_UNDO_WINDOW_SECONDS,
   MIN_POLLING_INTERVAL_MS,
   MODERATED_PLATFORMS,
@@ -362,7 +364,28 @@ function recapsFromForm(stored: unknown, recaps: RecapForm[]): Entry | Entry[] |
 /** A recap's field errors, by `<index>.<field>` (schedule, timezone, id). */
 export type RecapErrors = Record<string, string>;
 
+/** A search's problem by `<source index>.<search index>`. */
+export type SearchErrors = Record<string, string>;
+
+/**
+ * Searches with nothing to search for (no query, no address): an "Add Search" row left empty. Marked in place and
+ * never saved, rather than stored as an empty search that runs for nothing.
+ */
+export function incompleteSearches(sources: SourceForm[]): SearchErrors | undefined {
+  const errors: SearchErrors = {};
+  sources.forEach((source, sourceIndex) => {
+    source.search.forEach((search, searchIndex) => {
+      const address = typeof search.base.url === "string" ? search.base.url.trim() : "";
+      if (!search.query.trim() && !address) {
+        errors[`${sourceIndex}.${searchIndex}`] = FEED_FORM_MESSAGES.searchQuery;
+      }
+    });
+  });
+  return Object.keys(errors).length ? errors : undefined;
+}
+
 export interface FormErrors {
+  searches?: SearchErrors;
   name?: string;
   description?: string;
   pollingIntervalMs?: string;
@@ -392,16 +415,20 @@ export function recapErrors(recaps: RecapForm[]): RecapErrors | undefined {
 /** The edit form's rules (document 2 §5). */
 export function validateForm(form: FeedForm): FormErrors {
   const errors: FormErrors = {};
-  if (!form.name.trim()) errors.name = "Feed name is required";
-  if (!form.description.trim()) errors.description = "Description is required";
+  if (!form.name.trim()) errors.name = FEED_FORM_MESSAGES.nameRequired;
+  if (!form.description.trim()) errors.description = FEED_FORM_MESSAGES.descriptionRequired;
   const polling = pollingIntervalOf(form.pollingIntervalMs);
   if (polling !== undefined && (!Number.isInteger(polling) || polling < MIN_POLLING_INTERVAL_MS)) {
-    errors.pollingIntervalMs = `Polling interval must be a whole number of at least ${MIN_POLLING_INTERVAL_MS} ms`;
+    errors.pollingIntervalMs = FEED_FORM_MESSAGES.pollingInterval;
+  } else if (polling !== undefined && polling > MAX_POLLING_INTERVAL_MS) {
+    errors.pollingIntervalMs = FEED_FORM_MESSAGES.pollingIntervalTooLong;
   }
   const undoWindow = form.undoWindowSeconds.trim();
   if (undoWindow !== "" && !(/^\d+$/.test(undoWindow) && Number(undoWindow) <= MAX_UNDO_WINDOW_SECONDS)) {
-    errors.undoWindowSeconds = `The undo window is a whole number of seconds from 0 to ${MAX_UNDO_WINDOW_SECONDS}`;
+    errors.undoWindowSeconds = FEED_FORM_MESSAGES.undoWindow;
   }
+  const searches = incompleteSearches(form.sources);
+  if (searches) errors.searches = searches;
   const recaps = recapErrors(form.recaps);
   if (recaps) errors.recaps = recaps;
   return errors;

@@ -30,6 +30,9 @@ export const feedQueryOptions = (feedId: string) =>
   queryOptions({
     queryKey: feedKeys.detail(feedId),
     queryFn: ({ signal }) => api<Feed>(feedPath(feedId), { signal }),
+    // The route's loader asks first (with the usual retries): a page mounting on its answer does not ask again,
+    // so a missing feed is asked for once and a failing one is retried twice in all, not twice per asker.
+    retryOnMount: false,
   });
 
 /** Versions the edit page's history shows per page. */

@@ -87,11 +87,14 @@ export function readableMessage(message: string): string {
   return message;
 }
 
-/** One issue as a sentence: "Stream transform 3: plugin name is required". */
+/**
+ * One issue as a sentence: "Stream transform 3: plugin name is required". A message that already names its field
+ * ("Description is required") is said as it is, in the same words as beside the field.
+ */
 export function describeIssue(issue: { path: string; message: string }): string {
   const label = fieldLabel(issue.path);
   const message = readableMessage(issue.message);
-  if (!label) return message;
+  if (!label || message.toLowerCase().startsWith(label.toLowerCase())) return message;
   return message === "is required" || message.startsWith("must ")
     ? `${label} ${message}`
     : `${label}: ${message}`;

@@ -1,7 +1,7 @@
-import type { AppConfig, Feed, FeedConfig } from "@curate/core";
+import type { AppConfig, Feed, FeedConfig, UploadAnswer } from "@curate/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { appConfigQueryOptions } from "#web/features/config/api";
-import { ApiError, api, apiUrl } from "#web/lib/api";
+import { ApiError, api, apiUrl, serverMessage } from "#web/lib/api";
 import { feedKeys, feedPath } from "./api";
 
 // Writes live apart from the read queries in ./api, which Explore loads on the first page.
@@ -85,10 +85,12 @@ export function fieldIssues(error: unknown): FieldIssue[] {
 }
 
 export const DEFAULT_PINATA_UPLOAD_URL = "https://uploads.pinata.cloud/v3/files";
-export const DEFAULT_PINATA_GATEWAY_URL = "https://gateway.pinata.cloud/ipfs";
 
-/** Embedded default: the server stores the image and answers where it is served. */
-async function uploadToServer(file: File): Promise<string> {
+/**
+ * Embedded default: the server checks the image's bytes, stores it and answers its path under /uploads (the only
+ * way to a profile image, which must never be a third party's address).
+ */
+export async function uploadToServer(file: File): Promise<string> {
   const form = new FormData();
   form.append("file", file);
   const response = await fetch(apiUrl("/upload"), { method: "POST", body: form, credentials: "same-origin" });
@@ -117,7 +119,11 @@ async function pinataKey(): Promise<string> {
   return jwt;
 }
 
-/** With PINATA_JWT on the server, the browser sends the file straight to Pinata with a short-lived key. */
+/**
+ * With PINATA_JWT on the server, the browser sends the file straight to Pinata with a short-lived key; the server
+ * then reads the pinned file back and checks its bytes, and only its answer's address is used (a file that is no
+ * image is unpinned and refused).
+ */
 async function uploadToPinata(file: File, pinata: AppConfig["pinata"]): Promise<string> {
   const jwt = await pinataKey();
   try {
@@ -133,10 +139,10 @@ async function uploadToPinata(file: File, pinata: AppConfig["pinata"]): Promise<
     const payload = (await response.json()) as { data?: { cid?: string }; IpfsHash?: string };
     const cid = payload.data?.cid ?? payload.IpfsHash;
     if (!cid) throw new Error("the answer holds no content hash");
-    const gateway = (pinata?.gatewayUrl ?? DEFAULT_PINATA_GATEWAY_URL).replace(/\/+$/, "");
-    return `${gateway}/${cid}`;
+    const accepted = await api<UploadAnswer>("/upload/pinned", { method: "POST", body: { cid } });
+    return accepted.url;
   } catch (error) {
-    throw new Error(`Pinata upload process failed: ${(error as Error).message}`);
+    throw new Error(`Pinata upload process failed: ${serverMessage(error) ?? "Unknown error"}`);
   }
 }
 

@@ -22,6 +22,10 @@ function entry(
     approvalCount: 0,
     rejectionCount: 0,
     feedSubmissions: Object.entries(feeds).map(([feedId, count]) => ({ feedId, count, totalInFeed: count })),
+    userId: null,
+    displayName: `@${curatorUsername}`,
+    avatarUrl: null,
+    score: submissionCount,
   };
 }
 

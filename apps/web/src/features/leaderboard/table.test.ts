@@ -26,6 +26,10 @@ function entry(
     approvalCount: counts.approvals,
     rejectionCount: 0,
     feedSubmissions: Object.entries(feeds).map(([feedId, count]) => ({ feedId, count, totalInFeed: 50 })),
+    userId: null,
+    displayName: `@${curatorUsername}`,
+    avatarUrl: null,
+    score: counts.submissions,
   };
 }
 

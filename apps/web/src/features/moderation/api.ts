@@ -1,5 +1,5 @@
 import type { BulkRun, CanModerate, Paged } from "@curate/core";
-import { queryOptions, useQuery } from "@tanstack/react-query";
+import { queryOptions, useQueries, useQuery } from "@tanstack/react-query";
 import { useCurrentUser } from "#web/features/auth/api";
 import { api } from "#web/lib/api";
 import { useHydrating } from "#web/lib/use-hydrating";
@@ -71,6 +71,26 @@ export function useModeratorAccess(feedId: string): ModeratorAccess {
   if (accountId === null) return "denied";
   if (status === "pending") return "checking";
   return data?.canModerate === true ? "granted" : "denied";
+}
+
+/**
+ * Whether the signed-in user moderates at least one of the feeds (a post's feeds: its ledger is theirs to read),
+ * from the same cached checks; "denied" as soon as every answer is in and none grants it, or when signed out.
+ */
+export function useModeratesAnyOf(feedIds: readonly string[]): ModeratorAccess {
+  const { data: user, status: userStatus } = useCurrentUser();
+  const accountId = user?.nearAccountId ?? null;
+  const answers = useQueries({
+    queries: feedIds.map((feedId) => ({
+      ...canModerateQueryOptions(feedId, accountId),
+      enabled: accountId !== null,
+    })),
+  });
+  const hydrating = useHydrating();
+  if (hydrating || userStatus === "pending") return "checking";
+  if (accountId === null) return "denied";
+  if (answers.some((answer) => answer.data?.canModerate === true)) return "granted";
+  return answers.some((answer) => answer.status === "pending") ? "checking" : "denied";
 }
 
 /** Document 1 §6: moderation controls only for a signed-in user whose can-moderate check for the feed passes. */

@@ -15,6 +15,7 @@ import { useState } from "react";
 import { toast } from "#web/components/ui/toast";
 import { authKeys, useCurrentUser } from "#web/features/auth/api";
 import { leaderboardKeys } from "#web/features/leaderboard/api";
+import { moderationLogKeys } from "#web/features/moderation-log/api";
 import { submissionKeys } from "#web/features/submissions/api";
 import { ApiError, api } from "#web/lib/api";
 import { moderationKeys } from "./api";
@@ -155,6 +156,7 @@ export function useModerateSubmission(feedId: string, callbacks: ModerationCallb
       void queryClient.invalidateQueries({ queryKey: submissionKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: submissionKeys.heads() });
       void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });
+      void queryClient.invalidateQueries({ queryKey: moderationLogKeys.feed(feedId) });
     },
   });
 
@@ -278,6 +280,7 @@ export function useBulkModerate(
       void queryClient.invalidateQueries({ queryKey: submissionKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: submissionKeys.heads() });
       void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });
+      void queryClient.invalidateQueries({ queryKey: moderationLogKeys.feed(feedId) });
     },
   });
 }
@@ -317,6 +320,7 @@ export function useUndoDecisions(feedId: string) {
       void queryClient.invalidateQueries({ queryKey: submissionKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: submissionKeys.heads() });
       void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });
+      void queryClient.invalidateQueries({ queryKey: moderationLogKeys.feed(feedId) });
     },
   });
 }
@@ -384,6 +388,7 @@ export function useUndoBulkRun(feedId: string) {
       void queryClient.invalidateQueries({ queryKey: submissionKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: submissionKeys.heads() });
       void queryClient.invalidateQueries({ queryKey: leaderboardKeys.all });
+      void queryClient.invalidateQueries({ queryKey: moderationLogKeys.feed(feedId) });
     },
   });
 }

@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { LinkIcon } from "lucide-react";
+import { LinkIcon, RotateCwIcon } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { appConfigQueryOptions } from "#web/features/config/api";
-import { CrosspostAuthError, connectedAccountsQueryOptions } from "../api";
+import { CrosspostAuthError, CrosspostUnavailableError, connectedAccountsQueryOptions } from "../api";
 import { connectAccount } from "../connect";
 import { LinkedHandles } from "./LinkedHandles";
 
@@ -42,11 +42,26 @@ export function ConnectionsPage({ accountId }: { accountId: string }) {
           }
         />
         {accounts.isError ? (
-          <Alert>
-            {accounts.error instanceof CrosspostAuthError
-              ? accounts.error.message
-              : `Failed to load connected accounts: ${accounts.error.message}`}
-          </Alert>
+          accounts.error instanceof CrosspostAuthError ? (
+            <Alert>{accounts.error.message}</Alert>
+          ) : (
+            <Alert layout="block" title="Crosspost cannot be reached" data-testid="crosspost-unavailable">
+              <p className="max-w-md">
+                {accounts.error instanceof CrosspostUnavailableError
+                  ? `Your connected accounts are kept by Crosspost (${accounts.error.host}), which is not answering right now. Nothing is lost: try again in a moment.`
+                  : accounts.error.message}
+              </p>
+              <Button
+                variant="secondary"
+                size="sm"
+                loading={accounts.isFetching}
+                onClick={() => void accounts.refetch()}
+              >
+                <RotateCwIcon aria-hidden="true" />
+                Retry
+              </Button>
+            </Alert>
+          )
         ) : accounts.isPending ? (
           <p role="status" className="text-sm text-muted">
             Loading connected accounts...

@@ -1,4 +1,4 @@
-import { BUILTIN_PLUGIN_PREFIX, builtinPluginName, findBuiltinPlugin } from "@curate/core";
+import { BUILTIN_PLUGIN_PREFIX, builtinPluginName, feedDestinations, findBuiltinPlugin } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { ArrowLeftIcon, CheckIcon } from "lucide-react";
@@ -46,6 +46,11 @@ export function ReviewStep() {
   const { data: appConfig } = useQuery(appConfigQueryOptions());
   const config = wizardFeedConfig(draft, appConfig?.publicUrl ?? window.location.origin);
   const stream = config.outputs?.stream;
+  // Each channel by where its posts can be read: the feed's own RSS file (`…/rss/<id>/rss.xml`), a t.me link.
+  const destinations = feedDestinations(stream?.distribute, config.id).map((destination, index) => ({
+    ...destination,
+    detail: String(stream?.distribute?.[index]?.config?.chatId ?? ""),
+  }));
   const incomplete = hasErrors(validateBasicInformation(draft));
   const issues = fieldIssues(createFeed.error);
 
@@ -122,15 +127,26 @@ export function ReviewStep() {
             ) : null}
           </Row>
           <Row label="Posting to">
-            <ul className="flex flex-col gap-1.5">
-              {stream?.distribute?.map((distributor) => (
-                <li key={distributor.plugin} className="flex flex-wrap items-center gap-2">
-                  <Badge tone="accent">{pluginLabel(distributor.plugin)}</Badge>
-                  <span className="min-w-0 truncate text-muted">
-                    {pluginLabel(distributor.plugin) === "rss"
-                      ? String(distributor.config?.serviceUrl ?? "")
-                      : String(distributor.config?.chatId ?? "")}
-                  </span>
+            <ul className="flex flex-col gap-1.5" data-testid="review-destinations">
+              {destinations.map((destination, index) => (
+                <li
+                  // biome-ignore lint/suspicious/noArrayIndexKey: a distributor's place in the list is its identity
+                  key={index}
+                  className="flex min-w-0 flex-wrap items-center gap-2"
+                >
+                  <Badge tone="accent">{destination.label}</Badge>
+                  {destination.href ? (
+                    <a
+                      href={destination.href}
+                      target="_blank"
+                      rel="noreferrer noopener"
+                      className="min-w-0 text-accent [overflow-wrap:anywhere] hover:underline"
+                    >
+                      {destination.href}
+                    </a>
+                  ) : (
+                    <span className="text-muted">{destination.detail}</span>
+                  )}
                 </li>
               ))}
             </ul>

@@ -1,9 +1,10 @@
 import { ALL_FEED_ID } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { LoaderIcon } from "lucide-react";
+import { LoaderIcon, RotateCwIcon } from "lucide-react";
 import { useState } from "react";
 import { Alert } from "#web/components/ui/alert";
+import { Button } from "#web/components/ui/button";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedNotFound } from "#web/features/feeds/components/FeedNotFound";
 import { useFeedEditorAccess } from "#web/features/moderation/api";
@@ -13,7 +14,14 @@ import { FeedEditor } from "./FeedEditor";
 export function EditFeedPage({ feedId }: { feedId: string }) {
   // The catch-all feed has no editor: it is not a feed anyone sets up.
   const hidden = feedId.toLowerCase() === ALL_FEED_ID;
-  const { data: feed, status, error } = useQuery({ ...feedQueryOptions(feedId), enabled: !hidden });
+  const {
+    data: feed,
+    status,
+    error,
+    failureCount,
+    isFetching,
+    refetch,
+  } = useQuery({ ...feedQueryOptions(feedId), enabled: !hidden });
   const access = useFeedEditorAccess(feedId);
   // A restored version starts the editor again from the restored config (and its new updatedAt).
   const [generation, setGeneration] = useState(0);
@@ -25,7 +33,7 @@ export function EditFeedPage({ feedId }: { feedId: string }) {
       <div className="flex items-center gap-3 py-16 text-muted" aria-busy="true">
         <title>Edit Feed · Curate</title>
         <LoaderIcon className="size-5 animate-spin" aria-hidden="true" />
-        <p>Loading feed details...</p>
+        <p role="status">{failureCount > 0 ? "Retrying…" : "Loading feed details..."}</p>
       </div>
     );
   }
@@ -36,7 +44,19 @@ export function EditFeedPage({ feedId }: { feedId: string }) {
     return (
       <>
         <title>Error Loading Feed · Curate</title>
-        <Alert title="Error Loading Feed">{error.message}</Alert>
+        <Alert title="Error Loading Feed">
+          <p>{error.message}</p>
+          <Button
+            size="sm"
+            variant="secondary"
+            className="mt-3"
+            loading={isFetching}
+            onClick={() => void refetch()}
+          >
+            <RotateCwIcon aria-hidden="true" />
+            Try again
+          </Button>
+        </Alert>
       </>
     );
   }

@@ -126,7 +126,8 @@ export function FeedConfigForm({
                 <div
                   // biome-ignore lint/suspicious/noArrayIndexKey: searches are edited in place by position
                   key={searchIndex}
-                  className="grid items-end gap-2 sm:grid-cols-[12rem_1fr_auto]"
+                  // Top-aligned: a query's message below its field must not lift the row's other fields.
+                  className="grid items-start gap-2 sm:grid-cols-[12rem_1fr_auto]"
                 >
                   <FormField label="Type">
                     <Input
@@ -143,7 +144,7 @@ export function FeedConfigForm({
                       }
                     />
                   </FormField>
-                  <FormField label="Query">
+                  <FormField label="Query" error={errors.searches?.[`${sourceIndex}.${searchIndex}`]}>
                     <Input
                       value={search.query}
                       placeholder="@curatedotfun #feedid"
@@ -158,12 +159,15 @@ export function FeedConfigForm({
                       }
                     />
                   </FormField>
-                  <RemoveButton
-                    label={`Remove search ${searchIndex + 1} of source ${sourceIndex + 1}`}
-                    onClick={() =>
-                      setSource(sourceIndex, { ...source, search: removeAt(source.search, searchIndex) })
-                    }
-                  />
+                  {/* Level with the fields: below their labels, centred on their height. */}
+                  <div className="sm:pt-[1.875rem]">
+                    <RemoveButton
+                      label={`Remove search ${searchIndex + 1} of source ${sourceIndex + 1}`}
+                      onClick={() =>
+                        setSource(sourceIndex, { ...source, search: removeAt(source.search, searchIndex) })
+                      }
+                    />
+                  </div>
                 </div>
               ))}
               <Button

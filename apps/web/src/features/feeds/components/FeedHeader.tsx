@@ -1,6 +1,6 @@
 import { type Feed, feedDestinations } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
-import { ExternalLinkIcon, TrophyIcon } from "lucide-react";
+import { ExternalLinkIcon, RotateCwIcon, TrophyIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Badge, badgeClasses } from "#web/components/ui/badge";
@@ -43,7 +43,7 @@ export function FeedHeader({
   showRecentContent = true,
   canEdit = false,
 }: FeedHeaderProps) {
-  const { data: feed, status } = useQuery(feedQueryOptions(feedId));
+  const { data: feed, status, failureCount, isFetching, refetch } = useQuery(feedQueryOptions(feedId));
 
   if (status === "pending") {
     return (
@@ -51,7 +51,9 @@ export function FeedHeader({
         <title>{`#${feedId} · Curate`}</title>
         <Skeleton className="size-16 sm:size-20" />
         <div className="flex flex-col gap-2">
-          <p className="text-sm text-muted">Loading feed data...</p>
+          <p className="text-sm text-muted" role="status">
+            {failureCount > 0 ? "Retrying…" : "Loading feed data..."}
+          </p>
           <Skeleton className="h-7 w-56" />
         </div>
       </div>
@@ -61,7 +63,13 @@ export function FeedHeader({
     return (
       <>
         <title>{`#${feedId} · Curate`}</title>
-        <Alert>Error loading feed information.</Alert>
+        <Alert className="flex flex-wrap items-center justify-between gap-3">
+          <span>Error loading feed information.</span>
+          <Button size="sm" variant="secondary" loading={isFetching} onClick={() => void refetch()}>
+            <RotateCwIcon aria-hidden="true" />
+            Try again
+          </Button>
+        </Alert>
       </>
     );
   }

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useImageFallback } from "#web/components/ui/use-image-fallback";
 import { avatarColour, initialsOf } from "#web/lib/avatar";
 import { cn } from "#web/lib/cn";
 
@@ -12,17 +12,10 @@ export function FeedImage({
   src: string | null;
   className?: string;
 }) {
-  const [failed, setFailed] = useState(false);
+  const { showImage, imageProps } = useImageFallback(src);
   const frame = cn("inline-flex shrink-0 items-center justify-center overflow-hidden rounded-md", className);
-  if (src && !failed) {
-    return (
-      <img
-        src={src}
-        alt=""
-        className={cn(frame, "bg-zinc-100 object-cover")}
-        onError={() => setFailed(true)}
-      />
-    );
+  if (src && showImage) {
+    return <img src={src} alt="" className={cn(frame, "bg-zinc-100 object-cover")} {...imageProps} />;
   }
   return (
     <span

@@ -17,6 +17,10 @@ const entry = (curatorUsername: string, handles?: string[]): LeaderboardEntry =>
   approvalCount: 2,
   rejectionCount: 1,
   feedSubmissions: [{ feedId: "ai", count: 4, totalInFeed: 9 }],
+  userId: null,
+  displayName: `@${curatorUsername}`,
+  avatarUrl: null,
+  score: 4,
 });
 
 async function renderTable(entries: LeaderboardEntry[]) {
@@ -56,5 +60,13 @@ describe("LeaderboardTable", () => {
       "https://x.com/quietalpha",
     );
     expect(within(quiet).queryByTestId("linked-handles")).toBeNull();
+  });
+
+  it("shows an account's profile image beside its handle, and initials where there is none", async () => {
+    const image = `/uploads/${"c".repeat(64)}.png`;
+    const table = await renderTable([{ ...entry("sam_reads"), avatarUrl: image }, entry("quietalpha")]);
+    const [sam, quiet] = within(table).getAllByTestId("leaderboard-row");
+    expect(sam.querySelector("img")?.getAttribute("src")).toBe(image);
+    expect(quiet.querySelector("img")).toBeNull();
   });
 });

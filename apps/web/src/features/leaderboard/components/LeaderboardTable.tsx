@@ -105,7 +105,11 @@ function LeaderboardCards({
           >
             <div className="flex items-center gap-3">
               <RankStar rank={row.rank} />
-              <Avatar name={splitHandleKey(row.entry.curatorUsername).handle} size={32} />
+              <Avatar
+                name={splitHandleKey(row.entry.curatorUsername).handle}
+                src={row.entry.avatarUrl}
+                size={32}
+              />
               <div className="flex min-w-0 flex-col">
                 <Handle handleKey={row.entry.curatorUsername} className="font-medium text-ink" />
                 <OtherHandles entry={row.entry} />
@@ -241,7 +245,7 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
       <TableCell className="align-top">
         {/* Pulled up so the handle sits on the same line as the other cells' first line of text. */}
         <div className="-my-1.5 flex items-center gap-3">
-          <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
+          <Avatar name={splitHandleKey(entry.curatorUsername).handle} src={entry.avatarUrl} size={32} />
           <div className="flex min-w-0 flex-col">
             <Handle handleKey={entry.curatorUsername} className="font-medium text-ink" />
             <OtherHandles entry={entry} />

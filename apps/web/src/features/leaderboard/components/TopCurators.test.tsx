@@ -17,6 +17,10 @@ const entry = (curatorUsername: string, submissionCount: number, handles?: strin
   approvalCount: 0,
   rejectionCount: 0,
   feedSubmissions: [],
+  userId: null,
+  displayName: `@${curatorUsername}`,
+  avatarUrl: null,
+  score: submissionCount,
 });
 
 describe("TopCurators", () => {

@@ -49,7 +49,7 @@ export function TopCurators({ feedId, limit }: TopCuratorsOptions = {}) {
       {data.map(({ entry, points }, index) => (
         <li key={entry.curatorId} className="flex items-center gap-3 rounded-md px-2 py-2">
           <RankBadge rank={index + 1} />
-          <Avatar name={splitHandleKey(entry.curatorUsername).handle} size={32} />
+          <Avatar name={splitHandleKey(entry.curatorUsername).handle} src={entry.avatarUrl} size={32} />
           <div className="flex min-w-0 flex-1 flex-col gap-0.5">
             <Handle handleKey={entry.curatorUsername} className="text-sm font-medium text-ink" />
             <OtherHandles entry={entry} />

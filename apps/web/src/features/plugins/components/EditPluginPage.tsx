@@ -25,7 +25,7 @@ import { PluginFields } from "./PluginFields";
 function formValues(plugin: RegistryPlugin): PluginFormValues {
   return {
     name: plugin.name,
-    repoUrl: plugin.repoUrl,
+    repoUrl: plugin.repoUrl ?? "",
     type: plugin.type,
     entryPoint: plugin.entryPoint,
     schemaDefinition: plugin.schemaDefinition ? JSON.stringify(plugin.schemaDefinition, null, 2) : "",

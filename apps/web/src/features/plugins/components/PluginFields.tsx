@@ -68,7 +68,11 @@ export function PluginFields({
           readOnly={identityReadOnly || readOnly}
           className={FIXED}
           inputMode="url"
-          placeholder="https://github.com/acme/summary"
+          placeholder={
+            identityReadOnly || readOnly
+              ? "Not published on this deployment"
+              : "https://github.com/acme/summary"
+          }
           maxLength={500}
         />
       </FormField>

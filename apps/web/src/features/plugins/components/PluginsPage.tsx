@@ -91,14 +91,19 @@ export function PluginsPage() {
                   </TableCell>
                   <TableCell className="capitalize">{plugin.type}</TableCell>
                   <TableCell className="max-w-72 truncate">
-                    <a
-                      href={plugin.repoUrl}
-                      target="_blank"
-                      rel="noreferrer noopener"
-                      className="text-accent hover:underline"
-                    >
-                      {plugin.repoUrl}
-                    </a>
+                    {plugin.repoUrl ? (
+                      <a
+                        href={plugin.repoUrl}
+                        target="_blank"
+                        rel="noreferrer noopener"
+                        className="text-accent hover:underline"
+                      >
+                        {plugin.repoUrl}
+                      </a>
+                    ) : (
+                      // A built-in on a deployment that names no SOURCE_REPOSITORY_URL: no link beats a wrong one.
+                      <span className="text-muted">Not published</span>
+                    )}
                   </TableCell>
                   <TableCell className="text-right">
                     <Link

@@ -11,7 +11,7 @@ import { RelativeTime } from "#web/components/ui/relative-time";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { useCurrentUser } from "#web/features/auth/api";
-import { useCanModerate } from "#web/features/moderation/api";
+import { useCanModerate, useModeratesAnyOf } from "#web/features/moderation/api";
 import { submissionPublicationsQueryOptions } from "#web/features/publications/api";
 import { PublicationList } from "#web/features/publications/components/PublicationList";
 import { RetractAction } from "#web/features/publications/components/RetractAction";
@@ -78,7 +78,11 @@ function SubmissionDetails({ submission }: { submission: Submission }) {
         )}
       </section>
       <ModerationHistory history={submission.moderationHistory} />
-      <WhereItWent submissionId={submission.tweetId} retractedFeeds={retractedFeeds(submission)} />
+      <WhereItWent
+        submissionId={submission.tweetId}
+        feedIds={submission.feeds.map((feed) => feed.feedId)}
+        retractedFeeds={retractedFeeds(submission)}
+      />
     </>
   );
 }
@@ -128,20 +132,34 @@ function FeedRow({ feed, username }: { feed: SubmissionFeed; username: string })
   );
 }
 
+/** Who may read a post's ledger, said to someone who may not (yet). */
+function whoMaySee(feedIds: readonly string[], signedIn: boolean): string {
+  if (feedIds.length === 0) return "This post is in no feed, so it was published nowhere.";
+  const feeds = feedIds.map((id) => `#${id}`);
+  const named = feeds.length === 1 ? feeds[0] : `${feeds.slice(0, -1).join(", ")} or ${feeds.at(-1)}`;
+  return signedIn
+    ? `Only moderators of ${named} can see where it was published.`
+    : `Sign in as a moderator of ${named} to see where it was published.`;
+}
+
 /** The ledger, for moderators of the post's feeds; others are told who may see it. */
-function WhereItWent({
+export function WhereItWent({
   submissionId,
+  feedIds,
   retractedFeeds,
 }: {
   submissionId: string;
+  feedIds: readonly string[];
   retractedFeeds: ReadonlySet<string>;
 }) {
-  const { data: user, status: userStatus } = useCurrentUser();
+  const { data: user } = useCurrentUser();
+  const access = useModeratesAnyOf(feedIds);
   const [page, setPage] = useState(0);
   const [watching, setWatching] = useState(false);
+  // Only a moderator of one of its feeds may read the ledger: nobody else is sent asking for it.
   const ledger = useQuery({
     ...submissionPublicationsQueryOptions(submissionId, page, watching),
-    enabled: !!user,
+    enabled: access === "granted",
   });
   const items = ledger.data?.items ?? [];
   const pagination = ledger.data?.pagination;
@@ -157,14 +175,14 @@ function WhereItWent({
         title="Where it went"
         description="Every place it was published, from the publish ledger."
       />
-      {userStatus === "pending" || (user && ledger.isPending) ? (
+      {access === "checking" || (access === "granted" && ledger.isPending) ? (
         <Card className="flex flex-col gap-3 p-4" role="status" aria-label="Loading publications">
           <Skeleton className="h-5 w-1/2" />
           <Skeleton className="h-5 w-2/3" />
         </Card>
-      ) : !user ? (
-        <p className="text-sm text-muted">
-          Sign in as a moderator of its feeds to see where it was published.
+      ) : access === "denied" ? (
+        <p className="text-sm text-muted" data-testid="ledger-who-may-see">
+          {whoMaySee(feedIds, Boolean(user))}
         </p>
       ) : ledger.isError ? (
         <Alert>Error loading publications: {ledger.error.message}</Alert>

@@ -8,6 +8,7 @@ import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
 import { FeedNotFound } from "#web/features/feeds/components/FeedNotFound";
 import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 import { useFeedEditorAccess } from "#web/features/moderation/api";
+import { LogIntegrityNotice } from "#web/features/moderation-log/components/LogIntegrityNotice";
 import { FailedJobsBadge } from "#web/features/processing/components/FailedJobsBadge";
 import { ApiError } from "#web/lib/api";
 
@@ -35,6 +36,7 @@ const FEED_TABS = [
   ["curation", "Curation"],
   ["content", "Content"],
   ["processing", "Processing"],
+  ["log", "Moderation log"],
   ["token", "Token"],
   ["proposals", "Proposals"],
   ["points", "Points"],
@@ -64,6 +66,7 @@ function FeedLayout() {
             showRecentContent={!onContentTab}
             canEdit={canEdit}
           />
+          <LogIntegrityNotice feedId={feedId} />
           <TabNav label="Feed sections" tabs={tabs} className="mt-6" />
         </div>
       </div>

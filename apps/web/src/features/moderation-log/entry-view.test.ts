@@ -1,0 +1,91 @@
+import type { LogEntry } from "@curate/core";
+import { describe, expect, it } from "vitest";
+import { describeEntry } from "./entry-view";
+
+const entry = (overrides: Partial<LogEntry>): LogEntry => ({
+  feed: "ai",
+  seq: 4,
+  at: "2026-11-24T10:00:00.000Z",
+  action: "approve",
+  via: "app",
+  network: null,
+  prev: "a".repeat(64),
+  hash: "b".repeat(64),
+  fields: {},
+  ...overrides,
+});
+const field = (value: unknown) => ({ digest: "d".repeat(64), salt: "s".repeat(32), value });
+
+describe("describeEntry", () => {
+  it("says who did what to which post, from where, and why", () => {
+    const line = describeEntry(
+      entry({
+        action: "reject",
+        via: "reply",
+        network: "bluesky",
+        fields: {
+          actor: field({ account: "amy.near", handle: "amy.bsky.social" }),
+          item: field("bluesky:at://post"),
+          note: field("off topic"),
+        },
+      }),
+    );
+    expect(line).toMatchObject({
+      title: "Rejected",
+      who: { value: "amy.near as @amy.bsky.social" },
+      where: "by post on Bluesky",
+      item: { value: "bluesky:at://post" },
+      note: { value: "off topic" },
+      details: null,
+    });
+  });
+
+  it("shortens long implicit accounts, keeping them whole for a tooltip", () => {
+    const account = "62a611b472d89b0e5fc93c069b9f700b4c552d55bc0e87b56008ef17b6b2bebe";
+    const line = describeEntry(entry({ fields: { actor: field({ account, handle: null }) } }));
+    expect(line.who).toEqual({ value: "62a611b4…b2bebe" });
+    expect(line.whoInFull).toBe(account);
+  });
+
+  it("says when a part is withheld, and why", () => {
+    const line = describeEntry(
+      entry({
+        fields: {
+          actor: { digest: "d".repeat(64), withheld: "private" },
+          note: { digest: "d".repeat(64), withheld: "redacted", redactedBy: 9 },
+        },
+      }),
+    );
+    expect(line.who).toEqual({ withheld: "private" });
+    expect(line.note).toEqual({ withheld: "redacted" });
+    expect(line.item).toBeNull();
+  });
+
+  it("puts changes, bulk runs, redactions and the genesis in words", () => {
+    const details = (action: LogEntry["action"], value: unknown) =>
+      describeEntry(entry({ action, fields: { details: field(value) } })).details;
+    expect(
+      details("approvers_changed", {
+        added: { twitter: ["amy"], bluesky: ["cat.bsky.social"] },
+        removed: {},
+      }),
+    ).toBe("Added X: @amy; Bluesky: @cat.bsky.social");
+    expect(details("admins_changed", { added: [], removed: ["bob.near"] })).toBe("Removed bob.near");
+    expect(
+      details("rules_changed", {
+        changes: [
+          { rule: "blacklist", added: { twitter: ["spammer"] }, removed: {} },
+          { rule: "undoWindowSeconds", before: null, after: "600" },
+        ],
+      }),
+    ).toBe("Blacklist: added X: @spammer. undoWindowSeconds: unset → 600");
+    expect(details("bulk_run", { action: "approve", posts: 40, search: "zk" })).toBe(
+      "Approve 40 pending posts matching “zk”",
+    );
+    expect(details("redact", { entry: 3, fields: ["note"] })).toBe("Entry #3: note withheld");
+    expect(
+      describeEntry(entry({ action: "genesis", via: "system", fields: { history: field({ count: 12 }) } }))
+        .details,
+    ).toBe("Commits to the 12 decisions made before the log began.");
+  });
+});
