@@ -181,7 +181,10 @@ describe("content", () => {
     await page.getByText("Step 2 of 3").waitFor();
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByRole("heading", { name: "Feed Review" }).waitFor();
-    await page.getByText(`${baseUrl}/rss`, { exact: true }).waitFor();
+    await page
+      .getByTestId("review-destinations")
+      .getByRole("link", { name: `${baseUrl}/rss/${feedId}/rss.xml` })
+      .waitFor();
     await page.getByRole("button", { name: "Create Feed" }).click();
     await page.waitForURL(`**/feed/${feedId}/curation`);
 

@@ -110,7 +110,10 @@ describe("processing", () => {
     await toastShown(page, "Tweak and reprocess triggered successfully.");
     await dialog.waitFor({ state: "detached" });
 
-    // The tweak runs as a new job; the list polls until the worker has finished it.
+    // The tweak runs as a new job. Once it is the latest, the post no longer counts as failed, so it leaves the
+    // failures filter: the whole list shows it, and polls until the worker has finished the tweak.
+    await page.goto(`${baseUrl}/feed/${feedId}/processing`);
+    await row.getByRole("button", { name: "View Processing Jobs" }).click();
     const tweaked = jobs.getByTestId("processing-job").filter({ hasText: "Tweak of" });
     await tweaked.locator('[data-testid="processing-status"][data-status="completed"]').waitFor();
     expect(await jobs.getByTestId("processing-job").count()).toBe(2);
