@@ -1,19 +1,15 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asc, eq, sql } from "drizzle-orm";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openScratchDatabase, type ScratchDatabase } from "../../test/databases.ts";
 import type { TestServer } from "../../test/harness.ts";
+import { migrateTo, migrationsBefore } from "../../test/migrations.ts";
 import { newKey } from "../../test/near.ts";
 import { type ServedApp, serveApp } from "../../test/serve-app.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import { type Database, type DatabaseHandle, MIGRATIONS_FOLDER } from "../db/index.ts";
+import type { Database } from "../db/index.ts";
 import {
   channelPauses,
   feedConfigVersions,
@@ -39,32 +35,6 @@ const fooOwner = newKey();
 const feedCreator = newKey();
 const SCOPE_OF_FOO_OWNER = fooOwner.implicitAccountId.slice(0, 39);
 const ids: Record<string, number> = {};
-
-/** The migrations folder as it was before the plugin-names migration. */
-function migrationsBeforeNames(): string {
-  const folder = join(work, "drizzle");
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((entry) => entry.tag.endsWith("_plugin_names"));
-  expect(at, "the plugin-names migration is in the journal").toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
-
-async function migrateTo(handle: DatabaseHandle, migrationsFolder: string) {
-  if (handle.connection.driver === "pglite") {
-    await migratePglite(drizzlePglite(handle.connection.client), { migrationsFolder });
-    return;
-  }
-  const pool = new pg.Pool({ connectionString: handle.connection.url, max: 1 });
-  try {
-    await migrateNodePg(drizzleNodePg(pool), { migrationsFolder });
-  } finally {
-    await pool.end();
-  }
-}
 
 const distributor = (plugin: string) => ({ plugin, config: { url: "https://hooks.example.com/in" } });
 
@@ -119,7 +89,7 @@ beforeAll(async () => {
   const url = process.env.TEST_DATABASE_URL;
   scratch = await openScratchDatabase(url ? "postgres" : "pglite", url ? { adminUrl: url } : {});
   const { db } = scratch.handle;
-  await migrateTo(scratch.handle, migrationsBeforeNames());
+  await migrateTo(scratch.handle, migrationsBefore(work, "_plugin_names"));
 
   const register = async (name: string, createdBy: string | null, type: "transformer" | "distributor") => {
     // Written as SQL, as insertFeedAt0016 is.

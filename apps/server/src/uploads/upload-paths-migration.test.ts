@@ -1,15 +1,11 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openScratchDatabase, type ScratchDatabase } from "../../test/databases.ts";
-import { type DatabaseHandle, MIGRATIONS_FOLDER } from "../db/index.ts";
+import { migrateTo, migrationsBefore } from "../../test/migrations.ts";
+import { MIGRATIONS_FOLDER } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
 
 /**
@@ -25,36 +21,11 @@ const ours = `http://localhost:3000/uploads/${HASH}.png`;
 /** An image another Curate server hosts: not an upload of this installation, so it stays an address. */
 const theirs = `https://elsewhere.example/uploads/${OTHER}.png`;
 
-function migrationsBefore(suffix: string): string {
-  const folder = join(work, "drizzle");
-  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
-  const journalPath = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((entry) => entry.tag.endsWith(suffix));
-  expect(at, `the ${suffix} migration is in the journal`).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
-
-async function migrateTo(handle: DatabaseHandle, migrationsFolder: string) {
-  if (handle.connection.driver === "pglite") {
-    await migratePglite(drizzlePglite(handle.connection.client), { migrationsFolder });
-    return;
-  }
-  const pool = new pg.Pool({ connectionString: handle.connection.url, max: 1 });
-  try {
-    await migrateNodePg(drizzleNodePg(pool), { migrationsFolder });
-  } finally {
-    await pool.end();
-  }
-}
-
 beforeAll(async () => {
   const url = process.env.TEST_DATABASE_URL;
   scratch = await openScratchDatabase(url ? "postgres" : "pglite", url ? { adminUrl: url } : {});
   const { db } = scratch.handle;
-  await migrateTo(scratch.handle, migrationsBefore("_relative_upload_paths"));
+  await migrateTo(scratch.handle, migrationsBefore(work, "_relative_upload_paths"));
   await db.execute(sql`insert into uploads (hash, mime_type, size, extension, created_by)
     values (${HASH}, 'image/png', 68, 'png', 'owner.near')`);
   for (const [id, image] of [
