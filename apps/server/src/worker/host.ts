@@ -182,26 +182,15 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   recapTimer.unref();
 
   const housekeepingPass = () => pruneLimits(database.db);
-  await boss.createQueue(HOUSEKEEPING_QUEUE, {
-    policy: "singleton",
-    retryLimit: 0,
-    expireInSeconds: 5 * 60,
-    deleteAfterSeconds: 60 * 60,
-  } as Parameters<PgBoss["createQueue"]>[1]);
-  await boss.work(HOUSEKEEPING_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
-    try {
-      await housekeepingPass();
-    } catch (error) {
-      logger.warn({ err: error }, "housekeeping failed");
-    }
-  });
-  const askForHousekeeping = () =>
-    boss
-      .sendThrottled(HOUSEKEEPING_QUEUE, {}, null, HOUSEKEEPING_SECONDS, "prune")
-      .catch((error) => logger.warn({ err: error }, "could not schedule housekeeping"));
-  void askForHousekeeping();
-  const housekeepingTimer = setInterval(askForHousekeeping, HOUSEKEEPING_SECONDS * 1000);
-  housekeepingTimer.unref();
+  const housekeepingTimer = await everyInterval(
+    boss,
+    HOUSEKEEPING_QUEUE,
+    HOUSEKEEPING_SECONDS * 1000,
+    logger,
+    "housekeeping",
+    housekeepingPass,
+    { askNow: true },
+  );
 
   // The moderation logs: heads signed every LOG_SIGN_INTERVAL_MS, every log recomputed every LOG_CHECK_INTERVAL_MS,
   // each once per interval across workers (a second signature of one head would be refused anyway).
@@ -242,6 +231,7 @@ async function everyInterval(
   logger: Logger,
   what: string,
   work: () => Promise<unknown>,
+  options: { askNow?: boolean } = {},
 ) {
   const seconds = Math.max(1, Math.round(intervalMs / 1000));
   await boss.createQueue(queue, {
@@ -257,13 +247,12 @@ async function everyInterval(
       logger.warn({ err: error }, `${what} failed`);
     }
   });
-  const timer = setInterval(
-    () =>
-      boss
-        .sendThrottled(queue, {}, null, seconds, "tick")
-        .catch((error) => logger.warn({ err: error }, `could not schedule the ${what}`)),
-    intervalMs,
-  );
+  const ask = () =>
+    boss
+      .sendThrottled(queue, {}, null, seconds, "tick")
+      .catch((error) => logger.warn({ err: error }, `could not schedule the ${what}`));
+  if (options.askNow) void ask();
+  const timer = setInterval(ask, intervalMs);
   timer.unref();
   return timer;
 }
