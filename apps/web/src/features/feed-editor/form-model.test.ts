@@ -100,6 +100,26 @@ describe("form ↔ config", () => {
   });
 });
 
+describe("naming moderators in the public log", () => {
+  it("is on unless the feed turned it off, and only turning it off writes the key", () => {
+    const form = formFromConfig(stored);
+    expect(form.nameRejectersInLog).toBe(true);
+    expect(configFromForm(stored, form).moderation).not.toHaveProperty("nameRejectersInLog");
+
+    form.nameRejectersInLog = false;
+    const anonymous = configFromForm(stored, form);
+    expect(anonymous.moderation).toMatchObject({
+      nameRejectersInLog: false,
+      approvers: { twitter: ["kim"] },
+    });
+    expect(formFromConfig(anonymous).nameRejectersInLog).toBe(false);
+
+    const named = formFromConfig(anonymous);
+    named.nameRejectersInLog = true;
+    expect(configFromForm(anonymous, named).moderation).toMatchObject({ nameRejectersInLog: true });
+  });
+});
+
 describe("acknowledgements in the form", () => {
   it("reads them off by default, writes only what is switched on, and drops the key when nothing is", () => {
     const form = formFromConfig(stored);

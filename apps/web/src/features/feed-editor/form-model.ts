@@ -68,6 +68,8 @@ export interface FeedForm {
   blacklist: Record<ModeratedPlatform, string>;
   /** Seconds an approval waits so that it can be undone, as typed; empty means at once. */
   undoWindowSeconds: string;
+  /** Whether the public moderation log names who rejected or retracted a post (on unless the feed turned it off). */
+  nameRejectersInLog: boolean;
   /** The bot's replies on the post's network: which networks, and on which occasions. */
   acknowledgements: AcknowledgementsForm;
   recaps: RecapForm[];
@@ -166,6 +168,7 @@ export function formFromConfig(config: WorkingConfig | null): FeedForm {
     blacklist: handlesByNetwork(moderation.blacklist),
     undoWindowSeconds:
       typeof moderation.undoWindowSeconds === "number" ? String(moderation.undoWindowSeconds) : "",
+    nameRejectersInLog: moderation.nameRejectersInLog !== false,
     acknowledgements: acknowledgementsForm(c.acknowledgements),
     recaps: (Array.isArray(outputs.recap)
       ? entries(outputs.recap)
@@ -291,6 +294,9 @@ export function configFromForm(base: WorkingConfig | null, form: FeedForm): Work
   const undoWindow = form.undoWindowSeconds.trim();
   if (undoWindow === "") delete moderation.undoWindowSeconds;
   else moderation.undoWindowSeconds = Number(undoWindow);
+  // Naming is the default, so only a feed that turned it off (or had the key already) carries it.
+  if (!form.nameRejectersInLog) moderation.nameRejectersInLog = false;
+  else if ("nameRejectersInLog" in moderation) moderation.nameRejectersInLog = true;
   if (Object.keys(moderation).length) config.moderation = moderation;
   else delete config.moderation;
 

@@ -250,6 +250,11 @@ export function FeedConfigForm({
             onChange={(event) => set("undoWindowSeconds", event.target.value)}
           />
         </FormField>
+        <Checkbox
+          label="Name who rejected or retracted a post in the public moderation log"
+          checked={form.nameRejectersInLog}
+          onChange={(value) => set("nameRejectersInLog", value)}
+        />
       </Section>
 
       <Section title="Acknowledgements">
