@@ -72,8 +72,16 @@ export const processingStepSchema = z.object({
 });
 export type ProcessingStep = z.infer<typeof processingStepSchema>;
 
+/** Which of a submission's jobs to list: dry runs (previews, config tests, replays) apart from those that ran. */
+export const JOB_LIST_DRY_RUN_FILTERS = ["exclude", "only"] as const;
+export type JobListDryRunFilter = (typeof JOB_LIST_DRY_RUN_FILTERS)[number];
+
 export const jobsQuerySchema = z.object({
   feedId: z.string().trim().min(1, "Feed ID is required").max(64),
+  dryRuns: z
+    .enum(JOB_LIST_DRY_RUN_FILTERS, { error: 'dryRuns must be "exclude" or "only"' })
+    .optional()
+    .describe("`exclude`: the jobs that ran for real; `only`: the dry runs; absent: every job"),
 });
 
 export const jobListSchema = z.object({ jobs: z.array(processingJobSchema) });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { and, eq, sql } from "drizzle-orm";
 import Parser from "rss-parser";
@@ -343,6 +344,49 @@ describe("a dry run is never counted as published", () => {
     // A dry run cannot be published as such (its plan may be a config never saved).
     const retried = await post(`/api/processing/jobs/${body.data.job.id}/retry`, owner);
     expect(retried.status).toBe(409);
+    expectNothingSent();
+  });
+});
+
+describe("a submission's jobs list keeps dry runs apart", () => {
+  it("lists the jobs that ran, or the dry runs, on request, and every job without the filter", async () => {
+    const { tweetId } = await insertSubmission(server.db, {
+      content: "Approved and previewed twice",
+      feeds: [{ feedId: FEED, status: "approved" }],
+    });
+    // A finished approval job, as the worker leaves one (already relayed, so the outbox leaves it alone).
+    const approvalId = randomUUID();
+    await server.db.insert(processingJobs).values({
+      id: approvalId,
+      kind: "approval",
+      submissionId: tweetId,
+      feedId: FEED,
+      status: "completed",
+      idempotencyKey: `approval:${approvalId}`,
+      queuedAt: new Date(),
+      startedAt: new Date(Date.now() - 60_000),
+      completedAt: new Date(Date.now() - 59_000),
+    });
+    const dryRunIds: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      const { body } = await post("/api/processing/preview", owner, { submissionId: tweetId, feedId: FEED });
+      dryRunIds.push(body.data.job.id);
+    }
+    const list = async (query: string) => {
+      const answer = await server.json(`/api/processing/jobs/${tweetId}?feedId=${FEED}${query}`, {
+        headers: sessionHeaders(server, owner),
+      });
+      return { status: answer.status, ids: (answer.body.data?.jobs ?? []).map((job: { id: string }) => job.id) };
+    };
+
+    expect((await list("&dryRuns=exclude")).ids).toEqual([approvalId]);
+    expect(new Set((await list("&dryRuns=only")).ids)).toEqual(new Set(dryRunIds));
+    expect(new Set((await list("")).ids)).toEqual(new Set([approvalId, ...dryRunIds]));
+    const bad = await server.json(`/api/processing/jobs/${tweetId}?feedId=${FEED}&dryRuns=all`, {
+      headers: sessionHeaders(server, owner),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe("VALIDATION_ERROR");
     expectNothingSent();
   });
 });

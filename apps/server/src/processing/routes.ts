@@ -206,6 +206,7 @@ export function processingRoutes({ database: { db }, env }: AppDeps) {
       c.get("user"),
       c.req.valid("param").submissionId,
       c.req.valid("query").feedId,
+      c.req.valid("query").dryRuns,
     );
     return ok(c, { jobs });
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   FINISHED_JOB_STATUSES,
+  type JobListDryRunFilter,
   normaliseFeedId,
   type Paged,
   type ProcessedSubmission,
@@ -10,7 +11,7 @@ import {
   type ProcessingSummary,
   shortJobId,
 } from "@curate/core";
-import { and, asc, desc, eq, inArray, notInArray, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, notInArray, type SQL, sql } from "drizzle-orm";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { processingJobs, processingSteps, submissionFeeds, type User } from "../db/schema.ts";
@@ -108,13 +109,22 @@ export async function listSubmissionJobs(
   user: User | null,
   submissionId: string,
   feedIdParam: string,
+  dryRuns?: JobListDryRunFilter,
 ): Promise<ProcessingJob[]> {
   const feedId = normaliseFeedId(feedIdParam);
   await assertModerates(db, env, feedId, user);
+  const kindFilter =
+    dryRuns === "exclude"
+      ? ne(processingJobs.kind, "dry_run")
+      : dryRuns === "only"
+        ? eq(processingJobs.kind, "dry_run")
+        : undefined;
   const rows = await db
     .select()
     .from(processingJobs)
-    .where(and(eq(processingJobs.submissionId, submissionId), eq(processingJobs.feedId, feedId)))
+    .where(
+      and(eq(processingJobs.submissionId, submissionId), eq(processingJobs.feedId, feedId), kindFilter),
+    )
     .orderBy(sql`${processingJobs.startedAt} desc nulls first`, desc(processingJobs.createdAt))
     .limit(100);
   const blocked = await retryBlockedReasons(db, rows);
