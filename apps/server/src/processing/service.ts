@@ -122,9 +122,7 @@ export async function listSubmissionJobs(
   const rows = await db
     .select()
     .from(processingJobs)
-    .where(
-      and(eq(processingJobs.submissionId, submissionId), eq(processingJobs.feedId, feedId), kindFilter),
-    )
+    .where(and(eq(processingJobs.submissionId, submissionId), eq(processingJobs.feedId, feedId), kindFilter))
     .orderBy(sql`${processingJobs.startedAt} desc nulls first`, desc(processingJobs.createdAt))
     .limit(100);
   const blocked = await retryBlockedReasons(db, rows);
