@@ -3,6 +3,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   feedSubmissionsInfiniteQueryOptions,
+  mergeHead,
   type SubmissionFilters,
   submissionsHeadQueryOptions,
   submissionsInfiniteQueryOptions,
@@ -113,5 +114,43 @@ describe("submission pages", () => {
     expect(head.refetchInterval).toBe(10_000);
     expect(head.refetchOnWindowFocus).toBe("always");
     expect(head.refetchOnReconnect).toBe("always");
+  });
+});
+
+describe("merging a fresh first page into the loaded pages", () => {
+  const item = (n: number, status: Submission["status"] = "pending") =>
+    ({ tweetId: String(n), content: `Post ${n}`, status }) as Submission;
+  const pageOf = (page: number, numbers: number[], totalCount = 60): Paged<Submission> => ({
+    items: numbers.map((n) => item(n)),
+    pagination: { page, limit: 3, hasNextPage: true, totalCount },
+  });
+  const loaded = { pages: [pageOf(0, [9, 8, 7]), pageOf(1, [6, 5, 4])], pageParams: [0, 1] };
+  const ids = (data: typeof loaded) => data.pages.map((page) => page.items.map((entry) => entry.tweetId));
+
+  it("puts new items on top of the first page and keeps the later pages and their numbers", () => {
+    const merged = mergeHead(loaded, pageOf(0, [11, 10, 9], 62));
+    expect(ids(merged)).toEqual([
+      ["11", "10", "9", "8", "7"],
+      ["6", "5", "4"],
+    ]);
+    expect(merged.pageParams).toEqual([0, 1]);
+    expect(merged.pages[0]?.pagination.totalCount).toBe(62);
+  });
+
+  it("replaces loaded items with their newer copies in place", () => {
+    const head = { ...pageOf(0, [9, 8, 7]), items: [item(9), item(8, "approved"), item(7)] };
+    const merged = mergeHead(loaded, head);
+    expect(ids(merged)).toEqual(ids(loaded));
+    expect(merged.pages[0]?.items[1]?.status).toBe("approved");
+  });
+
+  it("returns the loaded pages themselves when nothing changed", () => {
+    expect(mergeHead(loaded, pageOf(0, [9, 8, 7]))).toBe(loaded);
+  });
+
+  it("restarts from the head when it shares no item with what is loaded (the gap below it is unknown)", () => {
+    const merged = mergeHead(loaded, pageOf(0, [14, 13, 12], 65));
+    expect(ids(merged)).toEqual([["14", "13", "12"]]);
+    expect(merged.pageParams).toEqual([0]);
   });
 });

@@ -7,7 +7,7 @@ import {
   type StatusFilter,
   type Submission,
 } from "@curate/core";
-import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
+import { type InfiniteData, infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
 export const SUBMISSIONS_REFRESH_MS = 10_000;
@@ -128,6 +128,8 @@ export interface HeadComparison {
   fresh: Submission[];
   /** Loaded items with a newer copy in the head, by tweet id. */
   updated: Map<string, Submission>;
+  /** Whether the head reaches down to an item already loaded; if not, what lies between is unknown. */
+  overlaps: boolean;
 }
 
 export function compareHead(loaded: readonly Submission[], head: readonly Submission[]): HeadComparison {
@@ -141,7 +143,45 @@ export function compareHead(loaded: readonly Submission[], head: readonly Submis
     const current = byId.get(item.tweetId);
     if (current && JSON.stringify(current) !== JSON.stringify(item)) updated.set(item.tweetId, item);
   }
-  return { fresh, updated };
+  return { fresh, updated, overlaps: firstKnown !== -1 };
+}
+
+export type SubmissionPages = InfiniteData<Paged<Submission>, number>;
+
+/**
+ * The loaded pages with a newly fetched first page merged in: new items on top of the first page, newer copies
+ * of loaded items in their places, the total from the head. The later pages keep their items and page numbers,
+ * so nothing is asked again and the next page follows on from the last one loaded (an item pushed down into it
+ * by the new ones shows once). A head that shares no item with the loaded list (more new items than a page
+ * holds, or everything loaded left the filter) leaves an unknown gap below it: the list restarts from the head.
+ * Returns `data` itself when nothing changed.
+ */
+export function mergeHead(data: SubmissionPages, head: Paged<Submission>): SubmissionPages {
+  const loaded = data.pages.flatMap((page) => page.items);
+  const { fresh, updated, overlaps } = compareHead(loaded, head.items);
+  if (!overlaps && (loaded.length > 0 || head.items.length > 0)) {
+    return { pages: [head], pageParams: [head.pagination.page] };
+  }
+  const [first, ...rest] = data.pages;
+  const sameTotal =
+    first?.pagination.totalCount === head.pagination.totalCount &&
+    first?.pagination.totalCountCapped === head.pagination.totalCountCapped;
+  if (!first || (fresh.length === 0 && updated.size === 0 && sameTotal)) return data;
+  const latest = (item: Submission) => updated.get(item.tweetId) ?? item;
+  return {
+    ...data,
+    pages: [
+      {
+        items: [...fresh, ...first.items.map(latest)],
+        pagination: {
+          ...first.pagination,
+          totalCount: head.pagination.totalCount,
+          totalCountCapped: head.pagination.totalCountCapped,
+        },
+      },
+      ...rest.map((page) => ({ ...page, items: page.items.map(latest) })),
+    ],
+  };
 }
 
 /** One submission with its feeds, their statuses and its moderation history (the submission page). */

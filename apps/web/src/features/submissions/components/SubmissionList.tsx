@@ -8,13 +8,19 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { ArrowUpIcon, InboxIcon, Loader2Icon, RotateCwIcon } from "lucide-react";
-import { type ReactNode, useEffect, useMemo, useRef } from "react";
+import { InboxIcon, Loader2Icon, RotateCwIcon } from "lucide-react";
+import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
-import { compareHead } from "#web/features/submissions/api";
+import { compareHead, mergeHead, type SubmissionPages } from "#web/features/submissions/api";
 import { useLoadMoreSentinel } from "#web/features/submissions/hooks/use-load-more-sentinel";
+import {
+  ANCHOR_ATTRIBUTE,
+  anchorShift,
+  captureScrollAnchor,
+  type ScrollAnchor,
+} from "#web/features/submissions/scroll-anchor";
 import { SubmissionCard, SubmissionCardSkeleton } from "./SubmissionCard";
 
 type SubmissionPagesOptions<TKey extends QueryKey> = UseInfiniteQueryOptions<
@@ -67,40 +73,39 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
     ...headOptions,
     enabled: status === "success" && queryClient.getQueryData(headOptions.queryKey) !== undefined,
   });
-  const listTop = useRef<HTMLDivElement>(null);
-
+  const listRef = useRef<HTMLUListElement>(null);
   const loaded = useMemo(() => uniqueItems(data?.pages ?? []), [data]);
-  const comparison = useMemo(() => compareHead(loaded, head.data?.items ?? []), [loaded, head.data]);
 
-  // Loaded items with a newer copy in the head are updated in place, once per head answer (never again when
-  // the loaded list changes, which would undo a moderator's optimistic change): the reader's place stays put.
+  // Each head answer is merged into the loaded pages once (never again when the loaded list changes, which would
+  // undo a moderator's optimistic change): new items on top, newer copies in place. What the reader is looking
+  // at stays where it is on screen: the entry at the top of the viewport is measured before and after, and the
+  // window scrolls by the difference.
   const appliedHead = useRef(0);
+  const pendingAnchor = useRef<ScrollAnchor | null>(null);
+  const [announcement, setAnnouncement] = useState("");
   useEffect(() => {
     if (!head.data || head.dataUpdatedAt <= appliedHead.current) return;
     appliedHead.current = head.dataUpdatedAt;
-    const latest = head.data.items;
-    queryClient.setQueryData<InfiniteData<Paged<Submission>>>(options.queryKey, (previous) => {
-      if (!previous) return previous;
-      const { updated } = compareHead(uniqueItems(previous.pages), latest);
-      if (updated.size === 0) return previous;
-      return {
-        ...previous,
-        pages: previous.pages.map((page) => ({
-          ...page,
-          items: page.items.map((item) => updated.get(item.tweetId) ?? item),
-        })),
-      };
-    });
-  }, [head.data, head.dataUpdatedAt, queryClient, options.queryKey]);
-
-  const showFresh = () => {
     const latest = head.data;
-    if (!latest) return;
-    queryClient.setQueryData<InfiniteData<Paged<Submission>>>(options.queryKey, (previous) =>
-      previous ? { ...previous, pages: [latest, ...previous.pages.slice(1)] } : previous,
-    );
-    listTop.current?.scrollIntoView({ block: "start", behavior: "smooth" });
-  };
+    const previous = queryClient.getQueryData<SubmissionPages>(options.queryKey);
+    if (!previous) return;
+    const merged = mergeHead(previous, latest);
+    if (merged === previous) return;
+    const arrived = compareHead(uniqueItems(previous.pages), latest.items).fresh.length;
+    pendingAnchor.current = captureScrollAnchor(listRef.current);
+    queryClient.setQueryData<SubmissionPages>(options.queryKey, merged);
+    if (arrived > 0) {
+      setAnnouncement(`${arrived} new ${arrived === 1 ? "submission" : "submissions"} at the top of the list.`);
+    }
+  }, [head.data, head.dataUpdatedAt, queryClient, options.queryKey]);
+  useLayoutEffect(() => {
+    const anchor = pendingAnchor.current;
+    if (!anchor || !data) return;
+    pendingAnchor.current = null;
+    const shift = anchorShift(listRef.current, anchor);
+    if (shift !== 0) window.scrollBy(0, shift);
+  }, [data]);
+
   const sentinelRef = useLoadMoreSentinel<HTMLDivElement>(
     () => {
       void fetchNextPage();
@@ -137,9 +142,8 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
   const submissions = loaded;
   const totalCount = data.pages[0]?.pagination.totalCount ?? 0;
   const totalCapped = data.pages[0]?.pagination.totalCountCapped === true;
-  const freshCount = comparison.fresh.length;
 
-  if (submissions.length === 0 && freshCount === 0) {
+  if (submissions.length === 0) {
     if (empty) return <>{empty}</>;
     return (
       <Card className="flex flex-col items-center gap-3 px-6 py-14 text-center">
@@ -154,24 +158,15 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
 
   return (
     <div className="flex flex-col gap-4">
-      <div ref={listTop} className="scroll-mt-20" />
       {renderSummary?.(totalCount, totalCapped)}
-      {freshCount > 0 ? (
-        <div className="sticky top-20 z-10 flex justify-center">
-          <Button
-            size="sm"
-            className="rounded-full shadow-md"
-            onClick={showFresh}
-            data-testid="new-items-pill"
-          >
-            <ArrowUpIcon aria-hidden="true" />
-            {`${freshCount} new`}
-          </Button>
-        </div>
-      ) : null}
-      <ul className="flex flex-col gap-4" aria-label="Submissions">
+      <p className="sr-only" aria-live="polite" data-testid="list-announcer">
+        {announcement}
+      </p>
+      <ul ref={listRef} className="flex flex-col gap-4" aria-label="Submissions">
         {submissions.map((submission, index) => (
-          <li key={submission.tweetId}>{renderItem(submission, index)}</li>
+          <li key={submission.tweetId} {...{ [ANCHOR_ATTRIBUTE]: submission.tweetId }}>
+            {renderItem(submission, index)}
+          </li>
         ))}
       </ul>
       <div ref={sentinelRef} aria-hidden="true" />
