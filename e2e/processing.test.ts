@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { browserSession } from "./support/browser.ts";
+import { browserSession, PHONE } from "./support/browser.ts";
 import { BREAK_WORD } from "./support/fake-ai.ts";
 import { botHandleOf, postOnTestPage, signInAsModerator, toastShown } from "./support/journeys.ts";
 import { baseUrl } from "./support/stack.ts";
@@ -124,6 +124,82 @@ describe("processing", () => {
         .locator('[data-testid="processing-step"]')
         .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-status"))),
     ).toEqual(["success", "success"]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("keeps dry runs apart from the jobs that ran, and fits the jobs in their frame at 1440 and 375 px", async () => {
+    const { page, pageErrors } = await session.visit("/");
+    await signInAsModerator(page);
+    const botHandle = await botHandleOf(page);
+    const feedId = `procfit${Date.now().toString(36)}`;
+    await createAiFeed(page, feedId);
+    const marker = `fit-${Date.now()}`;
+    await postOnTestPage(page, baseUrl, `!submit @${botHandle} #${feedId} ${marker} ${BREAK_WORD}`);
+    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
+    const card = page.getByTestId("submission-card").filter({ hasText: marker });
+    await card.getByRole("button", { name: "Approve" }).click();
+    await toastShown(page, "Submission successfully approved.");
+    await page.goto(`${baseUrl}/feed/${feedId}/processing`);
+    const row = page.getByTestId("processing-row").filter({ hasText: marker });
+    await row.locator('[data-testid="processing-status"][data-status="failed"]').waitFor();
+    const submissionId = await row.getAttribute("data-submission-id");
+    // Two previews of the approved post: dry runs, newer than its approval job.
+    for (let preview = 0; preview < 2; preview++) {
+      const status = await page.evaluate(
+        async ([id, feed]) =>
+          (
+            await fetch("/api/processing/preview", {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({ submissionId: id, feedId: feed }),
+            })
+          ).status,
+        [submissionId, feedId],
+      );
+      expect(status).toBe(200);
+    }
+
+    await row.getByRole("button", { name: "View Processing Jobs" }).click();
+    const jobs = page.getByTestId("processing-jobs");
+    await jobs.getByTestId("processing-job").first().waitFor();
+    expect(
+      await jobs.getByTestId("processing-job").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-status"))),
+    ).toEqual(["failed"]);
+    const dryRuns = jobs.getByTestId("dry-run-jobs");
+    await dryRuns.getByText("Dry runs (2)").click();
+    const dryRunRows = dryRuns.getByTestId("dry-run-job");
+    await dryRunRows.nth(1).waitFor();
+    for (const dryRun of await dryRunRows.all()) {
+      expect(await dryRun.getByRole("button").allTextContents()).toEqual(["View Steps"]);
+    }
+
+    const frame = page.getByTestId("processing-table").locator("xpath=..");
+    const fits = () =>
+      page.evaluate(() => {
+        const table = document.querySelector('[data-testid="processing-table"]')?.parentElement;
+        return {
+          page: document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+          frame: table ? table.scrollWidth <= table.clientWidth : false,
+        };
+      });
+    // Every action of the failed job is whole inside the table's frame.
+    const retry = jobs.getByTestId("processing-job").getByRole("button", { name: "Retry Failed" });
+    const inside = async () => {
+      const [button, box] = [await retry.boundingBox(), await frame.boundingBox()];
+      return Boolean(button && box && button.x >= box.x && button.x + button.width <= box.x + box.width);
+    };
+    expect(await fits()).toEqual({ page: true, frame: true });
+    expect(await inside()).toBe(true);
+    await page.screenshot({ path: "/tmp/processing-jobs-1440.png", fullPage: true });
+
+    await page.setViewportSize(PHONE);
+    await expect.poll(fits).toEqual({ page: true, frame: true });
+    expect(await inside()).toBe(true);
+    // The expanded row keeps its content in view above the jobs.
+    const content = row.getByText(marker);
+    const contentBox = await content.boundingBox();
+    expect(contentBox && contentBox.x >= 0 && contentBox.x + contentBox.width <= PHONE.width).toBe(true);
+    await page.screenshot({ path: "/tmp/processing-jobs-375.png", fullPage: true });
     expect(pageErrors).toEqual([]);
   });
 

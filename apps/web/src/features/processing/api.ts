@@ -1,5 +1,6 @@
 import type {
   ChannelPause,
+  JobListDryRunFilter,
   Paged,
   ProcessedSubmission,
   ProcessingJob,
@@ -25,8 +26,11 @@ export const processingKeys = {
   feed: (feedId: string) => [...processingKeys.all, feedId] as const,
   rows: (feedId: string) => [...processingKeys.feed(feedId), "rows"] as const,
   rowList: (feedId: string, search: ProcessingSearch) => [...processingKeys.rows(feedId), search] as const,
+  /** A submission's jobs: the runs and the dry runs below it, so invalidating this refreshes both lists. */
   jobs: (feedId: string, submissionId: string) =>
     [...processingKeys.feed(feedId), "jobs", submissionId] as const,
+  jobList: (feedId: string, submissionId: string, dryRuns: JobListDryRunFilter) =>
+    [...processingKeys.jobs(feedId, submissionId), dryRuns] as const,
   allSteps: (feedId: string) => [...processingKeys.feed(feedId), "steps"] as const,
   steps: (feedId: string, jobId: string) => [...processingKeys.allSteps(feedId), jobId] as const,
   summary: (feedId: string) => [...processingKeys.feed(feedId), "summary"] as const,
@@ -53,15 +57,22 @@ export const processedSubmissionsQueryOptions = (feedId: string, search: Process
     refetchInterval: (query) => rowsPollInterval(query.state.data?.pages),
   });
 
-/** A submission's jobs in this feed, newest first; polled while one is waiting or running. */
-export const submissionJobsQueryOptions = (feedId: string, submissionId: string) =>
+/**
+ * A submission's jobs in this feed, newest first: those that ran (`exclude`) or its dry runs (`only`), which
+ * the server keeps apart so previews never push real jobs down. Polled while one is waiting or running.
+ */
+export const submissionJobsQueryOptions = (
+  feedId: string,
+  submissionId: string,
+  dryRuns: JobListDryRunFilter = "exclude",
+) =>
   queryOptions({
-    queryKey: processingKeys.jobs(feedId, submissionId),
+    queryKey: processingKeys.jobList(feedId, submissionId, dryRuns),
     queryFn: async ({ signal }) =>
       (
         await api<{ jobs: ProcessingJob[] }>(`/processing/jobs/${encodeURIComponent(submissionId)}`, {
           signal,
-          query: { feedId },
+          query: { feedId, dryRuns },
         })
       ).jobs,
     refetchInterval: (query) => jobsPollInterval(query.state.data),

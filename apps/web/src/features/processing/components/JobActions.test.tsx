@@ -63,3 +63,22 @@ describe("Retry Failed", () => {
     expect(screen.getByRole("button", { name: /Retry Failed/, description: reason })).toBe(button);
   });
 });
+
+describe("a dry run's actions", () => {
+  it("offer its steps to read and nothing that would run it again", () => {
+    const noop = () => undefined;
+    render(
+      <JobActions
+        job={job({ kind: "dry_run", status: "completed_with_errors" })}
+        stepsOpen={false}
+        onViewSteps={noop}
+        reprocessing={false}
+        onReprocess={noop}
+        retrying={false}
+        onRetry={noop}
+        onDryRun={noop}
+      />,
+    );
+    expect(screen.getAllByRole("button").map((button) => button.textContent)).toEqual(["View Steps"]);
+  });
+});

@@ -15,23 +15,30 @@ interface JobActionsProps {
   onDryRun?: () => void;
 }
 
-/** A job's row actions, alike for a submission's jobs and a recap's runs. */
+/**
+ * A job's row actions, alike for a submission's jobs and a recap's runs. A dry run has its steps to read and
+ * nothing else: its plan may be a config never saved, and it published nothing to retry or run again.
+ */
 export function JobActions(props: JobActionsProps) {
   const { job } = props;
-  // A dry run's plan may be a config never saved; a retraction or an acknowledgement is retried, not reprocessed
-  // (an acknowledgement sent again would reply twice).
-  const replayable = job.kind !== "dry_run" && job.kind !== "retraction" && job.kind !== "acknowledgement";
+  const viewSteps = (
+    <Button
+      variant={props.stepsOpen ? "primary" : "secondary"}
+      size="sm"
+      aria-pressed={props.stepsOpen}
+      onClick={props.onViewSteps}
+    >
+      <ListTreeIcon aria-hidden="true" />
+      View Steps
+    </Button>
+  );
+  if (job.kind === "dry_run") return <div className="flex flex-wrap gap-2">{viewSteps}</div>;
+  // A retraction or an acknowledgement is retried, not reprocessed (an acknowledgement sent again would reply
+  // twice).
+  const replayable = job.kind !== "retraction" && job.kind !== "acknowledgement";
   return (
-    <div className="flex gap-2">
-      <Button
-        variant={props.stepsOpen ? "primary" : "secondary"}
-        size="sm"
-        aria-pressed={props.stepsOpen}
-        onClick={props.onViewSteps}
-      >
-        <ListTreeIcon aria-hidden="true" />
-        View Steps
-      </Button>
+    <div className="flex flex-wrap gap-2">
+      {viewSteps}
       <Button
         variant="secondary"
         size="sm"
@@ -64,7 +71,7 @@ export function JobActions(props: JobActionsProps) {
       <Button
         variant="secondary"
         size="sm"
-        disabled={!hasFailedSteps(job.status) || job.kind === "dry_run" || job.retryBlockedReason !== null}
+        disabled={!hasFailedSteps(job.status) || job.retryBlockedReason !== null}
         title={job.retryBlockedReason ?? undefined}
         aria-describedby={job.retryBlockedReason ? retryBlockedId(job.id) : undefined}
         loading={props.retrying}

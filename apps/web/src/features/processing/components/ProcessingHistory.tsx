@@ -138,14 +138,14 @@ function ProcessedSubmissions({ feedId, search }: { feedId: string; search: Proc
 
   return (
     <div className="flex flex-col gap-4">
-      <Table className="min-w-[56rem]" data-testid="processing-table">
+      <Table stacked data-testid="processing-table">
         <caption className="sr-only">
           Approved submissions of this feed and their latest processing job
         </caption>
         <TableHeader>
           <tr>
             <TableHead>Content</TableHead>
-            <TableHead className="w-48">Submission Date</TableHead>
+            <TableHead className="w-44">Submission Date</TableHead>
             <TableHead className="w-32">Status</TableHead>
             <TableHead className="w-48">Latest Job Status</TableHead>
             <TableHead className="w-56">Actions</TableHead>
@@ -193,16 +193,16 @@ function SubmissionRow({ feedId, row, expanded, onToggle }: SubmissionRowProps) 
         data-submission-id={row.submissionId}
         className={expanded ? "bg-zinc-50/60" : undefined}
       >
-        <TableCell className="max-w-0 min-w-64">
+        <TableCell className="max-w-0 min-w-48 @max-2xl:max-w-none @max-2xl:basis-full">
           <p className="break-words text-ink" title={row.content}>
             {contentPreview(row.content)}
           </p>
           <p className="mt-1 text-xs text-muted">@{row.username}</p>
         </TableCell>
-        <TableCell className="whitespace-nowrap text-muted tabular-nums">
+        <TableCell label="Submission Date" className="whitespace-nowrap text-muted tabular-nums">
           {formatJobDate(row.submittedAt)}
         </TableCell>
-        <TableCell>
+        <TableCell label="Status">
           {row.retracted ? (
             <span className={badgeClasses("red")} title="Approved, then retracted">
               Retracted
@@ -211,14 +211,14 @@ function SubmissionRow({ feedId, row, expanded, onToggle }: SubmissionRowProps) 
             <StatusPill status="approved" />
           )}
         </TableCell>
-        <TableCell>
+        <TableCell label="Latest Job Status">
           {row.latestJob ? (
             <ProcessingStatusPill status={row.latestJob.status} />
           ) : (
             <span className="text-muted">No Jobs</span>
           )}
         </TableCell>
-        <TableCell>
+        <TableCell className="@max-2xl:basis-full">
           <Button
             variant="secondary"
             size="sm"
@@ -235,13 +235,9 @@ function SubmissionRow({ feedId, row, expanded, onToggle }: SubmissionRowProps) 
         </TableCell>
       </TableRow>
       {expanded ? (
-        <tr id={panelId} className="bg-zinc-50/60">
-          <td colSpan={COLUMN_COUNT} className="p-0">
-            {/* As wide as the table's frame and pinned to it: on a phone the jobs stay in view while the rows
-                scroll sideways, and their own tables scroll within. */}
-            <div className="sticky left-0 w-[100cqw] px-4 pt-1 pb-5">
-              <SubmissionJobs feedId={feedId} submissionId={row.submissionId} />
-            </div>
+        <tr id={panelId} className="bg-zinc-50/60 @max-2xl:block">
+          <td colSpan={COLUMN_COUNT} className="px-4 pt-1 pb-5 @max-2xl:block @max-2xl:px-3">
+            <SubmissionJobs feedId={feedId} submissionId={row.submissionId} />
           </td>
         </tr>
       ) : null}
