@@ -163,7 +163,9 @@ describe("processing", () => {
     const jobs = page.getByTestId("processing-jobs");
     await jobs.getByTestId("processing-job").first().waitFor();
     expect(
-      await jobs.getByTestId("processing-job").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-status"))),
+      await jobs
+        .getByTestId("processing-job")
+        .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-status"))),
     ).toEqual(["failed"]);
     const dryRuns = jobs.getByTestId("dry-run-jobs");
     await dryRuns.getByText("Dry runs (2)").click();

@@ -1,4 +1,10 @@
-import { createContext, type HTMLAttributes, type TdHTMLAttributes, type ThHTMLAttributes, useContext } from "react";
+import {
+  createContext,
+  type HTMLAttributes,
+  type TdHTMLAttributes,
+  type ThHTMLAttributes,
+  useContext,
+} from "react";
 import { cn } from "#web/lib/cn";
 
 /** Whether the table around a row or cell turns into stacked rows when its frame is narrow. */

@@ -96,7 +96,10 @@ export function SubmissionJobs({ feedId, submissionId }: SubmissionJobsProps) {
       {dryRunJobs.length > 0 ? (
         <details className="group rounded-md border border-line bg-surface" data-testid="dry-run-jobs">
           <summary className="flex cursor-pointer list-none items-center gap-2 px-4 py-3 text-sm font-medium text-ink [&::-webkit-details-marker]:hidden">
-            <ChevronRightIcon aria-hidden="true" className="size-4 transition-transform group-open:rotate-90" />
+            <ChevronRightIcon
+              aria-hidden="true"
+              className="size-4 transition-transform group-open:rotate-90"
+            />
             {`Dry runs (${dryRunJobs.length})`}
             <span className="font-normal text-muted">· previews and tests, nothing published</span>
           </summary>

@@ -151,7 +151,9 @@ describe("a submission list that stays fresh", () => {
     expect(shown()).toHaveLength(42);
     expect(new Set(shown()).size).toBe(42);
     expect(shown().at(-1)).toBe("Post 61");
-    expect(screen.getByTestId("list-announcer").textContent).toBe("2 new submissions at the top of the list.");
+    expect(screen.getByTestId("list-announcer").textContent).toBe(
+      "2 new submissions at the top of the list.",
+    );
   });
 
   it("asks for the first page alone on reconnect", async () => {

@@ -95,7 +95,9 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
     pendingAnchor.current = captureScrollAnchor(listRef.current);
     queryClient.setQueryData<SubmissionPages>(options.queryKey, merged);
     if (arrived > 0) {
-      setAnnouncement(`${arrived} new ${arrived === 1 ? "submission" : "submissions"} at the top of the list.`);
+      setAnnouncement(
+        `${arrived} new ${arrived === 1 ? "submission" : "submissions"} at the top of the list.`,
+      );
     }
   }, [head.data, head.dataUpdatedAt, queryClient, options.queryKey]);
   useLayoutEffect(() => {
