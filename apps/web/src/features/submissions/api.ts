@@ -146,6 +146,20 @@ export function compareHead(loaded: readonly Submission[], head: readonly Submis
   return { fresh, updated, overlaps: firstKnown !== -1 };
 }
 
+/** The loaded pages as one list; an item that moved into a later page while scrolling shows once. */
+export function loadedItems(pages: ReadonlyArray<Paged<Submission>>): Submission[] {
+  const seen = new Set<string>();
+  const items: Submission[] = [];
+  for (const page of pages) {
+    for (const item of page.items) {
+      if (seen.has(item.tweetId)) continue;
+      seen.add(item.tweetId);
+      items.push(item);
+    }
+  }
+  return items;
+}
+
 export type SubmissionPages = InfiniteData<Paged<Submission>, number>;
 
 /**

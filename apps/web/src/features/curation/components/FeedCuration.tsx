@@ -36,6 +36,7 @@ import {
   type SubmissionFilters as Filters,
   feedSubmissionsHeadQueryOptions,
   feedSubmissionsInfiniteQueryOptions,
+  loadedItems,
   toSubmissionFilters,
 } from "#web/features/submissions/api";
 import { SubmissionCard } from "#web/features/submissions/components/SubmissionCard";
@@ -84,7 +85,7 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
   const options = feedSubmissionsInfiniteQueryOptions(feedId, filters);
   // The same cached query the list renders; read here for keyboard triage over the loaded items.
   const { data } = useInfiniteQuery(options);
-  const items = useMemo(() => data?.pages.flatMap((page) => page.items) ?? [], [data]);
+  const items = useMemo(() => loadedItems(data?.pages ?? []), [data]);
   // Open note fields and their drafts, by submission; a draft survives a failed decision.
   const [notes, setNotes] = useState<Record<string, string | undefined>>({});
   const [announcement, setAnnouncement] = useState("");

@@ -13,7 +13,7 @@ import { type ReactNode, useEffect, useLayoutEffect, useMemo, useRef, useState }
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Card } from "#web/components/ui/card";
-import { compareHead, mergeHead, type SubmissionPages } from "#web/features/submissions/api";
+import { compareHead, loadedItems, mergeHead, type SubmissionPages } from "#web/features/submissions/api";
 import { useLoadMoreSentinel } from "#web/features/submissions/hooks/use-load-more-sentinel";
 import {
   ANCHOR_ATTRIBUTE,
@@ -74,7 +74,7 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
     enabled: status === "success" && queryClient.getQueryData(headOptions.queryKey) !== undefined,
   });
   const listRef = useRef<HTMLUListElement>(null);
-  const loaded = useMemo(() => uniqueItems(data?.pages ?? []), [data]);
+  const loaded = useMemo(() => loadedItems(data?.pages ?? []), [data]);
 
   // Each head answer is merged into the loaded pages once (never again when the loaded list changes, which would
   // undo a moderator's optimistic change): new items on top, newer copies in place. What the reader is looking
@@ -91,7 +91,7 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
     if (!previous) return;
     const merged = mergeHead(previous, latest);
     if (merged === previous) return;
-    const arrived = compareHead(uniqueItems(previous.pages), latest.items).fresh.length;
+    const arrived = compareHead(loadedItems(previous.pages), latest.items).fresh.length;
     pendingAnchor.current = captureScrollAnchor(listRef.current);
     queryClient.setQueryData<SubmissionPages>(options.queryKey, merged);
     if (arrived > 0) {
@@ -184,18 +184,4 @@ export function SubmissionList<TKey extends QueryKey, THeadKey extends QueryKey>
       </p>
     </div>
   );
-}
-
-/** The loaded pages as one list; an item that moved into a later page while scrolling shows once. */
-function uniqueItems(pages: ReadonlyArray<Paged<Submission>>): Submission[] {
-  const seen = new Set<string>();
-  const items: Submission[] = [];
-  for (const page of pages) {
-    for (const item of page.items) {
-      if (seen.has(item.tweetId)) continue;
-      seen.add(item.tweetId);
-      items.push(item);
-    }
-  }
-  return items;
 }
