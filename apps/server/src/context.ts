@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "./db/index.ts";
 import type { User } from "./db/schema.ts";
 import type { ChangeNotifier } from "./http/changes.ts";
 import { createValidatingRouter } from "./http/router.ts";
+import type { LogSelfCheck } from "./operations/log-check.ts";
 import type { RunnerDeps } from "./processing/runner.ts";
 
 /** What the app is built from; every route module is given these. */
@@ -15,6 +16,8 @@ export interface AppDeps {
   changes: ChangeNotifier;
   /** The pipeline's runner, for dry runs run within a request (previews, config tests, replays). */
   runner?: RunnerDeps;
+  /** The moderation log's self-check, when one is registered (the Operations page shows it). */
+  logSelfCheck?: LogSelfCheck;
 }
 
 /** What a request carries through the middleware: its id and the session's user (or null). */

@@ -26,7 +26,7 @@ export interface ServedApp {
 export interface ServeOptions {
   version?: string;
   /** Runs the worker role too (processing and intake), with these plugins besides the built-ins. */
-  worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets" | "clock">;
+  worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets" | "clock" | "logSelfCheck">;
   /** The app's logger; a silent one unless a test wants to read what is logged. */
   logger?: Logger;
   /** What answers requests: the app's own fetch unless a benchmark puts routes of its own in front of it. */
@@ -59,6 +59,7 @@ export async function serveApp(
     intake,
     changes,
     runner,
+    logSelfCheck: options.worker?.logSelfCheck,
   });
   const worker = options.worker
     ? await startWorker({ database, env, intake, logger, ...options.worker })

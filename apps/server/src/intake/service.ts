@@ -22,9 +22,11 @@ import { AppError } from "../errors.ts";
 import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
 import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
 import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
+import { mentionNetwork } from "../operations/intake-sources.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
 import { commandText, oldestFirst } from "../sources/types.ts";
+import { observeIntakePoll } from "../telemetry/metrics.ts";
 import { redeemLinkCode } from "../users/link-codes.ts";
 
 /** How a source's posts are read for commands: the bot's handle there, and whether a command must name it. */
@@ -725,6 +727,11 @@ export async function runMentionIntake(
   logger?: Logger,
 ): Promise<IntakeRun> {
   const { posts, cursor } = await source.fetchMentions(await readCursor(db, source.key));
+  observeIntakePoll(mentionNetwork(source), {
+    postedAt: posts.map((post) => post.createdAt),
+    failed: false,
+    at: new Date(),
+  });
   const run: IntakeRun = { read: posts.length, submitted: 0, moderated: 0 };
   const count = (outcome: IngestOutcome) => {
     run.submitted += outcome.submitted.length;
