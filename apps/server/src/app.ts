@@ -57,12 +57,13 @@ export function createApp(options: AppOptions) {
         env: options.env,
         intake: options.intake,
         logger: options.logger,
+        telemetry: options.telemetry,
       }),
   };
   const { logger } = deps;
   const app = new OpenAPIHono<AppBindings>();
 
-  app.use(requestTelemetry());
+  app.use(requestTelemetry(deps.telemetry));
   app.use(async (c, next) => {
     const started = performance.now();
     const requestId = acceptedRequestId(c.req.header("x-request-id")) ?? randomUUID();

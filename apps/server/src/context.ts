@@ -6,6 +6,7 @@ import type { ChangeNotifier } from "./http/changes.ts";
 import { createValidatingRouter } from "./http/router.ts";
 import type { LogSelfCheck } from "./operations/log-check.ts";
 import type { RunnerDeps } from "./processing/runner.ts";
+import type { Telemetry } from "./telemetry/telemetry.ts";
 
 /** What the app is built from; every route module is given these. */
 export interface AppDeps {
@@ -14,6 +15,8 @@ export interface AppDeps {
   logger: Logger;
   version: string;
   changes: ChangeNotifier;
+  /** The composition's metrics and tracer (its worker reports into the same). */
+  telemetry: Telemetry;
   /** The pipeline's runner, for dry runs run within a request (previews, config tests, replays). */
   runner?: RunnerDeps;
   /** The moderation log's self-check, when one is registered (the Operations page shows it). */

@@ -250,7 +250,7 @@ export function guardedFetch(allowedHosts: readonly string[], options: GuardedFe
         span.setAttribute("http.response.status_code", response.status);
         return response;
       },
-      { kind: SpanKind.CLIENT, childOnly: true },
+      { kind: SpanKind.CLIENT },
     );
 
     async function followRedirects(): Promise<Response> {

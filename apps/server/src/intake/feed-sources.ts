@@ -7,7 +7,7 @@ import { feeds, sourceCursors } from "../db/schema.ts";
 import { nextScheduledRun } from "../feeds/schedules.ts";
 import { recordSourcePoll, searchNetwork } from "../operations/intake-sources.ts";
 import { oldestFirst, type SearchSource, type SearchSpec } from "../sources/types.ts";
-import { observeIntakePoll } from "../telemetry/metrics.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
 import type { Intake, XIntake } from "./runtime.ts";
 import { ingestSourcePosts, saveCursor } from "./service.ts";
 import {
@@ -77,10 +77,11 @@ type DueX = {
   last?: LastRun;
   network: string;
   nextPollAt: Date;
+  metrics?: Metrics;
 };
 
-/** Where a search is recorded for operations: its network and when it is due again. */
-type SearchPoll = { network: string; nextPollAt: Date; at: Date };
+/** Where a search is recorded for operations (its network, when it is due again) and counted (the intake's metrics). */
+type SearchPoll = { network: string; nextPollAt: Date; at: Date; metrics?: Metrics };
 
 /**
  * One search: what it found stored as the feed's pending submissions, then its cursor moved past them. Its poll is
@@ -104,7 +105,7 @@ async function runSearch(
   };
   try {
     const result = await adapter.search(search, last?.cursor ?? null);
-    observeIntakePoll(poll.network, {
+    poll.metrics?.observeIntakePoll(poll.network, {
       postedAt: result.posts.map((post) => post.createdAt),
       failed: false,
       at: poll.at,
@@ -114,7 +115,10 @@ async function runSearch(
     await recordSourcePoll(db, recorded);
     return stored;
   } catch (error) {
-    if (!(error instanceof XBudgetSpent)) await recordSourcePoll(db, { ...recorded, error });
+    if (!(error instanceof XBudgetSpent)) {
+      poll.metrics?.observeIntakePoll(poll.network, { postedAt: [], failed: true, at: poll.at });
+      await recordSourcePoll(db, { ...recorded, error });
+    }
     throw error;
   }
 }
@@ -126,7 +130,7 @@ async function runSearch(
  */
 export async function runFeedSources(
   db: Database,
-  intake: Pick<Intake, "searchSourceFor"> & Partial<Pick<Intake, "x">>,
+  intake: Pick<Intake, "searchSourceFor"> & Partial<Pick<Intake, "x" | "telemetry">>,
   logger: Logger,
   now = new Date(),
 ) {
@@ -155,7 +159,12 @@ export async function runFeedSources(
         const key = searchKey(feed.id, sourceIndex, searchIndex, search.searchId);
         sourceKeys.push(key);
         const last = runs.get(key);
-        const poll = { network: searchNetwork(source.plugin), nextPollAt: nextDueAt(config, now), at: now };
+        const poll = {
+          network: searchNetwork(source.plugin),
+          nextPollAt: nextDueAt(config, now),
+          at: now,
+          metrics: intake.telemetry?.metrics,
+        };
         // A feed nobody created (seeded, imported) is an account of its own.
         const account = feed.createdBy?.toLowerCase() ?? `feed:${feed.id}`;
         if (!adapter) {
@@ -223,6 +232,7 @@ async function runXSearches(
         network: search.network,
         nextPollAt: search.nextPollAt,
         at: now,
+        metrics: search.metrics,
       });
     } catch (error) {
       if (error instanceof XBudgetSpent) {

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { XBudgetSpent } from "../clients/x-api.ts";
 import type { Database } from "../db/index.ts";
 import { mentionNetwork, pruneIntakeSources, recordSourcePoll } from "../operations/intake-sources.ts";
-import { withSpan } from "../telemetry/tracing.ts";
+import { withRootSpan } from "../telemetry/tracing.ts";
 import { reportXBudgetSpent, runFeedSources } from "./feed-sources.ts";
 import type { Intake } from "./runtime.ts";
 import { xBudgetWindow } from "./x-budget.ts";
@@ -16,7 +16,7 @@ export async function runIntakeTick(db: Database, intake: Intake, logger: Logger
   for (const source of intake.mentionSources) {
     const network = mentionNetwork(source);
     // Each poll is the root of its own trace: the approvals it makes and the jobs they ask for continue it.
-    await withSpan("intake.poll", { "curate.intake.network": network }, async () => {
+    await withRootSpan(intake.telemetry.tracer, "intake.poll", { "curate.intake.network": network }, async () => {
       const poll = {
         sourceKey: source.key,
         network,
@@ -31,6 +31,7 @@ export async function runIntakeTick(db: Database, intake: Intake, logger: Logger
         if (error instanceof XBudgetSpent && intake.x) {
           await reportXBudgetSpent(intake.x.budget, logger, xBudgetWindow(now), { source: source.key });
         } else {
+          intake.telemetry.metrics.observeIntakePoll(network, { postedAt: [], failed: true, at: now });
           await recordSourcePoll(db, { ...poll, error });
           logger.warn({ err: error, source: source.key }, "mention intake failed");
         }

@@ -2,7 +2,6 @@ import { builtinPluginName } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import type { MentionSource } from "../sources/types.ts";
-import { observeIntakePoll } from "../telemetry/metrics.ts";
 
 /** The network a mention source reads (`test` for a development server's test posts). */
 export function mentionNetwork(source: Pick<MentionSource, "key" | "platform">): string {
@@ -34,13 +33,11 @@ export interface SourcePoll {
 }
 
 /**
- * Records one poll of an intake source for the Operations page and the silent-source alert, and counts a failed
- * one in the metrics (the posts a poll read are counted where they are read). Never throws: what intake read
- * matters more than its bookkeeping.
+ * Records one poll of an intake source for the Operations page and the silent-source alert. Never throws: what
+ * intake read matters more than its bookkeeping.
  */
 export async function recordSourcePoll(db: Database, poll: SourcePoll): Promise<void> {
   const failed = poll.error !== undefined;
-  if (failed) observeIntakePoll(poll.network, { postedAt: [], failed, at: poll.at });
   const at = poll.at.toISOString();
   const message = failed
     ? (poll.error instanceof Error ? poll.error.message : String(poll.error)).slice(0, 500)

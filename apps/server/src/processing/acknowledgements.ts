@@ -212,7 +212,7 @@ export async function executeAcknowledgement(
       continue;
     }
     const network = (step.input as { network?: string } | null)?.network ?? null;
-    const result = await observedStep(job, step, network, () =>
+    const result = await observedStep(deps.telemetry.metrics, job, step, network, () =>
       runAcknowledgementStep(deps, job, step, reservations[step.id]),
     );
     if (result.deferred) outcome.deferred[step.id] = result.deferred;

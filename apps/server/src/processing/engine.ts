@@ -4,7 +4,6 @@ import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/index.ts";
 import { processingJobs } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
-import { countFinishedJob } from "../telemetry/metrics.ts";
 import { type Reservations, type RunnerDeps, type RunResult, runProcessingJob } from "./runner.ts";
 
 export const PROCESSING_QUEUE = "curate-processing";
@@ -173,7 +172,7 @@ export async function startProcessingEngine(
       running--;
     }
     if (result.kind === "finished") {
-      countFinishedJob(result.jobKind, result.status);
+      runner.telemetry.metrics.countFinishedJob(result.jobKind, result.status);
       logger.info({ jobId: job.data.jobId, status: result.status }, "processing job finished");
     }
     if (result.kind === "retry-later") {

@@ -131,7 +131,7 @@ export async function executeRetraction(
       continue;
     }
     const entry = byId.get((step.input as RetractionInput | null)?.publicationId ?? "");
-    const { error } = await observedStep(job, step, step.pluginName, async () => ({
+    const { error } = await observedStep(deps.telemetry.metrics, job, step, step.pluginName, async () => ({
       error: await runRetractionStep(deps, job, step, entry, secrets, tools),
     }));
     if (error) {

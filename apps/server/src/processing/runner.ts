@@ -22,7 +22,8 @@ import {
   type ReplayOf,
 } from "../plugins/types.ts";
 import { recordPublication } from "../publications/ledger.ts";
-import { contextFromTraceParent, SpanKind, withSpan } from "../telemetry/tracing.ts";
+import type { Telemetry } from "../telemetry/telemetry.ts";
+import { SpanKind, withRootSpan } from "../telemetry/tracing.ts";
 import { type AcknowledgementSettings, executeAcknowledgement } from "./acknowledgements.ts";
 import { submissionInput } from "./input.ts";
 import { channelKeyOf, findChannelPause, pauseChannel, pausedStepError } from "./pauses.ts";
@@ -76,6 +77,8 @@ export interface RunnerDeps {
   leaseMs: number;
   /** The bots that reply on the post's network; absent, acknowledgement steps fail saying so. */
   acknowledgements?: AcknowledgementSettings;
+  /** Where jobs and steps are counted and traced: the composition's telemetry. */
+  telemetry: Telemetry;
 }
 
 /** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
@@ -358,7 +361,8 @@ export async function runProcessingJob(
   if (started.kind === "done") return started.result;
   const { job } = started;
   // The job continues the trace of whatever asked for it (an HTTP request, a mention poll), across processes.
-  return withSpan(
+  return withRootSpan(
+    deps.telemetry.tracer,
     "processing.job",
     {
       "curate.job.id": job.id,
@@ -371,7 +375,7 @@ export async function runProcessingJob(
       span.setAttribute("curate.job.result", result.kind === "finished" ? result.status : result.kind);
       return result;
     },
-    { kind: SpanKind.CONSUMER, parent: contextFromTraceParent(job.traceParent) },
+    { kind: SpanKind.CONSUMER, traceParent: job.traceParent },
   );
 }
 
@@ -520,7 +524,7 @@ async function executePlan(
         row.type,
         chain === "global" ? null : plan.branches[chain].distributor.plugin,
       );
-      const result = await observedStep(job, row, channel, () =>
+      const result = await observedStep(deps.telemetry.metrics, job, row, channel, () =>
         runStep(deps, job, row, value, secrets, reservations[row.id], runsPerItem(plan, chain, position)),
       );
       if (result.deferred) {

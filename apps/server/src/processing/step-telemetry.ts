@@ -1,5 +1,5 @@
 import type { processingJobs, processingSteps } from "../db/schema.ts";
-import { channelLabel, observeStep, pluginLabel } from "../telemetry/metrics.ts";
+import { channelLabel, type Metrics, pluginLabel } from "../telemetry/metrics.ts";
 import { SpanStatusCode, withSpan } from "../telemetry/tracing.ts";
 import type { StepError } from "./runner.ts";
 
@@ -12,6 +12,7 @@ type StepRow = typeof processingSteps.$inferSelect;
  * nor is a dry run (it sends nothing).
  */
 export async function observedStep<T extends { error?: StepError | null; deferred?: unknown }>(
+  metrics: Metrics,
   job: JobRow,
   row: StepRow,
   channel: string | null,
@@ -38,7 +39,7 @@ export async function observedStep<T extends { error?: StepError | null; deferre
   );
   if (!result.deferred && job.kind !== "dry_run") {
     const outcome = !result.error ? "success" : result.error.retryable ? "retry" : "failed";
-    observeStep(row.pluginName, channel, outcome, (performance.now() - began) / 1000);
+    metrics.observeStep(row.pluginName, channel, outcome, (performance.now() - began) / 1000);
   }
   return result;
 }

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { observeRequest } from "./metrics.ts";
-import { contextFromTraceParent, SpanKind, withSpan } from "./tracing.ts";
+import type { Telemetry } from "./telemetry.ts";
+import { SpanKind, withRootSpan } from "./tracing.ts";
 
 /** Methods as a label: anything else (a made-up method) is `OTHER`. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -24,11 +24,12 @@ export function routeTemplate(c: Context): string {
  * Each request's span (a server span, continuing a caller's `traceparent` when it sends one) and its duration in
  * `curate_http_request_duration_seconds`, labelled by route template, method and status.
  */
-export function requestTelemetry(): MiddlewareHandler {
+export function requestTelemetry({ metrics, tracer }: Telemetry): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     const method = METHODS.has(c.req.method.toUpperCase()) ? c.req.method.toUpperCase() : "OTHER";
-    await withSpan(
+    await withRootSpan(
+      tracer,
       method,
       { "http.request.method": method, "url.path": c.req.path },
       async (span) => {
@@ -40,10 +41,10 @@ export function requestTelemetry(): MiddlewareHandler {
           span.updateName(`${method} ${route}`);
           span.setAttribute("http.route", route);
           span.setAttribute("http.response.status_code", status);
-          observeRequest(method, route, status, (performance.now() - started) / 1000);
+          metrics.observeRequest(method, route, status, (performance.now() - started) / 1000);
         }
       },
-      { kind: SpanKind.SERVER, parent: contextFromTraceParent(c.req.header("traceparent")) },
+      { kind: SpanKind.SERVER, traceParent: c.req.header("traceparent") },
     );
   };
 }

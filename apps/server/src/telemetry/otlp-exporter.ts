@@ -2,6 +2,7 @@ import { JsonTraceSerializer } from "@opentelemetry/otlp-transformer";
 import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace";
 import type { Logger } from "pino";
 import { callExternal } from "../clients/http.ts";
+import { untraced } from "./tracing.ts";
 
 /** ExportResultCode of @opentelemetry/core: SUCCESS 0, FAILED 1. */
 const SUCCESS = 0;
@@ -31,10 +32,14 @@ export class OtlpJsonExporter implements SpanExporter {
       done({ code: FAILED, error: new Error("Spans could not be serialised.") });
       return;
     }
-    const sent = callExternal(
-      this.url,
-      { method: "POST", headers: { ...this.headers, "content-type": "application/json" }, body },
-      { service: "OTLP collector", reach: "configured", timeoutMs: 10_000, retries: 2, maxBackoffMs: 5000 },
+    // The batch may be sent from within a traced chain (a span's end starts the batch's timer): its request is not
+    // part of that trace, or each export would make a span to export.
+    const sent = untraced(() =>
+      callExternal(
+        this.url,
+        { method: "POST", headers: { ...this.headers, "content-type": "application/json" }, body },
+        { service: "OTLP collector", reach: "configured", timeoutMs: 10_000, retries: 2, maxBackoffMs: 5000 },
+      ),
     )
       .then(async (response) => {
         await response.body?.cancel();

@@ -9,7 +9,10 @@ import { bearerMatches, createScraper } from "./scrape.ts";
  * `GET /metrics` in Prometheus' text format for a scraper holding METRICS_TOKEN (decision 0028); without the token
  * set the route does not exist (404), and any other caller gets 401 with the envelope.
  */
-export function mountMetrics(app: Hono<AppBindings>, { database, env }: Pick<AppDeps, "database" | "env">) {
+export function mountMetrics(
+  app: Hono<AppBindings>,
+  { database, env, telemetry }: Pick<AppDeps, "database" | "env" | "telemetry">,
+) {
   const token = env.METRICS_TOKEN;
   if (!token) {
     app.get("/metrics", (c) => {
@@ -19,6 +22,7 @@ export function mountMetrics(app: Hono<AppBindings>, { database, env }: Pick<App
   }
   const scraper = createScraper({
     database,
+    metrics: telemetry.metrics,
     xBudget: createXBudget(database.db, { limit: env.X_API_CALLS_PER_HOUR }),
     heartbeatSeconds: env.PROCESSING_HEARTBEAT_SECONDS,
   });
@@ -34,9 +38,9 @@ export function mountMetrics(app: Hono<AppBindings>, { database, env }: Pick<App
 }
 
 /** A worker process's own HTTP server: `/metrics` alone, answering in the envelope like the app. */
-export function metricsApp(database: AppDeps["database"], env: AppDeps["env"]) {
+export function metricsApp(deps: Pick<AppDeps, "database" | "env" | "telemetry">) {
   const app = new Hono<AppBindings>();
-  mountMetrics(app, { database, env });
+  mountMetrics(app, deps);
   app.notFound((c) => c.json(errorBody(AppError.notFound(`Nothing at ${c.req.method} ${c.req.path}.`)), 404));
   app.onError((err, c) => {
     const error = toAppError(err);

@@ -11,10 +11,12 @@ import {
   workerStates,
   xBudgetState,
 } from "../operations/state.ts";
-import { networkLabel, processRegistry, startProcessMetrics } from "./metrics.ts";
+import { type Metrics, networkLabel } from "./metrics.ts";
 
 export interface ScrapeDeps {
   database: DatabaseHandle;
+  /** The composition's own instruments, answered beside the state read at each scrape. */
+  metrics: Metrics;
   xBudget: XBudget;
   heartbeatSeconds: number;
   clock?: () => Date;
@@ -23,7 +25,7 @@ export interface ScrapeDeps {
 const ALERT_KINDS = ["queue_age", "failure_rate", "source_silent", "budget_exhausted", "log_chain_broken"];
 
 /**
- * What `/metrics` answers: the process's own instruments and, read from the database at each scrape, the state
+ * What `/metrics` answers: the composition's own instruments and, read from the database at each scrape, the state
  * every process shares (queues, budget, workers, intake sources, open alerts). Scrapes arriving together share one
  * read.
  */
@@ -60,7 +62,7 @@ export function createScraper(deps: ScrapeDeps) {
   const alerts = gauge("curate_alerts_open", "Open operation alerts by kind", ["kind"]);
 
   const collect = async (): Promise<string> => {
-    startProcessMetrics();
+    deps.metrics.startProcessMetrics();
     const now = deps.clock?.() ?? new Date();
     const { db } = deps.database;
     const [queues, budget, workerRows, sources, open] = await Promise.all([
@@ -96,7 +98,7 @@ export function createScraper(deps: ScrapeDeps) {
     }
     for (const [network, age] of oldest) silence.set({ network }, Math.round(age));
     for (const kind of ALERT_KINDS) alerts.set({ kind }, open.filter((alert) => alert.kind === kind).length);
-    return Registry.merge([processRegistry, registry]).metrics();
+    return Registry.merge([deps.metrics.registry, registry]).metrics();
   };
 
   let inFlight: Promise<string> | null = null;

@@ -11,7 +11,7 @@ import { sessionHeaders, signIn } from "../../test/session.ts";
 import { loadEnv } from "../config/env.ts";
 import { processingJobs } from "../db/schema.ts";
 import { createLogger } from "../logger.ts";
-import { startTracing, type Tracing } from "./tracing-sdk.ts";
+import { startTracing } from "./tracing-sdk.ts";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
 const SECRET = "a-webhook-secret-of-some-length";
@@ -21,22 +21,15 @@ let server: TestServer;
 let admin: string;
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
 let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
-let tracing: Tracing | null;
 
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   hook = await startWebhookReceiver(SECRET);
-  // The process's tracing starts as `serve` starts it, from the environment.
-  tracing = await startTracing(
-    loadEnv({
-      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-      OTEL_SERVICE_NAME: "curate-test",
-      DATA_DIR: "/tmp",
-    }),
-    createLogger("silent"),
-  );
+  // The app's tracing starts as `serve` starts it, from the environment.
   server = await startTestServer(
     {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SERVICE_NAME: "curate-test",
       METRICS_TOKEN: TOKEN,
       SUPER_ADMIN_ACCOUNTS: adminKey.implicitAccountId,
       PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
@@ -74,7 +67,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close();
-  await tracing?.shutdown();
   await receiver?.close();
   await hook?.close();
 });
@@ -198,10 +190,62 @@ describe("GET /metrics", () => {
   });
 });
 
+describe("two apps in one process", () => {
+  it("keep their own series and their own traces", async () => {
+    const otherReceiver = await startOtlpReceiver();
+    // One without tracing and one tracing to a collector of its own, beside this file's app (tracing to `receiver`).
+    const quiet = await startTestServer({ METRICS_TOKEN: TOKEN });
+    const traced = await startTestServer({
+      METRICS_TOKEN: TOKEN,
+      OTEL_EXPORTER_OTLP_ENDPOINT: otherReceiver.url,
+      OTEL_SERVICE_NAME: "curate-other",
+    });
+    try {
+      for (let i = 0; i < 3; i++) expect((await quiet.request("/api/leaderboard")).status).toBe(200);
+      expect((await traced.request("/api/feeds")).status).toBe(200);
+      const requestsOf = async (app: TestServer) => {
+        const response = await app.request("/metrics", { headers: { Authorization: `Bearer ${TOKEN}` } });
+        expect(response.status).toBe(200);
+        const families = parsePrometheusText(await response.text());
+        // Each app's registry has the process metrics too, registered once in each.
+        expect(family(families, "process_cpu_user_seconds_total").type).toBe("counter");
+        return family(families, "curate_http_request_duration_seconds");
+      };
+      const leaderboard = { route: "/api/leaderboard", method: "GET", status: "200" };
+      const feedList = { route: "/api/feeds", method: "GET", status: "200" };
+      const [mine, quietOnes, tracedOnes] = [
+        await requestsOf(server),
+        await requestsOf(quiet),
+        await requestsOf(traced),
+      ];
+      expect(seriesValue(quietOnes, leaderboard)).toBe(3);
+      expect(seriesValue(quietOnes, feedList)).toBeUndefined();
+      expect(seriesValue(tracedOnes, feedList)).toBe(1);
+      expect(seriesValue(tracedOnes, leaderboard)).toBeUndefined();
+      expect(seriesValue(mine, leaderboard)).toBeUndefined();
+      expect(seriesValue(mine, feedList)).toBeUndefined();
+
+      await traced.telemetry.flushTraces();
+      await server.telemetry.flushTraces();
+      const names = (spans: typeof receiver.spans) => spans.map((span) => span.name);
+      expect(names(otherReceiver.spans)).toContain("GET /api/feeds");
+      expect(otherReceiver.spans.every((span) => span.service === "curate-other")).toBe(true);
+      expect(names(otherReceiver.spans)).not.toContain("GET /api/leaderboard");
+      expect(receiver.spans.every((span) => span.service === "curate-test")).toBe(true);
+      expect(names(receiver.spans)).not.toContain("GET /api/leaderboard");
+      expect(names(receiver.spans)).not.toContain("GET /api/feeds");
+    } finally {
+      await quiet.close();
+      await traced.close();
+      await otherReceiver.close();
+    }
+  });
+});
+
 describe("traces", () => {
   it("follow an approval from its HTTP request through the job and each step to the outbound call", async () => {
     const { jobId } = await approvedJob("A traced post travels far");
-    await tracing?.flush();
+    await server.telemetry.flushTraces();
     const jobSpanOf = () =>
       receiver.spans.find(
         (span) => span.attributes["curate.job.id"] === jobId && span.name === "processing.job",
@@ -211,7 +255,7 @@ describe("traces", () => {
     if (!jobSpan) throw new Error("no job span");
     await expect
       .poll(async () => {
-        await tracing?.flush();
+        await server.telemetry.flushTraces();
         return receiver.spans.filter((span) => span.traceId === jobSpan.traceId).map((span) => span.name);
       })
       .toEqual(
@@ -247,7 +291,7 @@ describe("traces", () => {
     await server.worker?.runIntakeNow();
     await expect
       .poll(async () => {
-        await tracing?.flush();
+        await server.telemetry.flushTraces();
         return receiver.spans.some(
           (span) => span.name === "intake.poll" && span.attributes["curate.intake.network"] === "test",
         );

@@ -20,6 +20,7 @@ import { createAcknowledgementSender } from "../processing/acknowledgement-sende
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import type { Telemetry } from "../telemetry/telemetry.ts";
 import { VERSION } from "../version.ts";
 import { type BulkRunEngine, startBulkRunEngine } from "./bulk-runs.ts";
 import { createQueueClient } from "./queue.ts";
@@ -47,6 +48,8 @@ export interface WorkerOptions {
   env: AppEnv;
   intake: Intake;
   logger: Logger;
+  /** Where jobs and steps are counted and traced: the composition's telemetry, shared with its app. */
+  telemetry: Telemetry;
   /** Plugins besides the built-ins (tests add local fakes). */
   extraPlugins?: Plugin[];
   /** A feed's own secrets; the feed's secret store (sealed in the database) unless a test hands its own. */
@@ -102,6 +105,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     }),
     secretsFor: async (feedId) => secretSource(env.PLUGIN_SECRET_VALUES, await feedSecrets(feedId)),
     logger,
+    telemetry: options.telemetry,
     maxAttempts: env.PROCESSING_MAX_ATTEMPTS,
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
     branchConcurrency: 4,
