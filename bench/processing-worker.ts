@@ -12,8 +12,18 @@ const env = loadEnv();
 const logger = createLogger(env.LOG_LEVEL);
 const database = await openDatabase({ url: env.DATABASE_URL ?? "" });
 const telemetry = createTelemetry();
-const intake = createIntake(database.db, env, logger, { telemetry, notifyChanged: createChangeNotifier().notify });
-const worker = await startWorker({ database, env, intake, logger, telemetry, extraPlugins: [noopDistributor] });
+const intake = createIntake(database.db, env, logger, {
+  telemetry,
+  notifyChanged: createChangeNotifier().notify,
+});
+const worker = await startWorker({
+  database,
+  env,
+  intake,
+  logger,
+  telemetry,
+  extraPlugins: [noopDistributor],
+});
 process.stdout.write("worker ready\n");
 process.once("SIGTERM", () => {
   worker.stop().then(() => database.close().then(() => process.exit(0)));

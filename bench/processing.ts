@@ -145,7 +145,10 @@ async function inProcess(driver: Driver): Promise<Result> {
   });
   const logger = createLogger("silent");
   const telemetry = createTelemetry();
-  const intake = createIntake(handle.db, appEnv, logger, { telemetry, notifyChanged: createChangeNotifier().notify });
+  const intake = createIntake(handle.db, appEnv, logger, {
+    telemetry,
+    notifyChanged: createChangeNotifier().notify,
+  });
   const worker = await startWorker({
     database: handle,
     env: appEnv,

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { signInWithDevWallet } from "./support/auth.ts";
 import { browserSession, PHONE } from "./support/browser.ts";
 import { signInAsModerator } from "./support/journeys.ts";
 import { baseUrl } from "./support/stack.ts";
@@ -24,11 +25,30 @@ describe("the Operations page", () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("is not in the account menu of a signed-in user who is not a super admin", async () => {
+    const { page, pageErrors } = await session.visit("/");
+    // No key stored yet in this browser: the development wallet makes a new account, which no one made an admin.
+    await signInWithDevWallet(page);
+    await page.getByRole("banner").getByTestId("account-menu-trigger").click();
+    await page.getByRole("menuitem", { name: "Settings" }).waitFor();
+    expect(await page.getByRole("menuitem").allTextContents()).not.toContain("Operations");
+    expect(pageErrors).toEqual([]);
+    // The next journey signs the super admin in from a signed-out browser.
+    await page.evaluate(async () => {
+      await fetch("/api/auth/logout", { method: "POST" });
+      localStorage.removeItem("curate:wallet");
+      localStorage.removeItem("curate:authorized");
+    });
+  });
+
   it("shows a super admin the workers, queues, intake sources, budgets and the log's self-check", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signInAsModerator(page);
-    await page.goto(`${baseUrl}/operations`);
+    // Reached from the account menu, which shows Operations to super admins only.
+    await page.getByRole("banner").getByTestId("account-menu-trigger").click();
+    await page.getByRole("menuitem", { name: "Operations" }).click();
     await page.getByRole("heading", { level: 1, name: "Operations" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/operations");
 
     const workers = page.getByRole("table", { name: "Workers" });
     await workers.getByText("live").first().waitFor();
@@ -67,6 +87,9 @@ describe("the Operations page", () => {
     await page.setViewportSize(PHONE);
     await page.getByRole("table", { name: "Intake sources" }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    // The phone menu has the same entry.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Operations" }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

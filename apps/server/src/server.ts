@@ -121,9 +121,13 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   // The Operations page and its alerts read the moderation logs' self-check.
   const logSelfCheck = moderationLogSelfCheck(database.db);
   const worker =
-    role === "api" ? null : await startWorker({ database, env, intake, logger, telemetry, role, logSelfCheck });
+    role === "api"
+      ? null
+      : await startWorker({ database, env, intake, logger, telemetry, role, logSelfCheck });
   const stop = () =>
-    (worker ? worker.stop() : Promise.resolve()).then(() => database.close()).then(() => telemetry.shutdown());
+    (worker ? worker.stop() : Promise.resolve())
+      .then(() => database.close())
+      .then(() => telemetry.shutdown());
   if (role === "worker") {
     logger.info({ driver: database.driver, version: VERSION }, "Curate worker running");
     // Its jobs and steps are counted in this process: with METRICS_TOKEN it answers /metrics (and only that).

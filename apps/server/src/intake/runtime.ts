@@ -13,8 +13,8 @@ import { MastodonMentionSource, MastodonSearchSource } from "../sources/mastodon
 import { RssSearchSource } from "../sources/rss.ts";
 import { TestMentionSource, TestSearchSource, testTweetId } from "../sources/test-source.ts";
 import type { MentionSource, SearchSource } from "../sources/types.ts";
-import type { Telemetry } from "../telemetry/telemetry.ts";
 import { XMentionSource, XSearchSource } from "../sources/x.ts";
+import type { Telemetry } from "../telemetry/telemetry.ts";
 import { type IntakeRun, runMentionIntake } from "./service.ts";
 import { createTelegramIntake, type TelegramIntake, webhookDelivery } from "./telegram.ts";
 import { clientBudget, createXBudget, type XBudget } from "./x-budget-store.ts";

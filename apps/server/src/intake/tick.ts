@@ -16,27 +16,32 @@ export async function runIntakeTick(db: Database, intake: Intake, logger: Logger
   for (const source of intake.mentionSources) {
     const network = mentionNetwork(source);
     // Each poll is the root of its own trace: the approvals it makes and the jobs they ask for continue it.
-    await withRootSpan(intake.telemetry.tracer, "intake.poll", { "curate.intake.network": network }, async () => {
-      const poll = {
-        sourceKey: source.key,
-        network,
-        at: now,
-        nextPollAt: new Date(now.getTime() + intervalMs),
-      };
-      try {
-        const run = await intake.runPass(source);
-        if (!run.skipped) await recordSourcePoll(db, poll);
-        if (run.read) logger.info({ source: source.key, ...run }, "mentions read");
-      } catch (error) {
-        if (error instanceof XBudgetSpent && intake.x) {
-          await reportXBudgetSpent(intake.x.budget, logger, xBudgetWindow(now), { source: source.key });
-        } else {
-          intake.telemetry.metrics.observeIntakePoll(network, { postedAt: [], failed: true, at: now });
-          await recordSourcePoll(db, { ...poll, error });
-          logger.warn({ err: error, source: source.key }, "mention intake failed");
+    await withRootSpan(
+      intake.telemetry.tracer,
+      "intake.poll",
+      { "curate.intake.network": network },
+      async () => {
+        const poll = {
+          sourceKey: source.key,
+          network,
+          at: now,
+          nextPollAt: new Date(now.getTime() + intervalMs),
+        };
+        try {
+          const run = await intake.runPass(source);
+          if (!run.skipped) await recordSourcePoll(db, poll);
+          if (run.read) logger.info({ source: source.key, ...run }, "mentions read");
+        } catch (error) {
+          if (error instanceof XBudgetSpent && intake.x) {
+            await reportXBudgetSpent(intake.x.budget, logger, xBudgetWindow(now), { source: source.key });
+          } else {
+            intake.telemetry.metrics.observeIntakePoll(network, { postedAt: [], failed: true, at: now });
+            await recordSourcePoll(db, { ...poll, error });
+            logger.warn({ err: error, source: source.key }, "mention intake failed");
+          }
         }
-      }
-    });
+      },
+    );
   }
   try {
     const { stored, sourceKeys } = await runFeedSources(db, intake, logger, now);

@@ -10,6 +10,7 @@ import { newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
 import { processingJobs, processingSteps } from "../db/schema.ts";
 import { createXBudget } from "../intake/x-budget-store.ts";
+import { recordSourcePoll } from "./intake-sources.ts";
 import type { LogSelfCheckStatus } from "./log-check.ts";
 
 const SECRET = "alert-webhook-secret-0123456789";
@@ -17,6 +18,7 @@ const BOT_TOKEN = "123456:alert-bot-token-abcdefghijklmnop";
 const CHAT = "-100777";
 const FEED = "watched";
 const adminKey = newKey();
+const ALERT_FAILURE_WINDOW_MINUTES = 60;
 
 let server: TestServer;
 let hook: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -39,6 +41,7 @@ beforeAll(async () => {
       ALERT_QUEUE_AGE_MINUTES: "15",
       ALERT_FAILURE_RATE_PERCENT: "50",
       ALERT_FAILURE_MIN_STEPS: "4",
+      ALERT_FAILURE_WINDOW_MINUTES: String(ALERT_FAILURE_WINDOW_MINUTES),
       ALERT_SOURCE_SILENT_MINUTES: "60",
       X_API_CALLS_PER_HOUR: "2",
       // Checks run only when a test asks (runAlertsNow), at the clock it set.
@@ -202,5 +205,19 @@ describe("alerts", () => {
       "alert.opened",
       "alert.resolved",
     ]);
+
+    // The failures leave the window and the source reads again: both incidents end, and each is told once.
+    minutesLater(ALERT_FAILURE_WINDOW_MINUTES + 1);
+    await recordSourcePoll(server.db, {
+      sourceKey: "x:mentions:curatedotfun",
+      network: "twitter",
+      at: now,
+      nextPollAt: new Date(now.getTime() + 60_000),
+    });
+    expect(await check()).toMatchObject({ opened: 0, resolved: 2, notices: 2 });
+    for (const kind of ["failure_rate", "source_silent"]) {
+      expect(notices(kind).map((delivery) => delivery.event)).toEqual(["alert.opened", "alert.resolved"]);
+    }
+    expect(messages("✅").length).toBe(3);
   });
 });

@@ -1,4 +1,4 @@
-import { operationsOverviewSchema } from "@curate/core";
+import { currentUserSchema, operationsOverviewSchema } from "@curate/core";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
@@ -330,12 +330,19 @@ describe("GET /api/operations", () => {
     expect(overview.alerts).toEqual({ targets: [], open: [] });
   });
 
-  it("is for super admins only", async () => {
+  it("is for super admins only, and GET /api/users/me says who is one", async () => {
     const anonymous = await server.json("/api/operations");
     expect(anonymous.status).toBe(401);
     const someone = (await signIn(server)).cookie;
     const refused = await server.json("/api/operations", { headers: sessionHeaders(server, someone) });
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("FORBIDDEN");
+
+    const me = async (cookie: string) =>
+      currentUserSchema.parse(
+        (await server.json("/api/users/me", { headers: sessionHeaders(server, cookie) })).body.data,
+      );
+    expect((await me(admin)).superAdmin).toBe(true);
+    expect((await me(someone)).superAdmin).toBe(false);
   });
 });
