@@ -46,7 +46,10 @@ describe("the Operations page", () => {
     await signInAsModerator(page);
     // Reached from the account menu, which shows Operations to super admins only.
     await page.getByRole("banner").getByTestId("account-menu-trigger").click();
-    await page.getByRole("menuitem", { name: "Operations" }).click();
+    const entry = page.getByRole("menuitem", { name: "Operations" });
+    await entry.waitFor();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/operations-menu-1440.png` });
+    await entry.click();
     await page.getByRole("heading", { level: 1, name: "Operations" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/operations");
 
@@ -90,6 +93,7 @@ describe("the Operations page", () => {
     // The phone menu has the same entry.
     await page.getByRole("button", { name: "Open menu" }).click();
     await page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Operations" }).waitFor();
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/operations-menu-375.png` });
     expect(pageErrors).toEqual([]);
   });
 });

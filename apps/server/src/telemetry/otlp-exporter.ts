@@ -27,11 +27,13 @@ export class OtlpJsonExporter implements SpanExporter {
       done({ code: FAILED, error: new Error("The exporter is shut down.") });
       return;
     }
-    const body = JsonTraceSerializer.serializeRequest(spans);
-    if (!body) {
+    const serialised = JsonTraceSerializer.serializeRequest(spans);
+    if (!serialised) {
       done({ code: FAILED, error: new Error("Spans could not be serialised.") });
       return;
     }
+    // The serialiser answers UTF-8 JSON as bytes; as text it is a body every fetch typing accepts.
+    const body = new TextDecoder().decode(serialised);
     // The batch may be sent from within a traced chain (a span's end starts the batch's timer): its request is not
     // part of that trace, or each export would make a span to export.
     const sent = untraced(() =>
