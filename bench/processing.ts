@@ -17,6 +17,7 @@ import { createIntake } from "../apps/server/src/intake/runtime.ts";
 import { createLogger } from "../apps/server/src/logger.ts";
 import { moderateLink } from "../apps/server/src/moderation/service.ts";
 import { withModerationLog } from "../apps/server/src/moderation-log/journal.ts";
+import { createTelemetry } from "../apps/server/src/telemetry/telemetry.ts";
 import { startWorker } from "../apps/server/src/worker/host.ts";
 import { installQueue } from "../apps/server/src/worker/queue.ts";
 import { ADMIN_URL, BENCH_LOG_SIGNING_KEY, type Driver, openFreshDatabase, postgresReachable } from "./db.ts";
@@ -143,12 +144,17 @@ async function inProcess(driver: Driver): Promise<Result> {
     LOG_LEVEL: "silent",
   });
   const logger = createLogger("silent");
-  const intake = createIntake(handle.db, appEnv, logger, createChangeNotifier().notify);
+  const telemetry = createTelemetry();
+  const intake = createIntake(handle.db, appEnv, logger, {
+    telemetry,
+    notifyChanged: createChangeNotifier().notify,
+  });
   const worker = await startWorker({
     database: handle,
     env: appEnv,
     intake,
     logger,
+    telemetry,
     extraPlugins: [noopDistributor],
   });
   try {

@@ -25,12 +25,15 @@ import { leaderboardRoutes } from "./leaderboard/routes.ts";
 import { writeLimit } from "./limits/middleware.ts";
 import { moderationRoutes } from "./moderation/routes.ts";
 import { logKeyRoutes, moderationLogRoutes } from "./moderation-log/routes.ts";
+import { operationsRoutes } from "./operations/routes.ts";
 import { pluginRoutes } from "./plugins/routes.ts";
 import { dryRunRoutes } from "./processing/dry-run-routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
 import { publicationRoutes } from "./publications/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
+import { requestTelemetry } from "./telemetry/http.ts";
+import { mountMetrics } from "./telemetry/routes.ts";
 import { uploadRoutes } from "./uploads/routes.ts";
 import { userRoutes } from "./users/routes.ts";
 import { createPageCache, spaHandler, uploadsHandler } from "./web/static.ts";
@@ -54,11 +57,13 @@ export function createApp(options: AppOptions) {
         env: options.env,
         intake: options.intake,
         logger: options.logger,
+        telemetry: options.telemetry,
       }),
   };
   const { logger } = deps;
   const app = new OpenAPIHono<AppBindings>();
 
+  app.use(requestTelemetry(deps.telemetry));
   app.use(async (c, next) => {
     const started = performance.now();
     const requestId = acceptedRequestId(c.req.header("x-request-id")) ?? randomUUID();
@@ -141,6 +146,7 @@ export function createApp(options: AppOptions) {
     leaderboardRoutes,
     activityRoutes,
     pluginRoutes,
+    operationsRoutes,
   ]) {
     api.route("/", routes(deps));
   }
@@ -160,6 +166,7 @@ export function createApp(options: AppOptions) {
   });
   app.route("/api", api);
 
+  mountMetrics(app, deps);
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
   app.route("/rss", rssRoutes(deps));
   app.route("/", logKeyRoutes(deps));

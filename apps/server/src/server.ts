@@ -12,7 +12,10 @@ import { createChangeNotifier } from "./http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "./http/node-server.ts";
 import { createIntake } from "./intake/runtime.ts";
 import { openMissingLogs } from "./moderation-log/journal.ts";
+import { moderationLogSelfCheck } from "./moderation-log/service.ts";
 import { seedDemoData } from "./seed/demo.ts";
+import { metricsApp } from "./telemetry/routes.ts";
+import { startTelemetry } from "./telemetry/telemetry.ts";
 import { VERSION } from "./version.ts";
 import { startWorker } from "./worker/host.ts";
 
@@ -81,6 +84,8 @@ export function configuredBaseUrls(env: AppEnv): Array<string | undefined> {
     env.AI_API_BASE_URL,
     env.CROSSPOST_API_URL,
     env.PINATA_API_URL,
+    env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    env.ALERT_WEBHOOK_URL,
   ];
 }
 
@@ -99,6 +104,9 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
       `--role=${role} needs DATABASE_URL: the embedded database belongs to a single process.`,
     );
   }
+  // Before anything runs, so the first request and the first poll are traced too. The app and the worker of this
+  // process share it: one /metrics answers for both.
+  const telemetry = await startTelemetry(env, logger);
   const database = await openConfiguredDatabase(env);
   await database.migrate();
   await checkSecretsKey(database, env, logger);
@@ -109,14 +117,39 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   const opened = await openMissingLogs(database.db);
   if (opened) logger.info({ feeds: opened }, "moderation logs opened");
   const changes = createChangeNotifier();
-  const intake = createIntake(database.db, env, logger, changes.notify);
-  const worker = role === "api" ? null : await startWorker({ database, env, intake, logger });
-  const stop = () => (worker ? worker.stop() : Promise.resolve()).then(() => database.close());
+  const intake = createIntake(database.db, env, logger, { telemetry, notifyChanged: changes.notify });
+  // The Operations page and its alerts read the moderation logs' self-check.
+  const logSelfCheck = moderationLogSelfCheck(database.db);
+  const worker =
+    role === "api"
+      ? null
+      : await startWorker({ database, env, intake, logger, telemetry, role, logSelfCheck });
+  const stop = () =>
+    (worker ? worker.stop() : Promise.resolve())
+      .then(() => database.close())
+      .then(() => telemetry.shutdown());
   if (role === "worker") {
     logger.info({ driver: database.driver, version: VERSION }, "Curate worker running");
-    return { url: null, close: stop };
+    // Its jobs and steps are counted in this process: with METRICS_TOKEN it answers /metrics (and only that).
+    if (!env.METRICS_TOKEN) return { url: null, close: stop };
+    const metricsServer = serve({
+      fetch: metricsApp({ database, env, telemetry }).fetch,
+      port: env.PORT,
+      hostname: env.HOST,
+    });
+    prepareNodeServer(metricsServer);
+    return { url: null, close: () => closeNodeServer(metricsServer).then(stop) };
   }
-  const app = createApp({ database, env, logger, version: VERSION, intake, changes });
+  const app = createApp({
+    database,
+    env,
+    logger,
+    version: VERSION,
+    intake,
+    changes,
+    telemetry,
+    logSelfCheck,
+  });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
       const url = `http://localhost:${info.port}`;

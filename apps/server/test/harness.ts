@@ -3,6 +3,7 @@ import type { App } from "../src/app.ts";
 import type { AppEnv } from "../src/config/env.ts";
 import type { Database, DatabaseHandle } from "../src/db/index.ts";
 import type { Intake } from "../src/intake/runtime.ts";
+import type { Telemetry } from "../src/telemetry/telemetry.ts";
 import type { WorkerHost } from "../src/worker/host.ts";
 import { openScratchDatabase, type ScratchDatabase } from "./databases.ts";
 import { type ServeOptions, serveApp } from "./serve-app.ts";
@@ -16,6 +17,8 @@ export interface TestServer {
   db: Database;
   database: DatabaseHandle;
   env: AppEnv;
+  /** The app's own metrics and tracer, shared with its worker. */
+  telemetry: Telemetry;
   /** fetch against the running app, path relative to its base URL. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /** fetch + JSON body; tests assert on its shape, so it is left loosely typed. */
@@ -61,6 +64,7 @@ export async function startTestServer(
     db: handle.db,
     database: handle,
     env: served.env,
+    telemetry: served.telemetry,
     request,
     async json<T>(path: string, init?: RequestInit) {
       const response = await request(path, init);

@@ -11,12 +11,15 @@ import { createChangeNotifier } from "../src/http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "../src/http/node-server.ts";
 import { createIntake, type Intake } from "../src/intake/runtime.ts";
 import { createLogger } from "../src/logger.ts";
+import { startTelemetry, type Telemetry } from "../src/telemetry/telemetry.ts";
 import { runnerDeps, startWorker, type WorkerHost, type WorkerOptions } from "../src/worker/host.ts";
 
 export interface ServedApp {
   app: App;
   intake: Intake;
   env: AppEnv;
+  /** The app's own metrics and tracer (the worker's too), as `serve` makes them from the environment. */
+  telemetry: Telemetry;
   baseUrl: string;
   /** The worker role on the same database, when asked for. */
   worker: WorkerHost | null;
@@ -26,7 +29,7 @@ export interface ServedApp {
 export interface ServeOptions {
   version?: string;
   /** Runs the worker role too (processing and intake), with these plugins besides the built-ins. */
-  worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets" | "clock">;
+  worker?: Pick<WorkerOptions, "extraPlugins" | "feedSecrets" | "clock" | "logSelfCheck">;
   /** The app's logger; a silent one unless a test wants to read what is logged. */
   logger?: Logger;
   /** What answers requests: the app's own fetch unless a benchmark puts routes of its own in front of it. */
@@ -46,10 +49,15 @@ export async function serveApp(
   const env = loadEnv({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", ...envOverrides });
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const changes = createChangeNotifier();
-  const intake = createIntake(database.db, env, logger, changes.notify, { clock: options.worker?.clock });
+  const telemetry = await startTelemetry(env, logger);
+  const intake = createIntake(database.db, env, logger, {
+    telemetry,
+    notifyChanged: changes.notify,
+    clock: options.worker?.clock,
+  });
   // Dry runs in requests use the same extra plugins and feed secrets as the test's worker.
   const runner = options.worker
-    ? runnerDeps({ database, env, intake, logger, ...options.worker })
+    ? runnerDeps({ database, env, intake, logger, telemetry, ...options.worker })
     : undefined;
   const app = createApp({
     database,
@@ -58,10 +66,12 @@ export async function serveApp(
     version: options.version ?? "test",
     intake,
     changes,
+    telemetry,
     runner,
+    logSelfCheck: options.worker?.logSelfCheck,
   });
   const worker = options.worker
-    ? await startWorker({ database, env, intake, logger, ...options.worker })
+    ? await startWorker({ database, env, intake, logger, telemetry, ...options.worker })
     : null;
   const server = serve({ fetch: options.fetch?.(app) ?? app.fetch, port: 0, hostname: "127.0.0.1" });
   prepareNodeServer(server);
@@ -70,12 +80,14 @@ export async function serveApp(
     app,
     intake,
     env,
+    telemetry,
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     worker,
     async close() {
       // Every test is done with the server by now: nothing in flight deserves a grace period.
       await closeNodeServer(server, 0);
       await worker?.stop();
+      await telemetry.shutdown();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as LeaderboardRouteImport } from './routes/leaderboard'
+import { Route as OperationsRouteImport } from './routes/operations'
 import { Route as ProfileRouteRouteImport } from './routes/profile/route'
 import { Route as TestRouteImport } from './routes/test'
 import { Route as CreateFeedRouteRouteImport } from './routes/create/feed/route'
@@ -53,6 +54,11 @@ const IndexRoute = IndexRouteImport.update({
 const LeaderboardRoute = LeaderboardRouteImport.update({
   id: '/leaderboard',
   path: '/leaderboard',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const OperationsRoute = OperationsRouteImport.update({
+  id: '/operations',
+  path: '/operations',
   getParentRoute: () => rootRouteImport,
 } as any)
 const ProfileRouteRoute = ProfileRouteRouteImport.update({
@@ -229,6 +235,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/profile': typeof ProfileRouteRouteWithChildren
   '/leaderboard': typeof LeaderboardRoute
+  '/operations': typeof OperationsRoute
   '/test': typeof TestRoute
   '/create/feed': typeof CreateFeedRouteRouteWithChildren
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
@@ -265,6 +272,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/leaderboard': typeof LeaderboardRoute
+  '/operations': typeof OperationsRoute
   '/test': typeof TestRoute
   '/create/plugin': typeof CreatePluginRoute
   '/plugin/$pluginId': typeof PluginPluginIdRoute
@@ -299,6 +307,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/profile': typeof ProfileRouteRouteWithChildren
   '/leaderboard': typeof LeaderboardRoute
+  '/operations': typeof OperationsRoute
   '/test': typeof TestRoute
   '/create/feed': typeof CreateFeedRouteRouteWithChildren
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
@@ -338,6 +347,7 @@ export interface FileRouteTypes {
     | '/'
     | '/profile'
     | '/leaderboard'
+    | '/operations'
     | '/test'
     | '/create/feed'
     | '/feed/$feedId'
@@ -374,6 +384,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/leaderboard'
+    | '/operations'
     | '/test'
     | '/create/plugin'
     | '/plugin/$pluginId'
@@ -407,6 +418,7 @@ export interface FileRouteTypes {
     | '/'
     | '/profile'
     | '/leaderboard'
+    | '/operations'
     | '/test'
     | '/create/feed'
     | '/feed/$feedId'
@@ -445,6 +457,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ProfileRouteRoute: typeof ProfileRouteRouteWithChildren
   LeaderboardRoute: typeof LeaderboardRoute
+  OperationsRoute: typeof OperationsRoute
   TestRoute: typeof TestRoute
   CreateFeedRouteRoute: typeof CreateFeedRouteRouteWithChildren
   FeedFeedIdRouteRoute: typeof FeedFeedIdRouteRouteWithChildren
@@ -469,6 +482,13 @@ declare module '@tanstack/react-router' {
       path: '/leaderboard'
       fullPath: '/leaderboard'
       preLoaderRoute: typeof LeaderboardRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/operations': {
+      id: '/operations'
+      path: '/operations'
+      fullPath: '/operations'
+      preLoaderRoute: typeof OperationsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/profile': {
@@ -808,6 +828,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ProfileRouteRoute: ProfileRouteRouteWithChildren,
   LeaderboardRoute: LeaderboardRoute,
+  OperationsRoute: OperationsRoute,
   TestRoute: TestRoute,
   CreateFeedRouteRoute: CreateFeedRouteRouteWithChildren,
   FeedFeedIdRouteRoute: FeedFeedIdRouteRouteWithChildren,

@@ -22,6 +22,8 @@ export * from "./moderation-log.ts";
 export * from "./moderation-log-rules.ts";
 export * from "./moderation-rules.ts";
 export * from "./nep413.ts";
+export * from "./operations.ts";
+export * from "./operations-rules.ts";
 export * from "./platforms.ts";
 export * from "./plugin-configs.ts";
 export * from "./plugin-registry.ts";

@@ -17,6 +17,8 @@ export const currentUserSchema = z.object({
   profileImage: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Whether this server names the user a super admin (SUPER_ADMIN_ACCOUNTS): the web app shows Operations then. */
+  superAdmin: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

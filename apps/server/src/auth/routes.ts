@@ -86,7 +86,7 @@ export function authRoutes({ database: { db }, env }: AppDeps) {
       maxAge: SESSION_TTL_MS / 1000,
       expires: session.expiresAt,
     });
-    return ok(c, publicUser(user), "Signed in.");
+    return ok(c, publicUser(user, env), "Signed in.");
   });
   router.openapi(logoutRoute, async (c) => {
     const cookie = getCookie(c, SESSION_COOKIE);

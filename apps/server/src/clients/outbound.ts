@@ -1,6 +1,7 @@
 import { type LookupAddress, type LookupOptions, lookup } from "node:dns";
 import { BlockList, isIP } from "node:net";
 import { Agent, buildConnector, type Dispatcher, setGlobalDispatcher } from "undici";
+import { SpanKind, withSpan } from "../telemetry/tracing.ts";
 
 /**
  * The one door every request the server makes goes through (decision 0022). Two kinds of address exist:
@@ -239,22 +240,37 @@ export function guardedFetch(allowedHosts: readonly string[], options: GuardedFe
   return async (input, init = {}) => {
     let url = await checkOutboundUrl(input instanceof Request ? input.url : input, allowedHosts);
     let request: RequestInit = init;
-    for (let hop = 0; ; hop++) {
-      // Node's fetch is undici's and takes its `dispatcher`; the global RequestInit type does not say so.
-      const response = await fetch(url, {
-        ...request,
-        redirect: "manual",
-        dispatcher,
-      } as unknown as RequestInit).catch((error: unknown) => {
-        // undici reports a refused connection as "fetch failed" with the guard's error as its cause.
-        throw error instanceof TypeError && error.cause instanceof BlockedUrlError ? error.cause : error;
-      });
-      const location = response.headers.get("location");
-      if (hop >= redirects || !REDIRECT_STATUSES.has(response.status) || !location) return response;
-      await response.body?.cancel();
-      const next = await checkOutboundUrl(new URL(location, url), allowedHosts);
-      request = redirectedInit(request, response.status, next.origin === url.origin);
-      url = next;
+    const method = (init.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+    // Only the host is recorded: paths and queries can carry credentials (a Telegram bot token, an API key).
+    return withSpan(
+      `HTTP ${method}`,
+      { "http.request.method": method, "server.address": url.hostname },
+      async (span) => {
+        const response = await followRedirects();
+        span.setAttribute("http.response.status_code", response.status);
+        return response;
+      },
+      { kind: SpanKind.CLIENT },
+    );
+
+    async function followRedirects(): Promise<Response> {
+      for (let hop = 0; ; hop++) {
+        // Node's fetch is undici's and takes its `dispatcher`; the global RequestInit type does not say so.
+        const response = await fetch(url, {
+          ...request,
+          redirect: "manual",
+          dispatcher,
+        } as unknown as RequestInit).catch((error: unknown) => {
+          // undici reports a refused connection as "fetch failed" with the guard's error as its cause.
+          throw error instanceof TypeError && error.cause instanceof BlockedUrlError ? error.cause : error;
+        });
+        const location = response.headers.get("location");
+        if (hop >= redirects || !REDIRECT_STATUSES.has(response.status) || !location) return response;
+        await response.body?.cancel();
+        const next = await checkOutboundUrl(new URL(location, url), allowedHosts);
+        request = redirectedInit(request, response.status, next.origin === url.origin);
+        url = next;
+      }
     }
   };
 }

@@ -178,6 +178,58 @@ const envSchema = z.object({
   /** "Publish again as a new post" (a second copy on a channel) one account may ask for an hour. */
   REPUBLISH_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(10),
   RSS_ALLOWED_HOSTS: list,
+  /**
+   * The bearer token Prometheus sends to read `GET /metrics` (Authorization: Bearer …); unset, the route is off.
+   * At least 16 characters (`openssl rand -hex 32`).
+   */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").max(256).optional(),
+  /** An OTLP/HTTP collector's base URL (http://collector:4318): set, traces are exported to `<it>/v1/traces`. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  /** Headers the collector needs (`key=value,key2=value2`, values URL-encoded), e.g. an API key. */
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .max(4096)
+    .default("")
+    .transform((value, ctx) => {
+      const headers: Record<string, string> = {};
+      for (const pair of value
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const at = pair.indexOf("=");
+        const name = pair.slice(0, at).trim();
+        if (at < 1 || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+          ctx.addIssue({ code: "custom", message: "must be key=value pairs separated by commas" });
+          return z.NEVER;
+        }
+        headers[name.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+      }
+      return headers;
+    }),
+  OTEL_SERVICE_NAME: z.string().min(1).max(100).default("curate"),
+  /** Where alert notices are POSTed as JSON (signed like webhook deliveries when ALERT_WEBHOOK_SECRET is set). */
+  ALERT_WEBHOOK_URL: z.url().optional(),
+  ALERT_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").max(256).optional(),
+  /** A Telegram bot that sends alert notices to ALERT_TELEGRAM_CHAT_ID (both or neither). A secret. */
+  ALERT_TELEGRAM_BOT_TOKEN: z
+    .string()
+    .regex(/^\d{1,20}:[\w-]{20,100}$/, "must be a bot token as @BotFather gives it (<id>:<secret>)")
+    .optional(),
+  ALERT_TELEGRAM_CHAT_ID: z
+    .string()
+    .regex(/^(-?\d{1,20}|@\w{5,32})$/, "must be a chat id or @channelusername")
+    .optional(),
+  /** How often the alert check runs (one check per interval over every worker). */
+  ALERT_CHECK_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** A queue whose oldest waiting job has waited this long opens an alert. */
+  ALERT_QUEUE_AGE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(15),
+  /** A plugin and channel whose steps failed at least this share (in %) within the window opens an alert… */
+  ALERT_FAILURE_RATE_PERCENT: z.coerce.number().int().min(1).max(100).default(50),
+  /** …once at least this many of its steps ended in the window. */
+  ALERT_FAILURE_MIN_STEPS: z.coerce.number().int().min(1).max(100_000).default(10),
+  ALERT_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
+  /** A source that has not read successfully this long past its own polling interval opens an alert. */
+  ALERT_SOURCE_SILENT_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),
   /** The web app's server-rendering entry (default: dist-server/entry-server.js beside the web build). */
@@ -274,6 +326,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
   if (env.MASTODON_ACCESS_TOKEN && !env.MASTODON_BASE_URL) {
     throw new EnvError(
       "Invalid environment:\n  MASTODON_BASE_URL: required with MASTODON_ACCESS_TOKEN (the bot's instance)",
+    );
+  }
+  if (Boolean(env.ALERT_TELEGRAM_BOT_TOKEN) !== Boolean(env.ALERT_TELEGRAM_CHAT_ID)) {
+    throw new EnvError(
+      "Invalid environment:\n  ALERT_TELEGRAM_CHAT_ID: ALERT_TELEGRAM_BOT_TOKEN and ALERT_TELEGRAM_CHAT_ID go together",
     );
   }
   if (production && env.ENABLE_TEST_ROUTES) {

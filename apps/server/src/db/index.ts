@@ -23,7 +23,17 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** Calls `onNotify` for each NOTIFY on `channel` (across processes on PostgreSQL); returns how to stop. */
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /** The connection pool as /metrics reports it (PGlite: its one connection). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open, idle among them, queries waiting for one, and the most the pool opens. */
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 /**
@@ -116,7 +126,8 @@ export type DatabaseTarget = { url: string } | { pgliteDir: string };
 
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if ("url" in target) {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    const max = 10;
+    const pool = new pg.Pool({ connectionString: target.url, max });
     // A connection lost while idle in the pool, or while checked out between the statements of a transaction
     // (server restart, terminated backend), must not crash the process: the statement under way fails instead,
     // answers UNAVAILABLE, and the pool replaces the connection. pg emits such losses as 'error' events, on the
@@ -133,6 +144,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       driver: "postgres",
       connection: { driver: "postgres", url: target.url },
       listen: (channel, onNotify) => listenOnPostgres(target.url, channel, onNotify),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
       migrate: () => migrateNodePg(drizzleNodePg(pool, { schema }), { migrationsFolder: MIGRATIONS_FOLDER }),
       ping: async () => {
         await db.execute(sql`select 1`);
@@ -158,6 +170,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
         await stop();
       };
     },
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }),
     migrate: () => migratePglite(pgliteDb, { migrationsFolder: MIGRATIONS_FOLDER }),
     ping: async () => {
       await db.execute(sql`select 1`);

@@ -429,6 +429,11 @@ export const processingJobs = pgTable(
     periodEnd: timestamp("period_end", { withTimezone: true, mode: "date" }),
     startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The W3C traceparent of the span that asked for the job (an HTTP request, a mention poll), so the worker's
+     * spans continue that trace; null when tracing is off.
+     */
+    traceParent: text("trace_parent"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -441,6 +446,10 @@ export const processingJobs = pgTable(
     index("processing_jobs_outbox_idx")
       .on(t.createdAt)
       .where(sql`${t.queuedAt} is null and ${t.status} = 'pending'`),
+    // Queue depth and age by kind (Operations page, /metrics, alerts): only the open jobs, whatever the history.
+    index("processing_jobs_open_idx")
+      .on(t.kind, t.createdAt)
+      .where(sql`${t.status} in ('pending', 'processing')`),
     // Every intake tick counts the acknowledgements still to send (the X budget keeps their calls aside).
     index("processing_jobs_open_acknowledgements_idx")
       .on(t.createdAt)
@@ -480,7 +489,11 @@ export const processingSteps = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("processing_steps_job_idx").on(t.jobId, t.stepOrder)],
+  (t) => [
+    index("processing_steps_job_idx").on(t.jobId, t.stepOrder),
+    // The Operations page and the failure-rate alert read the steps that ended in the last hour.
+    index("processing_steps_completed_idx").on(t.completedAt),
+  ],
 );
 
 /**
@@ -831,6 +844,66 @@ export const feedConfigVersions = pgTable(
     savedAt: timestamp("saved_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.feedId, t.version] })],
+);
+
+/**
+ * The worker processes alive now (the Operations page): each writes its row every heartbeat and deletes it when it
+ * stops; a row whose heartbeat is late belongs to a process that died.
+ */
+export const workerHeartbeats = pgTable("worker_heartbeats", {
+  id: text("id").primaryKey(),
+  host: text("host").notNull(),
+  pid: integer("pid").notNull(),
+  role: text("role").notNull(),
+  version: text("version").notNull(),
+  /** Jobs the process was running at its last heartbeat, and how many it may run at once. */
+  running: integer("running").notNull().default(0),
+  concurrency: integer("concurrency").notNull(),
+  startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull(),
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/**
+ * How each intake source fares (a bot's mentions on one network, or one search of a feed's source): when it was
+ * last polled, last read without an error, and is next due. Rows of sources no longer configured are pruned.
+ */
+export const intakeSources = pgTable(
+  "intake_sources",
+  {
+    sourceKey: text("source_key").primaryKey(),
+    network: text("network").notNull(),
+    feedId: text("feed_id").references(() => feeds.id, { onDelete: "cascade" }),
+    lastPollAt: timestamp("last_poll_at", { withTimezone: true, mode: "date" }),
+    lastSuccessAt: timestamp("last_success_at", { withTimezone: true, mode: "date" }),
+    nextPollAt: timestamp("next_poll_at", { withTimezone: true, mode: "date" }),
+    lastError: text("last_error"),
+    lastErrorAt: timestamp("last_error_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("intake_sources_feed_idx").on(t.feedId)],
+);
+
+/**
+ * An incident the alert check opened (a queue too old, a failure rate, a silent source, a spent budget, a broken
+ * moderation log): one open row per kind and subject; the admins are told once when it opens and once when it
+ * resolves, and a notice that could not be delivered is tried again on the next check.
+ */
+export const operationAlerts = pgTable(
+  "operation_alerts",
+  {
+    id: serial("id").primaryKey(),
+    kind: text("kind").notNull(),
+    subject: text("subject").notNull(),
+    message: text("message").notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true, mode: "date" }).notNull(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true, mode: "date" }),
+    openNotifiedAt: timestamp("open_notified_at", { withTimezone: true, mode: "date" }),
+    resolveNotifiedAt: timestamp("resolve_notified_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("operation_alerts_open_idx").on(t.kind, t.subject).where(sql`${t.resolvedAt} is null`),
+    index("operation_alerts_opened_idx").on(t.openedAt),
+  ],
 );
 
 /**

@@ -5,7 +5,9 @@ import { XBudgetSpent } from "../clients/x-api.ts";
 import type { Database } from "../db/index.ts";
 import { feeds, sourceCursors } from "../db/schema.ts";
 import { nextScheduledRun } from "../feeds/schedules.ts";
+import { recordSourcePoll, searchNetwork } from "../operations/intake-sources.ts";
 import { oldestFirst, type SearchSource, type SearchSpec } from "../sources/types.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
 import type { Intake, XIntake } from "./runtime.ts";
 import { ingestSourcePosts, saveCursor } from "./service.ts";
 import {
@@ -49,14 +51,42 @@ export function isDue(config: FeedConfig, lastRun: Date | undefined, now: Date, 
   return lastRun.getTime() + (config.pollingIntervalMs ?? DEFAULT_SOURCE_INTERVAL_MS) <= now.getTime();
 }
 
+/** When a search that ran at `at` is due again: its cron schedule's next run, or the interval after. */
+export function nextDueAt(config: FeedConfig, at: Date): Date {
+  const schedule = config.ingestion?.schedule;
+  if (schedule) {
+    try {
+      return nextScheduledRun(schedule, at);
+    } catch {
+      // An unreadable schedule runs on the interval (isDue says so in the log).
+    }
+  }
+  return new Date(at.getTime() + (config.pollingIntervalMs ?? DEFAULT_SOURCE_INTERVAL_MS));
+}
+
 export function searchKey(feedId: string, sourceIndex: number, searchIndex: number, searchId?: string) {
   return `feed:${feedId}:${sourceIndex}:${searchId ?? searchIndex}`;
 }
 
 /** A due X search: paid for from the operator's X budget, shared by the account that created its feed. */
-type DueX = { feedId: string; account: string; key: string; search: SearchSpec; last?: LastRun };
+type DueX = {
+  feedId: string;
+  account: string;
+  key: string;
+  search: SearchSpec;
+  last?: LastRun;
+  network: string;
+  nextPollAt: Date;
+  metrics?: Metrics;
+};
 
-/** One search: what it found stored as the feed's pending submissions, then its cursor moved past them. */
+/** Where a search is recorded for operations (its network, when it is due again) and counted (the intake's metrics). */
+type SearchPoll = { network: string; nextPollAt: Date; at: Date; metrics?: Metrics };
+
+/**
+ * One search: what it found stored as the feed's pending submissions, then its cursor moved past them. Its poll is
+ * recorded for operations; a search the X budget turned away is not a failure of the source.
+ */
 async function runSearch(
   db: Database,
   adapter: SearchSource,
@@ -64,11 +94,33 @@ async function runSearch(
   key: string,
   search: SearchSpec,
   last: LastRun | undefined,
+  poll: SearchPoll,
 ): Promise<number> {
-  const result = await adapter.search(search, last?.cursor ?? null);
-  const stored = await ingestSourcePosts(db, oldestFirst(result.posts), { sourceId: key, feedId });
-  await saveCursor(db, key, result.cursor ?? last?.cursor ?? "");
-  return stored;
+  const recorded = {
+    sourceKey: key,
+    network: poll.network,
+    feedId,
+    at: poll.at,
+    nextPollAt: poll.nextPollAt,
+  };
+  try {
+    const result = await adapter.search(search, last?.cursor ?? null);
+    poll.metrics?.observeIntakePoll(poll.network, {
+      postedAt: result.posts.map((post) => post.createdAt),
+      failed: false,
+      at: poll.at,
+    });
+    const stored = await ingestSourcePosts(db, oldestFirst(result.posts), { sourceId: key, feedId });
+    await saveCursor(db, key, result.cursor ?? last?.cursor ?? "");
+    await recordSourcePoll(db, recorded);
+    return stored;
+  } catch (error) {
+    if (!(error instanceof XBudgetSpent)) {
+      poll.metrics?.observeIntakePoll(poll.network, { postedAt: [], failed: true, at: poll.at });
+      await recordSourcePoll(db, { ...recorded, error });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -78,7 +130,7 @@ async function runSearch(
  */
 export async function runFeedSources(
   db: Database,
-  intake: Pick<Intake, "searchSourceFor"> & Partial<Pick<Intake, "x">>,
+  intake: Pick<Intake, "searchSourceFor"> & Partial<Pick<Intake, "x" | "telemetry">>,
   logger: Logger,
   now = new Date(),
 ) {
@@ -95,6 +147,7 @@ export async function runFeedSources(
     if (at && at.getTime() > (servedX.get(name) ?? Number.NEGATIVE_INFINITY)) servedX.set(name, at.getTime());
   };
   let stored = 0;
+  const sourceKeys: string[] = [];
   for (const feed of rows) {
     const config = feed.config as FeedConfig;
     if (config.enabled === false || config.ingestion?.enabled === false) continue;
@@ -104,7 +157,14 @@ export async function runFeedSources(
       if (!budgeted && !adapter) continue;
       for (const [searchIndex, search] of (source.search ?? []).entries()) {
         const key = searchKey(feed.id, sourceIndex, searchIndex, search.searchId);
+        sourceKeys.push(key);
         const last = runs.get(key);
+        const poll = {
+          network: searchNetwork(source.plugin),
+          nextPollAt: nextDueAt(config, now),
+          at: now,
+          metrics: intake.telemetry?.metrics,
+        };
         // A feed nobody created (seeded, imported) is an account of its own.
         const account = feed.createdBy?.toLowerCase() ?? `feed:${feed.id}`;
         if (!adapter) {
@@ -113,11 +173,11 @@ export async function runFeedSources(
         }
         if (!isDue(config, last?.at, now, logger)) continue;
         if (!adapter) {
-          dueX.push({ feedId: feed.id, account, key, search, last });
+          dueX.push({ feedId: feed.id, account, key, search, last, ...poll });
           continue;
         }
         try {
-          stored += await runSearch(db, adapter, feed.id, key, search, last);
+          stored += await runSearch(db, adapter, feed.id, key, search, last, poll);
         } catch (error) {
           logger.warn({ err: error, feed: feed.id, search: key }, "feed source failed");
         }
@@ -126,7 +186,7 @@ export async function runFeedSources(
   }
   if (intake.x) stored += await runXSearches(db, intake.x, demandOf(dueX, servedX), logger, now);
   else if (intake.x === null) await saveXSearchWaits(db, [], now);
-  return { stored };
+  return { stored, sourceKeys };
 }
 
 /**
@@ -168,7 +228,12 @@ async function runXSearches(
   for (const [index, key] of plan.run.entries()) {
     const search = byKey.get(key) as DueX;
     try {
-      stored += await runSearch(db, source, search.feedId, key, search.search, search.last);
+      stored += await runSearch(db, source, search.feedId, key, search.search, search.last, {
+        network: search.network,
+        nextPollAt: search.nextPollAt,
+        at: now,
+        metrics: search.metrics,
+      });
     } catch (error) {
       if (error instanceof XBudgetSpent) {
         // Further pages of searches, or other workers' calls (mentions, replies), took the searches' part: this

@@ -289,7 +289,9 @@ describe("the Mastodon source's set-up", () => {
     const mention = server.intake.mentionSources.find((s) => s.platform === "mastodon");
     expect(mention).toMatchObject({ key: CURSOR_KEY, botHandle: `curate@${DOMAIN}` });
     expect(server.intake.searchSourceFor("@curate/mastodon-source")).not.toBeNull();
-    const without = createIntake(server.db, { ...server.env, MASTODON_ACCESS_TOKEN: undefined }, logger);
+    const without = createIntake(server.db, { ...server.env, MASTODON_ACCESS_TOKEN: undefined }, logger, {
+      telemetry: server.telemetry,
+    });
     expect(without.mentionSources.some((s) => s.platform === "mastodon")).toBe(false);
     expect(without.searchSourceFor("@curate/mastodon-source")).toBeNull();
     const dataDir = mkdtempSync(join(tmpdir(), "curate-env-"));

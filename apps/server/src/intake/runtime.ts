@@ -14,6 +14,7 @@ import { RssSearchSource } from "../sources/rss.ts";
 import { TestMentionSource, TestSearchSource, testTweetId } from "../sources/test-source.ts";
 import type { MentionSource, SearchSource } from "../sources/types.ts";
 import { XMentionSource, XSearchSource } from "../sources/x.ts";
+import type { Telemetry } from "../telemetry/telemetry.ts";
 import { type IntakeRun, runMentionIntake } from "./service.ts";
 import { createTelegramIntake, type TelegramIntake, webhookDelivery } from "./telegram.ts";
 import { clientBudget, createXBudget, type XBudget } from "./x-budget-store.ts";
@@ -49,6 +50,8 @@ export interface Intake {
   x: XIntake | null;
   /** What intake ticks and the X budget's windows read the time from (tests move it). */
   clock(): Date;
+  /** Where intake's polls are counted and its ticks traced: the composition's telemetry. */
+  telemetry: Telemetry;
   /**
    * Runs one pass over a source; passes over the same source never overlap in this process, and an exclusive
    * source's pass is skipped while another worker runs one.
@@ -60,13 +63,15 @@ export interface Intake {
   notifyChanged(): void;
 }
 
-export function createIntake(
-  db: Database,
-  env: AppEnv,
-  logger: Logger,
-  notifyChanged: () => void = () => {},
-  options: { clock?: () => Date } = {},
-): Intake {
+export interface IntakeOptions {
+  telemetry: Telemetry;
+  /** Told when intake stored or decided something (read caches clear on it). */
+  notifyChanged?: () => void;
+  clock?: () => Date;
+}
+
+export function createIntake(db: Database, env: AppEnv, logger: Logger, options: IntakeOptions): Intake {
+  const { telemetry, notifyChanged = () => {} } = options;
   const clock = options.clock ?? (() => new Date());
   const xBudget = createXBudget(db, { limit: env.X_API_CALLS_PER_HOUR, clock });
   const xClient = (bearerToken: string, ceiling?: number) =>
@@ -105,8 +110,9 @@ export function createIntake(
   const running = new Map<string, Promise<PassRun>>();
 
   const pass = async (source: MentionSource): Promise<PassRun> => {
-    if (!source.exclusive) return runMentionIntake(db, source, logger);
-    const locked = await tryExclusive(db, `intake:${source.key}`, () => runMentionIntake(db, source, logger));
+    const run = () => runMentionIntake(db, source, logger, telemetry.metrics);
+    if (!source.exclusive) return run();
+    const locked = await tryExclusive(db, `intake:${source.key}`, run);
     return locked.ran ? locked.value : { read: 0, submitted: 0, moderated: 0, skipped: true };
   };
 
@@ -128,6 +134,7 @@ export function createIntake(
   return {
     botHandle: env.BOT_HANDLE,
     clock,
+    telemetry,
     x: bearerToken
       ? {
           budget: xBudget,
@@ -150,7 +157,8 @@ export function createIntake(
     telegram,
     async acceptTelegramUpdate(update) {
       if (!telegram) throw new Error("Telegram intake is off on this server");
-      const run = await runMentionIntake(db, await webhookDelivery(telegram, update, logger), logger);
+      const delivery = await webhookDelivery(telegram, update, logger);
+      const run = await runMentionIntake(db, delivery, logger, telemetry.metrics);
       if (run.submitted || run.moderated) notifyChanged();
       return run;
     },

@@ -22,9 +22,11 @@ import { AppError } from "../errors.ts";
 import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
 import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
 import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
+import { mentionNetwork } from "../operations/intake-sources.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import type { MentionSource, SocialPost } from "../sources/types.ts";
 import { commandText, oldestFirst } from "../sources/types.ts";
+import type { Metrics } from "../telemetry/metrics.ts";
 import { redeemLinkCode } from "../users/link-codes.ts";
 
 /** How a source's posts are read for commands: the bot's handle there, and whether a command must name it. */
@@ -717,14 +719,21 @@ export interface IntakeRun {
 
 /**
  * One intake pass: every mention since the saved cursor, applied oldest first; the cursor moves only
- * after all of them are stored, so a crash re-reads (harmlessly) instead of losing mentions.
+ * after all of them are stored, so a crash re-reads (harmlessly) instead of losing mentions. What it read is
+ * counted in `metrics` (the intake's; a test driving a source by hand may leave them out).
  */
 export async function runMentionIntake(
   db: Database,
   source: MentionSource,
   logger?: Logger,
+  metrics?: Metrics,
 ): Promise<IntakeRun> {
   const { posts, cursor } = await source.fetchMentions(await readCursor(db, source.key));
+  metrics?.observeIntakePoll(mentionNetwork(source), {
+    postedAt: posts.map((post) => post.createdAt),
+    failed: false,
+    at: new Date(),
+  });
   const run: IntakeRun = { read: posts.length, submitted: 0, moderated: 0 };
   const count = (outcome: IngestOutcome) => {
     run.submitted += outcome.submitted.length;

@@ -245,8 +245,8 @@ describe("Telegram intake by polling", () => {
 
   it("lets one worker poll at a time: a second pass meanwhile skips instead of meeting a 409", async () => {
     const logger = createLogger("silent");
-    const first = createIntake(server.db, server.env, logger);
-    const second = createIntake(server.db, server.env, logger);
+    const first = createIntake(server.db, server.env, logger, { telemetry: server.telemetry });
+    const second = createIntake(server.db, server.env, logger, { telemetry: server.telemetry });
     const chat = group();
     const { message: original } = telegram.send(chat, telegram.user("poster"), { text: "Edition 2024" });
     telegram.send(chat, telegram.user("cat_curates"), { text: "!submit #rust", replyTo: original });

@@ -23,6 +23,7 @@ import {
 } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { assertCanManageFeed, canManageFeed } from "../feeds/permissions.ts";
+import type { LogSelfCheck } from "../operations/log-check.ts";
 import { type ChainReport, ChainVerifier } from "./chain.ts";
 import { appendToLog, fullEntry, publicEntry } from "./journal.ts";
 import { type LogSigner, rememberSigningKey } from "./keys.ts";
@@ -430,5 +431,27 @@ export async function logHealth(db: Database) {
       entry: row.brokenAt as number,
       problem: row.problem ?? "",
     })),
+  };
+}
+
+/** The self-check as the Operations page and its alerts read it: the latest finished check of every feed's log. */
+export function moderationLogSelfCheck(db: Database): LogSelfCheck {
+  return {
+    async status() {
+      const health = await logHealth(db);
+      if (!health.checkedAt) return null;
+      return {
+        state: health.broken.length ? "broken" : "ok",
+        checkedAt: new Date(health.checkedAt),
+        brokenFeeds: health.broken.map((feed) => feed.feedId),
+        ...(health.broken.length
+          ? {
+              message: health.broken
+                .map((feed) => `#${feed.feedId} breaks at entry ${feed.entry}: ${feed.problem}`)
+                .join("; "),
+            }
+          : {}),
+      };
+    },
   };
 }

@@ -119,6 +119,7 @@ const startOwnWorker = () =>
     database: server.database,
     env: server.env,
     intake: server.intake,
+    telemetry: server.telemetry,
     logger: createLogger("silent"),
   });
 

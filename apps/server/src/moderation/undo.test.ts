@@ -316,6 +316,7 @@ describe("the undo window", () => {
       database: server.database,
       env: server.env,
       intake: server.intake,
+      telemetry: server.telemetry,
       logger: createLogger("silent"),
     });
     try {

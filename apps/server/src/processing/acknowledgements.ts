@@ -13,10 +13,12 @@ import type { Database } from "../db/index.ts";
 import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/schema.ts";
 import { consumeLimit } from "../limits/service.ts";
 import { PluginError } from "../plugins/types.ts";
+import { currentTraceParent } from "../telemetry/tracing.ts";
 import type { Plan } from "./plan.ts";
 import { markStepRunning } from "./retraction.ts";
 import type { Reservations, RunnerDeps, StepError } from "./runner.ts";
 import { toStepError } from "./step-error.ts";
+import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
@@ -92,6 +94,7 @@ async function insertAcknowledgementJob(
       requestedBy: values.requestedBy ?? null,
       plan: ACKNOWLEDGEMENT_PLAN,
       notBefore: values.notBefore ?? null,
+      traceParent: currentTraceParent(),
     })
     .onConflictDoNothing({ target: processingJobs.idempotencyKey })
     .returning({ id: processingJobs.id });
@@ -208,7 +211,10 @@ export async function executeAcknowledgement(
       outcome.failed = true;
       continue;
     }
-    const result = await runAcknowledgementStep(deps, job, step, reservations[step.id]);
+    const network = (step.input as { network?: string } | null)?.network ?? null;
+    const result = await observedStep(deps.telemetry.metrics, job, step, network, () =>
+      runAcknowledgementStep(deps, job, step, reservations[step.id]),
+    );
     if (result.deferred) outcome.deferred[step.id] = result.deferred;
     if (result.error) {
       outcome.failed = true;

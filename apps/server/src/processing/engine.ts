@@ -31,6 +31,8 @@ export interface EngineSettings {
 export interface ProcessingEngine {
   /** Relays the outbox into the queue now (besides the notification and the 1 s floor). */
   relayNow(): void;
+  /** Jobs this process runs now (its heartbeat reports them). */
+  running(): number;
   stop(): Promise<void>;
 }
 
@@ -150,10 +152,12 @@ export async function startProcessingEngine(
   floor.unref();
   void relay.run();
 
+  let running = 0;
   const handle = async (
     job: QueueJob,
   ): Promise<{ id: string; status: "completed" | "failed"; output?: object }> => {
     let result: RunResult;
+    running++;
     try {
       result = await runProcessingJob(runner, job.data.jobId, {
         lastChance: job.retryCount >= job.retryLimit,
@@ -164,8 +168,11 @@ export async function startProcessingEngine(
       // whatever already succeeded.
       logger.warn({ err: error, jobId: job.data.jobId }, "processing job interrupted; will retry");
       return { id: job.id, status: "failed", output: { message: String(error) } };
+    } finally {
+      running--;
     }
     if (result.kind === "finished") {
+      runner.telemetry.metrics.countFinishedJob(result.jobKind, result.status);
       logger.info({ jobId: job.data.jobId, status: result.status }, "processing job finished");
     }
     if (result.kind === "retry-later") {
@@ -210,6 +217,7 @@ export async function startProcessingEngine(
 
   return {
     relayNow: () => void relay.run(),
+    running: () => running,
     async stop() {
       stopped = true;
       clearInterval(floor);

@@ -242,6 +242,7 @@ describe("several workers", () => {
           database: server.database,
           env: server.env,
           intake: server.intake,
+          telemetry: server.telemetry,
           logger,
           feedSecrets,
           clock,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { feeds, processingJobs } from "../db/schema.ts";
+import { currentTraceParent, withSpan } from "../telemetry/tracing.ts";
 
 /**
  * Asks for submissions' processing after approvals, in the approvals' own transaction (decision 0005): a pending
@@ -15,6 +16,18 @@ export async function requestProcessing(
   requests: ReadonlyArray<{ submissionId: string; feedId: string; moderationId: number }>,
 ): Promise<Map<string, { jobId: string; notBefore: Date | null; acknowledgements: unknown }>> {
   if (requests.length === 0) return new Map();
+  // A span of its own, so the trace shows where the approval asked for its job; the job continues from it.
+  return withSpan("processing.request", { "curate.jobs.requested": requests.length }, async () => {
+    const traceParent = currentTraceParent();
+    return insertRequests(tx, requests, traceParent);
+  });
+}
+
+async function insertRequests(
+  tx: Database,
+  requests: ReadonlyArray<{ submissionId: string; feedId: string; moderationId: number }>,
+  traceParent: string | null,
+) {
   // The feed's undo window (moderation.undoWindowSeconds) holds the job in the outbox; the clock is the database's.
   const window = (
     feedId: string,
@@ -34,6 +47,7 @@ export async function requestProcessing(
           idempotencyKey: key,
           publicationKey: key,
           notBefore: sql`case when ${window(request.feedId)} > 0 then now() + make_interval(secs => ${window(request.feedId)}) end`,
+          traceParent,
         };
       }),
     )

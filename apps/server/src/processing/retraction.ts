@@ -7,8 +7,10 @@ import { hydrateSecrets, type SecretSource } from "../plugins/placeholders.ts";
 import type { DistributionReceipt, Plugin } from "../plugins/types.ts";
 import { PluginError } from "../plugins/types.ts";
 import { markPublication, publicationsByIds } from "../publications/ledger.ts";
+import { currentTraceParent } from "../telemetry/tracing.ts";
 import type { Plan } from "./plan.ts";
 import type { RunnerDeps, StepError } from "./runner.ts";
+import { observedStep } from "./step-telemetry.ts";
 import { boundedJson } from "./values.ts";
 
 type PublicationRow = typeof publications.$inferSelect;
@@ -54,6 +56,7 @@ export async function requestRetraction(
     retryOfJobId: request.retryOfJobId ?? null,
     plan: RETRACTION_PLAN,
     requestedBy: request.requestedBy,
+    traceParent: currentTraceParent(),
   });
   await tx.insert(processingSteps).values(
     request.entries.map((entry, index) => ({
@@ -128,7 +131,9 @@ export async function executeRetraction(
       continue;
     }
     const entry = byId.get((step.input as RetractionInput | null)?.publicationId ?? "");
-    const error = await runRetractionStep(deps, job, step, entry, secrets, tools);
+    const { error } = await observedStep(deps.telemetry.metrics, job, step, step.pluginName, async () => ({
+      error: await runRetractionStep(deps, job, step, entry, secrets, tools),
+    }));
     if (error) {
       outcome.failed = true;
       if (error.retryable) outcome.retryable.push(error);

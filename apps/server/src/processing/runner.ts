@@ -10,6 +10,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
 import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/schema.ts";
+import { stepChannel } from "../operations/state.ts";
 import type { ExternalPlugins } from "../plugins/external/loader.ts";
 import { hydrateSecrets, type SecretSource } from "../plugins/placeholders.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
@@ -21,6 +22,8 @@ import {
   type ReplayOf,
 } from "../plugins/types.ts";
 import { recordPublication } from "../publications/ledger.ts";
+import type { Telemetry } from "../telemetry/telemetry.ts";
+import { SpanKind, withRootSpan } from "../telemetry/tracing.ts";
 import { type AcknowledgementSettings, executeAcknowledgement } from "./acknowledgements.ts";
 import { submissionInput } from "./input.ts";
 import { channelKeyOf, findChannelPause, pauseChannel, pausedStepError } from "./pauses.ts";
@@ -38,6 +41,7 @@ import { recapPlan } from "./recaps.ts";
 import { livePublication, skippedOutput } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
 import { toStepError } from "./step-error.ts";
+import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
 import { boundedJson } from "./values.ts";
 
@@ -73,6 +77,8 @@ export interface RunnerDeps {
   leaseMs: number;
   /** The bots that reply on the post's network; absent, acknowledgement steps fail saying so. */
   acknowledgements?: AcknowledgementSettings;
+  /** Where jobs and steps are counted and traced: the composition's telemetry. */
+  telemetry: Telemetry;
 }
 
 /** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
@@ -80,7 +86,7 @@ export type Reservations = Record<string, Reservation>;
 
 export type RunResult =
   | { kind: "skipped"; reason: "finished" | "held" | "missing" }
-  | { kind: "finished"; status: ProcessingJobStatus }
+  | { kind: "finished"; status: ProcessingJobStatus; jobKind: string }
   | {
       kind: "retry-later";
       reason: string;
@@ -320,19 +326,19 @@ async function startJob(db: Database, jobId: string, leaseMs: number): Promise<S
         "cancelled",
         "The post is no longer approved in this feed: nothing was published.",
       );
-      return { kind: "done", result: { kind: "finished", status: "cancelled" } };
+      return { kind: "done", result: { kind: "finished", status: "cancelled", jobKind: job.kind } };
     }
     const quarantined = await quarantineNote(tx, job.feedId);
     if (quarantined) {
       await finish(tx, jobId, "failed", quarantined);
-      return { kind: "done", result: { kind: "finished", status: "failed" } };
+      return { kind: "done", result: { kind: "finished", status: "failed", jobKind: job.kind } };
     }
     let plan = job.plan as Plan | null;
     if (!plan) {
       const snapshot = await snapshotPlan(tx, job);
       if (!snapshot.plan) {
         await finish(tx, jobId, "completed", snapshot.note);
-        return { kind: "done", result: { kind: "finished", status: "completed" } };
+        return { kind: "done", result: { kind: "finished", status: "completed", jobKind: job.kind } };
       }
       plan = snapshot.plan;
     }
@@ -351,10 +357,35 @@ export async function runProcessingJob(
   jobId: string,
   options: { lastChance?: boolean; reservations?: Reservations } = {},
 ): Promise<RunResult> {
-  const { db, logger } = deps;
-  const started = await startJob(db, jobId, deps.leaseMs);
+  const started = await startJob(deps.db, jobId, deps.leaseMs);
   if (started.kind === "done") return started.result;
-  const { job, plan, steps } = started;
+  const { job } = started;
+  // The job continues the trace of whatever asked for it (an HTTP request, a mention poll), across processes.
+  return withRootSpan(
+    deps.telemetry.tracer,
+    "processing.job",
+    {
+      "curate.job.id": job.id,
+      "curate.job.kind": job.kind,
+      "curate.job.attempt": job.attempts,
+      "curate.feed.id": job.feedId,
+    },
+    async (span) => {
+      const result = await runStarted(deps, started, options);
+      span.setAttribute("curate.job.result", result.kind === "finished" ? result.status : result.kind);
+      return result;
+    },
+    { kind: SpanKind.CONSUMER, traceParent: job.traceParent },
+  );
+}
+
+async function runStarted(
+  deps: RunnerDeps,
+  { job, plan, steps }: Extract<Started, { kind: "run" }>,
+  options: { lastChance?: boolean; reservations?: Reservations },
+): Promise<RunResult> {
+  const { db, logger } = deps;
+  const jobId = job.id;
   const renew = setInterval(
     () => {
       db.update(processingJobs)
@@ -404,7 +435,7 @@ export async function runProcessingJob(
         ? "completed_with_errors"
         : "completed";
     await finish(db, jobId, status);
-    return { kind: "finished", status };
+    return { kind: "finished", status, jobKind: job.kind };
   } finally {
     clearInterval(renew);
   }
@@ -488,14 +519,13 @@ async function executePlan(
         const held = await holdIfPaused(deps, job, plan.branches[chain as number].distributor, row, value);
         if (held) return { value, failed: held };
       }
-      const result = await runStep(
-        deps,
-        job,
-        row,
-        value,
-        secrets,
-        reservations[row.id],
-        runsPerItem(plan, chain, position),
+      const channel = stepChannel(
+        row.pluginName,
+        row.type,
+        chain === "global" ? null : plan.branches[chain].distributor.plugin,
+      );
+      const result = await observedStep(deps.telemetry.metrics, job, row, channel, () =>
+        runStep(deps, job, row, value, secrets, reservations[row.id], runsPerItem(plan, chain, position)),
       );
       if (result.deferred) {
         outcome.deferred[row.id] = result.deferred;

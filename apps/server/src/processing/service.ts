@@ -19,6 +19,7 @@ import { isoUtc, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { assertCanManageFeed, moderationRight } from "../feeds/permissions.ts";
 import { publicationsByIds } from "../publications/ledger.ts";
+import { currentTraceParent } from "../telemetry/tracing.ts";
 import { requestAcknowledgementRetry } from "./acknowledgements.ts";
 import { countChannelPauses, listChannelPauses, resumeFeedChannels } from "./pauses.ts";
 import type { Plan, PlanEntry } from "./plan.ts";
@@ -295,6 +296,7 @@ export async function createFollowUp(
       publicationKey:
         kind === "republish" ? `${kind}:${id}` : (original.publicationKey ?? original.idempotencyKey),
       requestedBy: user.nearAccountId,
+      traceParent: currentTraceParent(),
     })
     .returning();
   return toProcessingJob(row);

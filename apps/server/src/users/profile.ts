@@ -1,6 +1,7 @@
 import { type CurrentUser, type UpdateProfileRequest, uploadHashOf } from "@curate/core";
 import { eq, sql } from "drizzle-orm";
 import { publicUser } from "../auth/user.ts";
+import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { type User, uploads, users } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
@@ -11,6 +12,7 @@ import { AppError } from "../errors.ts";
  */
 export async function updateProfile(
   db: Database,
+  env: Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS">,
   user: User,
   change: UpdateProfileRequest,
 ): Promise<CurrentUser> {
@@ -28,5 +30,5 @@ export async function updateProfile(
     .set({ profileImage: change.profileImage, updatedAt: sql`now()` })
     .where(eq(users.id, user.id))
     .returning();
-  return publicUser(updated);
+  return publicUser(updated, env);
 }

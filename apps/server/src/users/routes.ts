@@ -123,9 +123,9 @@ export function userRoutes({ database: { db }, env, logger }: AppDeps) {
     ok(c, await syncLinkedAccounts(db, env.CROSSPOST_API_URL, requireUser(c), logger)),
   );
   router.openapi(linkCodeRoute, async (c) => created(c, await createLinkCode(db, requireUser(c))));
-  router.openapi(meRoute, (c) => ok(c, publicUser(requireUser(c))));
+  router.openapi(meRoute, (c) => ok(c, publicUser(requireUser(c), env)));
   router.openapi(updateMeRoute, async (c) =>
-    ok(c, await updateProfile(db, requireUser(c), c.req.valid("json")), "Profile updated."),
+    ok(c, await updateProfile(db, env, requireUser(c), c.req.valid("json")), "Profile updated."),
   );
   router.openapi(userFeedsRoute, async (c) =>
     ok(c, await listFeedsOwnedBy(db, c.req.valid("param").accountId, destinationLinks(env), c.get("user"))),

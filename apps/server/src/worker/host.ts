@@ -9,6 +9,9 @@ import { createXBudget } from "../intake/x-budget-store.ts";
 import { pruneLimits } from "../limits/service.ts";
 import { logSigner } from "../moderation-log/keys.ts";
 import { checkAllLogs, signHeads } from "../moderation-log/service.ts";
+import { checkAlerts } from "../operations/alerts.ts";
+import { startHeartbeat } from "../operations/heartbeats.ts";
+import type { LogSelfCheck } from "../operations/log-check.ts";
 import { createExternalPlugins } from "../plugins/external/loader.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
@@ -17,6 +20,8 @@ import { createAcknowledgementSender } from "../processing/acknowledgement-sende
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import type { Telemetry } from "../telemetry/telemetry.ts";
+import { VERSION } from "../version.ts";
 import { type BulkRunEngine, startBulkRunEngine } from "./bulk-runs.ts";
 import { createQueueClient } from "./queue.ts";
 
@@ -29,6 +34,10 @@ export interface WorkerHost {
   runIntakeNow(): Promise<void>;
   /** Looks for due recaps now, as the scheduled tick does; answers how many runs it made. */
   runRecapsNow(): Promise<number>;
+  /** Runs the alert check now, as the scheduled one does (at the worker's clock). */
+  runAlertsNow(): Promise<Awaited<ReturnType<typeof checkAlerts>>>;
+  /** Writes this worker's heartbeat now. */
+  heartbeatNow(): Promise<void>;
   /** Forgets what is no longer needed (rate-limit windows that ended long ago), as the hourly pass does. */
   runHousekeepingNow(): Promise<void>;
   stop(): Promise<void>;
@@ -39,16 +48,23 @@ export interface WorkerOptions {
   env: AppEnv;
   intake: Intake;
   logger: Logger;
+  /** Where jobs and steps are counted and traced: the composition's telemetry, shared with its app. */
+  telemetry: Telemetry;
   /** Plugins besides the built-ins (tests add local fakes). */
   extraPlugins?: Plugin[];
   /** A feed's own secrets; the feed's secret store (sealed in the database) unless a test hands its own. */
   feedSecrets?: (feedId: string) => Promise<Readonly<Record<string, string>>>;
-  /** The clock of the recap scheduler and of the X budget's windows (tests move it). */
+  /** The clock of the recap scheduler, the X budget's windows, heartbeats and alert checks (tests move it). */
   clock?: () => Date;
+  /** The moderation log's self-check, when one is registered: its broken chain opens an alert. */
+  logSelfCheck?: LogSelfCheck;
+  /** What the heartbeat reports this process as (`all` or `worker`). */
+  role?: string;
 }
 
 const INTAKE_QUEUE = "curate-intake";
 const RECAP_QUEUE = "curate-recaps";
+const ALERT_QUEUE = "curate-alerts";
 const HOUSEKEEPING_QUEUE = "curate-housekeeping";
 /** Every worker asks this often (and once at start); the queue keeps one pass per interval however many ask. */
 const HOUSEKEEPING_SECONDS = 60 * 60;
@@ -89,6 +105,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     }),
     secretsFor: async (feedId) => secretSource(env.PLUGIN_SECRET_VALUES, await feedSecrets(feedId)),
     logger,
+    telemetry: options.telemetry,
     maxAttempts: env.PROCESSING_MAX_ATTEMPTS,
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
     branchConcurrency: 4,
@@ -131,7 +148,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     logger,
   );
 
-  const intakePass = () => runIntakeTick(database.db, intake, logger);
+  const intakePass = () => runIntakeTick(database.db, intake, logger, env.INTAKE_INTERVAL_MS);
 
   await boss.createQueue(INTAKE_QUEUE, {
     policy: "singleton",
@@ -181,6 +198,54 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   );
   recapTimer.unref();
 
+  // Alerts: like recaps, one check per interval over every worker (and the check itself takes a lock).
+  const alertPass = () =>
+    checkAlerts(
+      {
+        db: database.db,
+        env,
+        xBudget: createXBudget(database.db, { limit: env.X_API_CALLS_PER_HOUR, clock }),
+        logSelfCheck: options.logSelfCheck,
+        logger,
+      },
+      clock(),
+    );
+  await boss.createQueue(ALERT_QUEUE, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 5 * 60,
+    deleteAfterSeconds: 60 * 60,
+  } as Parameters<PgBoss["createQueue"]>[1]);
+  await boss.work(ALERT_QUEUE, { pollingIntervalSeconds: 1 }, async () => {
+    try {
+      await alertPass();
+    } catch (error) {
+      logger.warn({ err: error }, "alert check failed");
+    }
+  });
+  const alertSeconds = Math.max(1, Math.round(env.ALERT_CHECK_INTERVAL_MS / 1000));
+  const alertTimer = setInterval(
+    () =>
+      boss
+        .sendThrottled(ALERT_QUEUE, {}, null, alertSeconds, "check")
+        .catch((error) => logger.warn({ err: error }, "could not schedule the alert check")),
+    env.ALERT_CHECK_INTERVAL_MS,
+  );
+  alertTimer.unref();
+
+  const heartbeat = await startHeartbeat(
+    database.db,
+    {
+      role: options.role ?? "worker",
+      version: VERSION,
+      concurrency: env.PROCESSING_CONCURRENCY,
+      intervalSeconds: env.PROCESSING_HEARTBEAT_SECONDS,
+      running: engine.running,
+      clock,
+    },
+    logger,
+  );
+
   const housekeepingPass = () => pruneLimits(database.db);
   const housekeepingTimer = await everyInterval(
     boss,
@@ -210,12 +275,16 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     bulkRuns,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
+    runAlertsNow: alertPass,
+    heartbeatNow: heartbeat.beat,
     runHousekeepingNow: housekeepingPass,
     async stop() {
       clearInterval(timer);
       clearInterval(recapTimer);
+      clearInterval(alertTimer);
       clearInterval(housekeepingTimer);
       for (const logTimer of logTimers) clearInterval(logTimer);
+      await heartbeat.stop();
       await bulkRuns.stop();
       await engine.stop();
       await boss.stop({ graceful: true, timeout: 15_000 });

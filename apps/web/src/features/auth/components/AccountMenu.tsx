@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
+import { ActivityIcon, ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "#web/components/ui/avatar";
 import { CopyButton } from "#web/components/ui/copy-button";
@@ -23,11 +23,11 @@ async function disconnect(queryClient: ReturnType<typeof useQueryClient>) {
 }
 
 /**
- * The signed-in header control: avatar and name opening a menu (Profile, Settings, Disconnect). A hand-rolled
- * menu button following the WAI-ARIA pattern: arrows, Home/End, Escape and Tab work; a popover library would
- * cost more than this whole feature.
+ * The signed-in header control: avatar and name opening a menu (Profile, Settings, Operations for super admins,
+ * Disconnect). A hand-rolled menu button following the WAI-ARIA pattern: arrows, Home/End, Escape and Tab work; a
+ * popover library would cost more than this whole feature.
  */
-export default function AccountMenu({ accountId }: { accountId: string }) {
+export default function AccountMenu({ accountId, superAdmin }: AccountMenuProps) {
   const queryClient = useQueryClient();
   const { name, imageUrl } = useProfileIdentity(accountId);
   const [open, setOpen] = useState(false);
@@ -143,6 +143,18 @@ export default function AccountMenu({ accountId }: { accountId: string }) {
             <SettingsIcon aria-hidden="true" />
             Settings
           </Link>
+          {superAdmin ? (
+            <Link
+              to="/operations"
+              role="menuitem"
+              tabIndex={-1}
+              className={itemClasses}
+              onClick={() => close(false)}
+            >
+              <ActivityIcon aria-hidden="true" />
+              Operations
+            </Link>
+          ) : null}
           <div className="my-1 h-px bg-line" />
           <button
             type="button"
@@ -163,8 +175,18 @@ export default function AccountMenu({ accountId }: { accountId: string }) {
   );
 }
 
+interface AccountMenuProps {
+  accountId: string;
+  /** Whether the server names this user a super admin: the Operations page is theirs alone. */
+  superAdmin: boolean;
+}
+
 /** The same account actions laid out flat for the mobile menu drawer. */
-export function AccountPanel({ accountId, onNavigate }: { accountId: string; onNavigate: () => void }) {
+export function AccountPanel({
+  accountId,
+  superAdmin,
+  onNavigate,
+}: AccountMenuProps & { onNavigate: () => void }) {
   const queryClient = useQueryClient();
   const { name, imageUrl } = useProfileIdentity(accountId);
   return (
@@ -178,6 +200,12 @@ export function AccountPanel({ accountId, onNavigate }: { accountId: string; onN
         <SettingsIcon aria-hidden="true" />
         Settings
       </Link>
+      {superAdmin ? (
+        <Link to="/operations" className={cn(itemClasses, "px-3")} onClick={onNavigate}>
+          <ActivityIcon aria-hidden="true" />
+          Operations
+        </Link>
+      ) : null}
       <button
         type="button"
         className={cn(itemClasses, "px-3")}

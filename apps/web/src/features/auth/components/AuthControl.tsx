@@ -29,7 +29,7 @@ function useWalletWatcher() {
 
 /** The header's sign-in, authorize or account control (document 1 §4's three states). */
 export function AuthControl() {
-  const { status, accountId } = useAuthState();
+  const { status, accountId, user } = useAuthState();
   useWalletWatcher();
   return (
     <div data-auth-control data-auth-status={status} className="flex items-center">
@@ -42,7 +42,7 @@ export function AuthControl() {
       ) : null}
       {status === "authorized" && accountId ? (
         <Suspense fallback={<Skeleton className="h-10 w-36 rounded-full" />}>
-          <AccountMenu accountId={accountId} />
+          <AccountMenu accountId={accountId} superAdmin={user?.superAdmin ?? false} />
         </Suspense>
       ) : null}
     </div>
@@ -51,7 +51,7 @@ export function AuthControl() {
 
 /** The same control in the mobile menu; `onNavigate` closes the menu before anything else opens. */
 export function MobileAuthControl({ onNavigate }: { onNavigate: () => void }) {
-  const { status, accountId } = useAuthState();
+  const { status, accountId, user } = useAuthState();
   return (
     <div data-auth-status={status}>
       {status === "signed-out" ? <LoginButton className="w-full" onClick={onNavigate} /> : null}
@@ -63,7 +63,11 @@ export function MobileAuthControl({ onNavigate }: { onNavigate: () => void }) {
       ) : null}
       {status === "authorized" && accountId ? (
         <Suspense fallback={<Skeleton className="h-32 w-full" />}>
-          <AccountPanel accountId={accountId} onNavigate={onNavigate} />
+          <AccountPanel
+            accountId={accountId}
+            superAdmin={user?.superAdmin ?? false}
+            onNavigate={onNavigate}
+          />
         </Suspense>
       ) : null}
     </div>

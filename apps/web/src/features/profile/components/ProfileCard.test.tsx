@@ -21,6 +21,7 @@ const user: CurrentUser = {
   profileImage: null,
   createdAt: "2025-01-01T00:00:00.000Z",
   updatedAt: "2025-01-01T00:00:00.000Z",
+  superAdmin: false,
 };
 
 describe("ProfileCard", () => {

@@ -19,6 +19,7 @@ const user: CurrentUser = {
   profileImage: null,
   createdAt: "2025-01-01T00:00:00.000Z",
   updatedAt: "2025-01-01T00:00:00.000Z",
+  superAdmin: false,
 };
 
 function renderFor(signedIn: CurrentUser | null, moderates: Record<string, boolean>) {
