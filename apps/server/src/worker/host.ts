@@ -10,9 +10,13 @@ import { pruneLimits } from "../limits/service.ts";
 import { logSigner } from "../moderation-log/keys.ts";
 import { checkAllLogs, signHeads } from "../moderation-log/service.ts";
 import { createExternalPlugins } from "../plugins/external/loader.ts";
+import { type ReminderPass, sendQueueReminders } from "../queues/reminders.ts";
+import { backfillReputation } from "../reputation/backfill.ts";
+import { refreshMedians } from "../reputation/service.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
 import type { Plugin } from "../plugins/types.ts";
+import { createTelegramBotApi } from "../clients/telegram-bot.ts";
 import { createAcknowledgementSender } from "../processing/acknowledgement-sender.ts";
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
@@ -31,6 +35,10 @@ export interface WorkerHost {
   runRecapsNow(): Promise<number>;
   /** Forgets what is no longer needed (rate-limit windows that ended long ago), as the hourly pass does. */
   runHousekeepingNow(): Promise<void>;
+  /** Recomputes the reputation and queue medians now, as the scheduled pass does. */
+  runMediansNow(): Promise<void>;
+  /** Sends the queue reminders that are due now (by the worker's clock), as the scheduled pass does. */
+  runRemindersNow(): Promise<ReminderPass>;
   stop(): Promise<void>;
 }
 
@@ -54,6 +62,13 @@ const HOUSEKEEPING_QUEUE = "curate-housekeeping";
 const HOUSEKEEPING_SECONDS = 60 * 60;
 const LOG_SIGN_QUEUE = "curate-log-signing";
 const LOG_CHECK_QUEUE = "curate-log-check";
+const MEDIANS_QUEUE = "curate-reputation-medians";
+const REMINDERS_QUEUE = "curate-queue-reminders";
+const BACKFILL_QUEUE = "curate-reputation-backfill";
+/** How often a worker asks for the backfill while it is not done (a pass after it is done reads one row). */
+const BACKFILL_INTERVAL_MS = 60_000;
+/** Chunks of one backfill pass: about a million decisions, well within the queue's expiry. */
+const BACKFILL_CHUNKS_PER_PASS = 200;
 
 /** The pipeline's runner settings from the environment. */
 export function runnerDeps(options: WorkerOptions): RunnerDeps {
@@ -204,10 +219,48 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     ),
   ];
 
+  // Reputation (decision 0030): older decisions classified by a resumable backfill; the medians recomputed on a
+  // schedule; queue reminders, each pass once per interval across workers.
+  let stopping = false;
+  const reminderBot = env.TELEGRAM_INTAKE_BOT_TOKEN
+    ? createTelegramBotApi({
+        apiRoot: env.TELEGRAM_API_BASE_URL,
+        token: env.TELEGRAM_INTAKE_BOT_TOKEN,
+        logger,
+        retries: 1,
+      })
+    : null;
+  const mediansPass = () => refreshMedians(database.db, clock());
+  const remindersPass = () =>
+    sendQueueReminders(database.db, { env, telegram: reminderBot, logger }, clock());
+  const reputationTimers = [
+    await everyInterval(
+      boss,
+      BACKFILL_QUEUE,
+      BACKFILL_INTERVAL_MS,
+      logger,
+      "reputation backfill",
+      async () => {
+        const progress = await backfillReputation(database.db, {
+          maxChunks: BACKFILL_CHUNKS_PER_PASS,
+          shouldContinue: () => !stopping,
+        });
+        if (progress.chunks > 0) logger.info(progress, "reputation backfill pass");
+      },
+      { askNow: true },
+    ),
+    await everyInterval(boss, MEDIANS_QUEUE, env.REPUTATION_REFRESH_INTERVAL_MS, logger, "median refresh", mediansPass, {
+      askNow: true,
+    }),
+    await everyInterval(boss, REMINDERS_QUEUE, env.QUEUE_REMINDER_INTERVAL_MS, logger, "queue reminders", remindersPass),
+  ];
+
   return {
     boss,
     engine,
     bulkRuns,
+    runMediansNow: mediansPass,
+    runRemindersNow: remindersPass,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
     runHousekeepingNow: housekeepingPass,
@@ -216,6 +269,8 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
       clearInterval(recapTimer);
       clearInterval(housekeepingTimer);
       for (const logTimer of logTimers) clearInterval(logTimer);
+      stopping = true;
+      for (const reputationTimer of reputationTimers) clearInterval(reputationTimer);
       await bulkRuns.stop();
       await engine.stop();
       await boss.stop({ graceful: true, timeout: 15_000 });
