@@ -253,7 +253,7 @@ export async function getLeaderboard(
           order by p.count desc, p.feed_id) as feeds
       from per_feed p left join feed_totals t using (feed_id)
       group by p.curator_username
-    )
+    ),
     reputation as (
       select m.entry as curator_username, sum(p.approved_count)::int as approved,
         sum(p.rejected_count)::int as rejected, sum(p.retracted_count)::int as retracted
