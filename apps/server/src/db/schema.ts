@@ -417,7 +417,12 @@ export const curatorReputation = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.scope, t.curatorUsername] }),
-    index("curator_reputation_rank_idx").on(t.scope, t.score.desc(), t.approvedCount.desc(), t.curatorUsername),
+    index("curator_reputation_rank_idx").on(
+      t.scope,
+      t.score.desc(),
+      t.approvedCount.desc(),
+      t.curatorUsername,
+    ),
   ],
 );
 
@@ -477,7 +482,10 @@ export const queueReminderSubscriptions = pgTable(
     telegram: boolean("telegram").notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.feedId] }), index("queue_reminder_subscriptions_feed_idx").on(t.feedId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.feedId] }),
+    index("queue_reminder_subscriptions_feed_idx").on(t.feedId),
+  ],
 );
 
 /** In-app reminders: a feed's oldest item waited longer than its service level. */

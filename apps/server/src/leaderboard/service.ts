@@ -278,24 +278,26 @@ export async function getLeaderboard(
       left join users u on u.id = l.user_id
     order by ${order}`,
   );
-  return rows.map(({ accountName, profileImage, approved, rejected, retracted, reputationScore, ...entry }) => {
-    const { platform, handle } = splitHandleKey(entry.curatorUsername);
-    return {
-      ...entry,
-      displayName: accountName?.trim() || displayHandle(platform, handle),
-      // Only an image this server holds: a third-party address would learn who looks at the leaderboard.
-      avatarUrl: profileImage && isUploadReference(profileImage) ? profileImage : null,
-      // Document 1 §9: points are the submissions counted in this answer's scope (the feed's, when filtered).
-      score: entry.submissionCount,
-      reputation: {
-        approvedCount: approved,
-        rejectedCount: rejected,
-        retractedCount: retracted,
-        approvalRate: approvalRate(approved, approved + rejected),
-        score: reputationScore,
-      },
-    };
-  });
+  return rows.map(
+    ({ accountName, profileImage, approved, rejected, retracted, reputationScore, ...entry }) => {
+      const { platform, handle } = splitHandleKey(entry.curatorUsername);
+      return {
+        ...entry,
+        displayName: accountName?.trim() || displayHandle(platform, handle),
+        // Only an image this server holds: a third-party address would learn who looks at the leaderboard.
+        avatarUrl: profileImage && isUploadReference(profileImage) ? profileImage : null,
+        // Document 1 §9: points are the submissions counted in this answer's scope (the feed's, when filtered).
+        score: entry.submissionCount,
+        reputation: {
+          approvedCount: approved,
+          rejectedCount: rejected,
+          retractedCount: retracted,
+          approvalRate: approvalRate(approved, approved + rejected),
+          score: reputationScore,
+        },
+      };
+    },
+  );
 }
 
 type RankedRow = Omit<LeaderboardEntry, "displayName" | "avatarUrl" | "score" | "reputation"> & {

@@ -45,7 +45,9 @@ async function settingsOf(db: Database, user: User, feedId: string): Promise<Rem
     db
       .select({ telegram: queueReminderSubscriptions.telegram })
       .from(queueReminderSubscriptions)
-      .where(and(eq(queueReminderSubscriptions.userId, user.id), eq(queueReminderSubscriptions.feedId, feedId))),
+      .where(
+        and(eq(queueReminderSubscriptions.userId, user.id), eq(queueReminderSubscriptions.feedId, feedId)),
+      ),
     queryRows<{ config: Record<string, unknown> }>(db, sql`select config from feeds where id = ${feedId}`),
     telegramChatOf(db, user.id),
   ]);
@@ -209,7 +211,11 @@ export function reminderText(feed: OverdueFeed, now: Date, publicUrl: string): s
  * if they chose, the same by a Telegram message from the bot. The caps are checked and the reminder written under
  * the user's row lock, so two passes can never both remind.
  */
-export async function sendQueueReminders(db: Database, deps: ReminderDeps, now = new Date()): Promise<ReminderPass> {
+export async function sendQueueReminders(
+  db: Database,
+  deps: ReminderDeps,
+  now = new Date(),
+): Promise<ReminderPass> {
   const pass: ReminderPass = { created: 0, telegramSent: 0, telegramFailed: 0 };
   for (const feed of await overdueFeeds(db, now)) {
     const subscribers = await db
@@ -260,7 +266,10 @@ export async function sendQueueReminders(db: Database, deps: ReminderDeps, now =
         pass.telegramFailed++;
         deps.logger.warn({ err: error, feedId: feed.feedId, userId: user.id }, "telegram reminder failed");
       }
-      await db.update(queueReminders).set({ telegramStatus: status }).where(eq(queueReminders.id, reminder.id));
+      await db
+        .update(queueReminders)
+        .set({ telegramStatus: status })
+        .where(eq(queueReminders.id, reminder.id));
     }
   }
   return pass;

@@ -12,7 +12,12 @@ import { requireUser } from "../auth/middleware.ts";
 import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
-import { listReminders, getReminderSettings, markRemindersRead, updateReminderSettings } from "./reminders.ts";
+import {
+  getReminderSettings,
+  listReminders,
+  markRemindersRead,
+  updateReminderSettings,
+} from "./reminders.ts";
 import { queueHealth } from "./service.ts";
 
 const feedParam = idParam("feedId", "Feed id");
@@ -108,7 +113,9 @@ export function queueRoutes({ database: { db }, env }: AppDeps) {
       await updateReminderSettings(db, env, requireUser(c), c.req.valid("param").feedId, c.req.valid("json")),
     ),
   );
-  router.openapi(listRoute, async (c) => ok(c, await listReminders(db, requireUser(c), c.req.valid("query"))));
+  router.openapi(listRoute, async (c) =>
+    ok(c, await listReminders(db, requireUser(c), c.req.valid("query"))),
+  );
   router.openapi(readRoute, async (c) =>
     ok(c, { marked: await markRemindersRead(db, requireUser(c), c.req.valid("json").ids) }),
   );

@@ -41,7 +41,8 @@ async function writeBeforeReputation(decisions: OldDecision[]) {
   const ids: string[] = [];
   for (const decision of decisions) {
     const id =
-      decision.post ?? (await post(server.db, decision.curator, decision.action === "approve" ? "approved" : "rejected"));
+      decision.post ??
+      (await post(server.db, decision.curator, decision.action === "approve" ? "approved" : "rejected"));
     if (decision.post) {
       await server.db.execute(
         sql`update submission_feeds set status = 'rejected' where submission_id = ${id} and feed_id = 'old'`,
@@ -89,11 +90,18 @@ beforeAll(async () => {
   server = await startTestServer();
   await insertFeed(server.db, { id: "old" });
   const repeat = (n: number, decision: OldDecision) => Array.from({ length: n }, () => ({ ...decision }));
-  annApprovals = await writeBeforeReputation(repeat(6, { curator: "ann", moderator: "mod.near", action: "approve" }));
+  annApprovals = await writeBeforeReputation(
+    repeat(6, { curator: "ann", moderator: "mod.near", action: "approve" }),
+  );
   await writeBeforeReputation([
     ...repeat(2, { curator: "ann", moderator: "mod.near", action: "reject" }),
     // ann's auto-approvals: her own, never counted.
-    ...repeat(3, { curator: "ann", moderator: "ann-account.near", action: "approve", source: "auto_approval" }),
+    ...repeat(3, {
+      curator: "ann",
+      moderator: "ann-account.near",
+      action: "approve",
+      source: "auto_approval",
+    }),
   ]);
   const benApprovals = await writeBeforeReputation(
     repeat(4, { curator: "ben", moderator: "mod2.near", action: "approve" }),
@@ -132,7 +140,10 @@ describe("reputation backfill", () => {
   it("stops when told and resumes from its cursor, counting nothing twice", async () => {
     const first = await backfillReputation(server.db, { chunk: 5, maxChunks: 2 });
     expect(first).toMatchObject({ done: false, chunks: 2 });
-    const ids = await queryRows<{ id: number }>(server.db, sql`select id from moderation_history order by id`);
+    const ids = await queryRows<{ id: number }>(
+      server.db,
+      sql`select id from moderation_history order by id`,
+    );
     expect(first.cursor).toBe(ids[9].id);
     // Ann's six approvals (one since retracted) and the first four of her rejections and auto-approvals.
     expect((await curatorRows()).find((row) => row.curator === "ann")).toEqual({

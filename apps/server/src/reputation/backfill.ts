@@ -27,7 +27,10 @@ export interface BackfillOptions {
  * together, so an interruption anywhere loses nothing and counts nothing twice; decisions written meanwhile are
  * classified by their trigger and skipped here.
  */
-export async function backfillReputation(db: Database, options: BackfillOptions = {}): Promise<BackfillProgress> {
+export async function backfillReputation(
+  db: Database,
+  options: BackfillOptions = {},
+): Promise<BackfillProgress> {
   const chunk = options.chunk ?? BACKFILL_CHUNK;
   let chunks = 0;
   for (;;) {
@@ -46,7 +49,9 @@ export async function backfillReputation(db: Database, options: BackfillOptions 
         sql`select curate_backfill_reputation(${state.cursor}, ${chunk})::text as last`,
       );
       if (last === null) {
-        await tx.execute(sql`update backfill_cursors set done_at = now(), updated_at = now() where name = ${NAME}`);
+        await tx.execute(
+          sql`update backfill_cursors set done_at = now(), updated_at = now() where name = ${NAME}`,
+        );
         return { cursor: Number(state.cursor), done: true };
       }
       await tx.execute(

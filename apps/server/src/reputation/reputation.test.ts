@@ -141,7 +141,14 @@ describe("what counts", () => {
     await insertFeed(server.db, { id: "selfish", approvers: { twitter: ["selfie"] } });
     // selfie's own approvals: auto-approvals, by their own handle, by the account their handle is linked to.
     await decide({ feedId: "selfish", curator: "selfie", approved: 5, rejected: 0, source: "auto_approval" });
-    await decide({ feedId: "selfish", curator: "selfie", approved: 4, rejected: 0, moderator: "SELFIE", byHandle: true });
+    await decide({
+      feedId: "selfish",
+      curator: "selfie",
+      approved: 4,
+      rejected: 0,
+      moderator: "SELFIE",
+      byHandle: true,
+    });
     const { accountId } = await signIn(server, key);
     await server.db.execute(sql`insert into linked_accounts (user_id, platform_name, platform_user_id, username)
       select id, 'twitter', '4242', 'selfie' from users where near_account_id = ${accountId}`);
@@ -186,7 +193,14 @@ describe("approvers", () => {
   it("shows the median time to decide as of its recomputation", async () => {
     await insertFeed(server.db, { id: "timed" });
     // 1, 2, 3 and 4 hours: the median is 2.5 h.
-    await decide({ feedId: "timed", curator: "clock", approved: 4, rejected: 0, moderator: "timer.near", waitSeconds: 3600 });
+    await decide({
+      feedId: "timed",
+      curator: "clock",
+      approved: 4,
+      rejected: 0,
+      moderator: "timer.near",
+      waitSeconds: 3600,
+    });
     const before = await server.json("/api/reputation/approvers?feedId=timed");
     expect(before.body.data.items[0]).toMatchObject({ medianDecisionSeconds: null });
     const asOf = new Date("2026-03-01T12:00:00Z");

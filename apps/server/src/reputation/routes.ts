@@ -1,4 +1,8 @@
-import { approverReputationPageSchema, approverReputationQuerySchema, successEnvelopeSchema } from "@curate/core";
+import {
+  approverReputationPageSchema,
+  approverReputationQuerySchema,
+  successEnvelopeSchema,
+} from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
 import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";

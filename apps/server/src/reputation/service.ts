@@ -1,9 +1,4 @@
-import {
-  ALL_FEED_ID,
-  type ApproverReputation,
-  type Paged,
-  QUEUE_MEDIAN_WINDOW_DAYS,
-} from "@curate/core";
+import { ALL_FEED_ID, type ApproverReputation, type Paged, QUEUE_MEDIAN_WINDOW_DAYS } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { isoUtc, queryRows } from "../db/sql.ts";

@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
+import { createTelegramBotApi } from "../clients/telegram-bot.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { feedSecretValues } from "../feeds/secret-store.ts";
@@ -10,17 +11,16 @@ import { pruneLimits } from "../limits/service.ts";
 import { logSigner } from "../moderation-log/keys.ts";
 import { checkAllLogs, signHeads } from "../moderation-log/service.ts";
 import { createExternalPlugins } from "../plugins/external/loader.ts";
-import { type ReminderPass, sendQueueReminders } from "../queues/reminders.ts";
-import { backfillReputation } from "../reputation/backfill.ts";
-import { refreshMedians } from "../reputation/service.ts";
 import { secretSource } from "../plugins/placeholders.ts";
 import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
 import type { Plugin } from "../plugins/types.ts";
-import { createTelegramBotApi } from "../clients/telegram-bot.ts";
 import { createAcknowledgementSender } from "../processing/acknowledgement-sender.ts";
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import { type ReminderPass, sendQueueReminders } from "../queues/reminders.ts";
+import { backfillReputation } from "../reputation/backfill.ts";
+import { refreshMedians } from "../reputation/service.ts";
 import { type BulkRunEngine, startBulkRunEngine } from "./bulk-runs.ts";
 import { createQueueClient } from "./queue.ts";
 
@@ -249,10 +249,25 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
       },
       { askNow: true },
     ),
-    await everyInterval(boss, MEDIANS_QUEUE, env.REPUTATION_REFRESH_INTERVAL_MS, logger, "median refresh", mediansPass, {
-      askNow: true,
-    }),
-    await everyInterval(boss, REMINDERS_QUEUE, env.QUEUE_REMINDER_INTERVAL_MS, logger, "queue reminders", remindersPass),
+    await everyInterval(
+      boss,
+      MEDIANS_QUEUE,
+      env.REPUTATION_REFRESH_INTERVAL_MS,
+      logger,
+      "median refresh",
+      mediansPass,
+      {
+        askNow: true,
+      },
+    ),
+    await everyInterval(
+      boss,
+      REMINDERS_QUEUE,
+      env.QUEUE_REMINDER_INTERVAL_MS,
+      logger,
+      "queue reminders",
+      remindersPass,
+    ),
   ];
 
   return {
