@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as LeaderboardRouteImport } from './routes/leaderboard'
 import { Route as ProfileRouteRouteImport } from './routes/profile/route'
+import { Route as RemindersRouteImport } from './routes/reminders'
 import { Route as TestRouteImport } from './routes/test'
 import { Route as CreateFeedRouteRouteImport } from './routes/create/feed/route'
 import { Route as CreatePluginRouteImport } from './routes/create/plugin'
@@ -58,6 +59,11 @@ const LeaderboardRoute = LeaderboardRouteImport.update({
 const ProfileRouteRoute = ProfileRouteRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RemindersRoute = RemindersRouteImport.update({
+  id: '/reminders',
+  path: '/reminders',
   getParentRoute: () => rootRouteImport,
 } as any)
 const TestRoute = TestRouteImport.update({
@@ -229,6 +235,7 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/profile': typeof ProfileRouteRouteWithChildren
   '/leaderboard': typeof LeaderboardRoute
+  '/reminders': typeof RemindersRoute
   '/test': typeof TestRoute
   '/create/feed': typeof CreateFeedRouteRouteWithChildren
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
@@ -265,6 +272,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/leaderboard': typeof LeaderboardRoute
+  '/reminders': typeof RemindersRoute
   '/test': typeof TestRoute
   '/create/plugin': typeof CreatePluginRoute
   '/plugin/$pluginId': typeof PluginPluginIdRoute
@@ -299,6 +307,7 @@ export interface FileRoutesById {
   '/': typeof IndexRoute
   '/profile': typeof ProfileRouteRouteWithChildren
   '/leaderboard': typeof LeaderboardRoute
+  '/reminders': typeof RemindersRoute
   '/test': typeof TestRoute
   '/create/feed': typeof CreateFeedRouteRouteWithChildren
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
@@ -338,6 +347,7 @@ export interface FileRouteTypes {
     | '/'
     | '/profile'
     | '/leaderboard'
+    | '/reminders'
     | '/test'
     | '/create/feed'
     | '/feed/$feedId'
@@ -374,6 +384,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/leaderboard'
+    | '/reminders'
     | '/test'
     | '/create/plugin'
     | '/plugin/$pluginId'
@@ -407,6 +418,7 @@ export interface FileRouteTypes {
     | '/'
     | '/profile'
     | '/leaderboard'
+    | '/reminders'
     | '/test'
     | '/create/feed'
     | '/feed/$feedId'
@@ -445,6 +457,7 @@ export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   ProfileRouteRoute: typeof ProfileRouteRouteWithChildren
   LeaderboardRoute: typeof LeaderboardRoute
+  RemindersRoute: typeof RemindersRoute
   TestRoute: typeof TestRoute
   CreateFeedRouteRoute: typeof CreateFeedRouteRouteWithChildren
   FeedFeedIdRouteRoute: typeof FeedFeedIdRouteRouteWithChildren
@@ -476,6 +489,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof ProfileRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reminders': {
+      id: '/reminders'
+      path: '/reminders'
+      fullPath: '/reminders'
+      preLoaderRoute: typeof RemindersRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/test': {
@@ -808,6 +828,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   ProfileRouteRoute: ProfileRouteRouteWithChildren,
   LeaderboardRoute: LeaderboardRoute,
+  RemindersRoute: RemindersRoute,
   TestRoute: TestRoute,
   CreateFeedRouteRoute: CreateFeedRouteRouteWithChildren,
   FeedFeedIdRouteRoute: FeedFeedIdRouteRouteWithChildren,
