@@ -229,16 +229,29 @@ BEGIN
   SELECT max(id) INTO last_id FROM (SELECT id FROM moderation_history WHERE id > p_after ORDER BY id LIMIT p_limit) c;
   IF last_id IS NULL THEN RETURN NULL; END IF;
   PERFORM set_config('curate.reputation_bulk', 'on', true);
-  WITH source AS (
-    SELECT h.id, sf.curator_username, sf.submitted_at
+  -- The self-decision rule of curate_is_self_decision, as joins: every linked handle's account, read once per chunk.
+  WITH linked AS MATERIALIZED (
+    SELECT DISTINCT ON (handle) handle, account FROM (
+      SELECT lower(CASE lower(la.platform_name) WHEN 'twitter' THEN la.username WHEN 'x' THEN la.username
+          ELSE lower(la.platform_name) || ':' || la.username END) AS handle,
+        u.near_account_id AS account, la.updated_at
+      FROM linked_accounts la JOIN users u ON u.id = la.user_id) keyed
+    ORDER BY handle, updated_at DESC
+  ), source AS (
+    SELECT h.id, sf.curator_username, sf.submitted_at,
+      NOT (h.source = 'auto_approval'
+        OR (h.moderator_account_id_type = 'platform_username' AND lower(h.moderator_account_id) = lower(sf.curator_username))
+        OR coalesce(ca.account = CASE WHEN h.moderator_account_id_type = 'near' THEN h.moderator_account_id
+          ELSE ma.account END, false)) AS counts
     FROM moderation_history h
     LEFT JOIN submission_feeds sf ON sf.submission_id = h.submission_id AND sf.feed_id = h.feed_id
+    LEFT JOIN linked ca ON ca.handle = lower(sf.curator_username)
+    LEFT JOIN linked ma ON h.moderator_account_id_type = 'platform_username' AND ma.handle = lower(h.moderator_account_id)
     WHERE h.id > p_after AND h.id <= last_id AND h.counts IS NULL
   ), classified AS (
     UPDATE moderation_history h SET
       curator_username = s.curator_username,
-      counts = NOT curate_is_self_decision(h.source, h.moderator_account_id, h.moderator_account_id_type,
-        s.curator_username),
+      counts = s.counts,
       wait_seconds = CASE WHEN h.retraction OR s.submitted_at IS NULL THEN NULL
         ELSE greatest(0, round(extract(epoch from h.created_at - s.submitted_at)))::int END,
       -- Kept when a retraction written meanwhile already set it.

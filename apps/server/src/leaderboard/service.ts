@@ -254,17 +254,15 @@ export async function getLeaderboard(
       from per_feed p left join feed_totals t using (feed_id)
       group by p.curator_username
     ),
-    reputation as (
-      select m.entry as curator_username, sum(p.approved_count)::int as approved,
-        sum(p.rejected_count)::int as rejected, sum(p.retracted_count)::int as retracted
-      from members m join curator_reputation p on p.scope = ${scope} and p.curator_username = m.member
-      group by m.entry
-    ),
+    -- Each entry's reputation in the same scope: a primary-key lookup per handle, whatever the planner thinks.
     entries as (
-      select r.*, coalesce(p.approved, 0) as approved, coalesce(p.rejected, 0) as rejected,
-        coalesce(p.retracted, 0) as retracted,
-        curate_wilson_lower_bound(coalesce(p.approved, 0), coalesce(p.approved + p.rejected, 0)) as score
-      from ranked r left join reputation p using (curator_username)
+      select r.*, p.approved, p.rejected, p.retracted,
+        curate_wilson_lower_bound(p.approved, p.approved + p.rejected) as score
+      from ranked r cross join lateral (
+        select coalesce(sum(c.approved_count), 0)::int as approved, coalesce(sum(c.rejected_count), 0)::int as rejected,
+          coalesce(sum(c.retracted_count), 0)::int as retracted
+        from curator_reputation c where c.scope = ${scope} and c.curator_username = any(r.handles)
+      ) p
     )
     select (row_number() over (order by ${order}))::int as "rank",
       coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",

@@ -111,7 +111,12 @@ beforeAll(async () => {
     { curator: "ben", moderator: "mod.near", action: "reject", retraction: true, post: benApprovals[0] },
     { curator: "cat", moderator: "mod.near", action: "approve" },
     { curator: "cat", moderator: "mod.near", action: "approve", undone: true },
+    // Rejected by the account cat's handle is linked to: cat's own decision, never counted.
+    { curator: "cat", moderator: "cat-owner.near", action: "reject" },
   ]);
+  await server.db.execute(sql`with owner as (insert into users (near_account_id) values ('cat-owner.near') returning id)
+    insert into linked_accounts (user_id, platform_name, platform_user_id, username)
+    select id, 'twitter', '777', 'Cat' from owner`);
 });
 
 afterAll(() => server.close());
@@ -194,7 +199,7 @@ describe("reputation backfill", () => {
           count(*) filter (where overturned_at is not null)::int as overturned
         from moderation_history where feed_id = 'old'`,
     );
-    expect(rows[0]).toEqual({ counted: 17, self: 3, unclassified: 0, overturned: 2 });
+    expect(rows[0]).toEqual({ counted: 17, self: 4, unclassified: 0, overturned: 2 });
     const [wait] = await queryRows<{ wait: number }>(
       server.db,
       sql`select wait_seconds as wait from moderation_history where submission_id = ${annApprovals[1]}`,
