@@ -163,6 +163,8 @@ LANGUAGE plpgsql AS $$
 DECLARE
   link record;
 BEGIN
+  -- A row that arrives classified (an archive being imported, before its links are) keeps what it was.
+  IF NEW.counts IS NOT NULL THEN RETURN NEW; END IF;
   SELECT curator_username, submitted_at INTO link FROM submission_feeds
   WHERE submission_id = NEW.submission_id AND feed_id = NEW.feed_id;
   NEW.curator_username := link.curator_username;
@@ -289,6 +291,3 @@ BEGIN
   RETURN last_id;
 END;
 $$;
---> statement-breakpoint
--- Decisions written before this migration are classified by the backfill job (reputation/backfill.ts).
-INSERT INTO backfill_cursors (name, cursor) VALUES ('reputation', 0);

@@ -32,6 +32,8 @@ export async function backfillReputation(
   options: BackfillOptions = {},
 ): Promise<BackfillProgress> {
   const chunk = options.chunk ?? BACKFILL_CHUNK;
+  // Made on first use rather than by the migration, so a new database holds no rows an import would refuse.
+  await db.execute(sql`insert into backfill_cursors (name) values (${NAME}) on conflict (name) do nothing`);
   let chunks = 0;
   for (;;) {
     if (options.maxChunks !== undefined && chunks >= options.maxChunks) break;
