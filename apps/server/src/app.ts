@@ -30,6 +30,8 @@ import { pluginRoutes } from "./plugins/routes.ts";
 import { dryRunRoutes } from "./processing/dry-run-routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
 import { publicationRoutes } from "./publications/routes.ts";
+import { queueRoutes } from "./queues/routes.ts";
+import { reputationRoutes } from "./reputation/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
 import { requestTelemetry } from "./telemetry/http.ts";
@@ -144,6 +146,8 @@ export function createApp(options: AppOptions) {
     publicationRoutes,
     uploadRoutes,
     leaderboardRoutes,
+    reputationRoutes,
+    queueRoutes,
     activityRoutes,
     pluginRoutes,
     operationsRoutes,

@@ -13,6 +13,7 @@ import { Route as IndexRouteImport } from './routes/index'
 import { Route as LeaderboardRouteImport } from './routes/leaderboard'
 import { Route as OperationsRouteImport } from './routes/operations'
 import { Route as ProfileRouteRouteImport } from './routes/profile/route'
+import { Route as RemindersRouteImport } from './routes/reminders'
 import { Route as TestRouteImport } from './routes/test'
 import { Route as CreateFeedRouteRouteImport } from './routes/create/feed/route'
 import { Route as CreatePluginRouteImport } from './routes/create/plugin'
@@ -64,6 +65,11 @@ const OperationsRoute = OperationsRouteImport.update({
 const ProfileRouteRoute = ProfileRouteRouteImport.update({
   id: '/profile',
   path: '/profile',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const RemindersRoute = RemindersRouteImport.update({
+  id: '/reminders',
+  path: '/reminders',
   getParentRoute: () => rootRouteImport,
 } as any)
 const TestRoute = TestRouteImport.update({
@@ -236,6 +242,7 @@ export interface FileRoutesByFullPath {
   '/profile': typeof ProfileRouteRouteWithChildren
   '/leaderboard': typeof LeaderboardRoute
   '/operations': typeof OperationsRoute
+  '/reminders': typeof RemindersRoute
   '/test': typeof TestRoute
   '/create/feed': typeof CreateFeedRouteRouteWithChildren
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
@@ -273,6 +280,7 @@ export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/leaderboard': typeof LeaderboardRoute
   '/operations': typeof OperationsRoute
+  '/reminders': typeof RemindersRoute
   '/test': typeof TestRoute
   '/create/plugin': typeof CreatePluginRoute
   '/plugin/$pluginId': typeof PluginPluginIdRoute
@@ -308,6 +316,7 @@ export interface FileRoutesById {
   '/profile': typeof ProfileRouteRouteWithChildren
   '/leaderboard': typeof LeaderboardRoute
   '/operations': typeof OperationsRoute
+  '/reminders': typeof RemindersRoute
   '/test': typeof TestRoute
   '/create/feed': typeof CreateFeedRouteRouteWithChildren
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
@@ -348,6 +357,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/leaderboard'
     | '/operations'
+    | '/reminders'
     | '/test'
     | '/create/feed'
     | '/feed/$feedId'
@@ -385,6 +395,7 @@ export interface FileRouteTypes {
     | '/'
     | '/leaderboard'
     | '/operations'
+    | '/reminders'
     | '/test'
     | '/create/plugin'
     | '/plugin/$pluginId'
@@ -419,6 +430,7 @@ export interface FileRouteTypes {
     | '/profile'
     | '/leaderboard'
     | '/operations'
+    | '/reminders'
     | '/test'
     | '/create/feed'
     | '/feed/$feedId'
@@ -458,6 +470,7 @@ export interface RootRouteChildren {
   ProfileRouteRoute: typeof ProfileRouteRouteWithChildren
   LeaderboardRoute: typeof LeaderboardRoute
   OperationsRoute: typeof OperationsRoute
+  RemindersRoute: typeof RemindersRoute
   TestRoute: typeof TestRoute
   CreateFeedRouteRoute: typeof CreateFeedRouteRouteWithChildren
   FeedFeedIdRouteRoute: typeof FeedFeedIdRouteRouteWithChildren
@@ -496,6 +509,13 @@ declare module '@tanstack/react-router' {
       path: '/profile'
       fullPath: '/profile'
       preLoaderRoute: typeof ProfileRouteRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/reminders': {
+      id: '/reminders'
+      path: '/reminders'
+      fullPath: '/reminders'
+      preLoaderRoute: typeof RemindersRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/test': {
@@ -829,6 +849,7 @@ const rootRouteChildren: RootRouteChildren = {
   ProfileRouteRoute: ProfileRouteRouteWithChildren,
   LeaderboardRoute: LeaderboardRoute,
   OperationsRoute: OperationsRoute,
+  RemindersRoute: RemindersRoute,
   TestRoute: TestRoute,
   CreateFeedRouteRoute: CreateFeedRouteRouteWithChildren,
   FeedFeedIdRouteRoute: FeedFeedIdRouteRouteWithChildren,

@@ -18,7 +18,10 @@ import {
   scheduleProblem,
   TIMEZONE_MESSAGE,
 } from "./recap-rules.ts";
+import { MAX_DECIDE_WITHIN_HOURS, MIN_DECIDE_WITHIN_HOURS } from "./reputation-rules.ts";
 import { secretField } from "./secret-fields.ts";
+
+const DECIDE_WITHIN_MESSAGE = `Decide within must be a whole number of hours from ${MIN_DECIDE_WITHIN_HOURS} to ${MAX_DECIDE_WITHIN_HOURS}`;
 
 /** Feed ids are lower-case: "ToDelete1" is accepted and stored as "todelete1". */
 export const feedIdSchema = z
@@ -228,6 +231,15 @@ export const feedConfigSchema = z
           .optional(),
         /** Whether the public moderation log names who rejected or retracted a post (default: it does). */
         nameRejectersInLog: z.boolean().optional(),
+        /** The queue's service level: posts should be decided within this many hours (approvers may be reminded). */
+        decideWithinHours: z
+          .number(DECIDE_WITHIN_MESSAGE)
+          .refine(
+            (value) =>
+              Number.isInteger(value) && value >= MIN_DECIDE_WITHIN_HOURS && value <= MAX_DECIDE_WITHIN_HOURS,
+            DECIDE_WITHIN_MESSAGE,
+          )
+          .optional(),
       })
       .optional(),
     acknowledgements: acknowledgementsSchema.optional(),

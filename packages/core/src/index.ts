@@ -34,6 +34,8 @@ export * from "./processing-rules.ts";
 export * from "./publications.ts";
 export * from "./recap-rules.ts";
 export * from "./recaps.ts";
+export * from "./reputation.ts";
+export * from "./reputation-rules.ts";
 export * from "./rss-rules.ts";
 export * from "./submission-rules.ts";
 export * from "./submissions.ts";

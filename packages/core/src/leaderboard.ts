@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { TIME_RANGES } from "./leaderboard-rules.ts";
+import { curatorReputationSchema, leaderboardSortSchema } from "./reputation.ts";
 
 export const timeRangeSchema = z.enum(TIME_RANGES);
 
@@ -28,6 +29,11 @@ export const leaderboardEntrySchema = z.object({
   avatarUrl: z.string().nullable(),
   /** Curator points (document 1 §9): the submissions counted in this answer's scope, the feed's when filtered. */
   score: z.number().int(),
+  /**
+   * Reputation from outcomes in the answer's scope (all-time; decision 0030). The server always sends it; optional
+   * so that entries written before it existed (the web's fixtures) still describe a valid entry.
+   */
+  reputation: curatorReputationSchema.optional(),
 });
 export type LeaderboardEntry = z.infer<typeof leaderboardEntrySchema>;
 
@@ -39,6 +45,8 @@ const LIMIT_MESSAGE = `limit must be a whole number from 1 to ${MAX_LEADERBOARD_
 /** GET /api/leaderboard. */
 export const leaderboardQuerySchema = z.object({
   timeRange: timeRangeSchema.default("all"),
+  /** `score` ranks by the reputation score, all-time only (a score over a week would rest on a handful of votes). */
+  sort: leaderboardSortSchema.default("submissions"),
   feedId: z.string().trim().max(64).optional(),
   // One message whatever is wrong with the limit (not a number, a fraction, 0, or too many).
   limit: z

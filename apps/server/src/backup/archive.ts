@@ -49,6 +49,8 @@ const DERIVED_TABLES = new Set([
   "curator_daily_stats",
   "curator_monthly_stats",
   "moderator_stats",
+  "curator_reputation",
+  "approver_reputation",
 ]);
 
 interface ArchiveHeader {

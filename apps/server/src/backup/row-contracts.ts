@@ -57,6 +57,8 @@ function columnCheck(table: string, column: PgColumn): ValueCheck {
     case "PgBigInt53":
     case "PgBigSerial53":
       return (value) => (Number.isInteger(value) ? null : "is not an integer");
+    case "PgDoublePrecision":
+      return (value) => (typeof value === "number" && Number.isFinite(value) ? null : "is not a number");
     case "PgBoolean":
       return (value) => (typeof value === "boolean" ? null : "is not true or false");
     case "PgTimestamp": {

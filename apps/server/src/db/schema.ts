@@ -17,6 +17,7 @@ import {
   bigserial,
   boolean,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -152,6 +153,16 @@ export const moderationHistory = pgTable(
     /** When the decision was taken back inside its undo window, and by whom; it then counts no more. */
     undoneAt: timestamp("undone_at", { withTimezone: true, mode: "date" }),
     undoneBy: text("undone_by"),
+    /**
+     * Reputation (docs/decisions/0030), set by trigger when the decision is written (by the backfill for older
+     * rows): the link's curator, whether the decision counts (false for self-decisions and auto-approvals; null
+     * while not yet classified), how long the link waited for it (first decisions only), and when a later
+     * retraction overturned the approval.
+     */
+    curatorUsername: text("curator_username"),
+    counts: boolean("counts"),
+    waitSeconds: integer("wait_seconds"),
+    overturnedAt: timestamp("overturned_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -386,6 +397,119 @@ export const moderatorStats = pgTable(
     totalCount: integer("total_count").notNull().default(0),
   },
   (t) => [index("moderator_stats_rank_idx").on(t.totalCount.desc(), t.moderatorAccountId)],
+);
+
+/**
+ * Curator reputation from outcomes (docs/decisions/0030), per feed (`scope` = feed id) and overall (`scope` = "*"):
+ * approvals and rejections decided by someone other than the curator, and approved posts later retracted. Kept by
+ * triggers on moderation_history; `score` is the Wilson lower bound (95 %) of the approval rate
+ * (`curate_wilson_lower_bound`, core's `wilsonLowerBound`), stored with the counts so the ranking reads an index.
+ */
+export const curatorReputation = pgTable(
+  "curator_reputation",
+  {
+    scope: text("scope").notNull(),
+    curatorUsername: text("curator_username").notNull(),
+    approvedCount: integer("approved_count").notNull().default(0),
+    rejectedCount: integer("rejected_count").notNull().default(0),
+    retractedCount: integer("retracted_count").notNull().default(0),
+    score: doublePrecision("score").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.curatorUsername] }),
+    index("curator_reputation_rank_idx").on(
+      t.scope,
+      t.score.desc(),
+      t.approvedCount.desc(),
+      t.curatorUsername,
+    ),
+  ],
+);
+
+/**
+ * Approver reputation, per feed and overall: decisions that count (never on one's own posts, never undone), those
+ * later overturned (an approval retracted), and the median time to decide, recomputed on a schedule.
+ */
+export const approverReputation = pgTable(
+  "approver_reputation",
+  {
+    scope: text("scope").notNull(),
+    moderatorAccountId: text("moderator_account_id").notNull(),
+    decisionCount: integer("decision_count").notNull().default(0),
+    overturnedCount: integer("overturned_count").notNull().default(0),
+    medianDecisionSeconds: integer("median_decision_seconds"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.moderatorAccountId] }),
+    index("approver_reputation_rank_idx").on(t.scope, t.decisionCount.desc(), t.moderatorAccountId),
+  ],
+);
+
+/** Per feed: the median time to a decision over the recent window, recomputed on a schedule. */
+export const feedQueueStats = pgTable("feed_queue_stats", {
+  feedId: text("feed_id")
+    .primaryKey()
+    .references(() => feeds.id, { onDelete: "cascade" }),
+  medianDecisionSeconds: integer("median_decision_seconds"),
+  decisionsSampled: integer("decisions_sampled").notNull().default(0),
+});
+
+/** When each scheduled recomputation last finished ("as of" times), by name. */
+export const statRefreshes = pgTable("stat_refreshes", {
+  name: text("name").primaryKey(),
+  refreshedAt: timestamp("refreshed_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+/** Where a resumable backfill stands: the last id it finished, and when it was done. */
+export const backfillCursors = pgTable("backfill_cursors", {
+  name: text("name").primaryKey(),
+  cursor: bigint("cursor", { mode: "number" }).notNull().default(0),
+  doneAt: timestamp("done_at", { withTimezone: true, mode: "date" }),
+  updatedAt: updatedAt(),
+});
+
+/** Approvers who asked to be reminded when a feed's queue waits longer than its service level. */
+export const queueReminderSubscriptions = pgTable(
+  "queue_reminder_subscriptions",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    /** Also by a Telegram message to the user's linked Telegram account. */
+    telegram: boolean("telegram").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.feedId] }),
+    index("queue_reminder_subscriptions_feed_idx").on(t.feedId),
+  ],
+);
+
+/** In-app reminders: a feed's oldest item waited longer than its service level. */
+export const queueReminders = pgTable(
+  "queue_reminders",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    submissionId: text("submission_id").notNull(),
+    waitingSince: timestamp("waiting_since", { withTimezone: true, mode: "date" }).notNull(),
+    /** How the Telegram copy went: sent, failed, or null when none was asked for. */
+    telegramStatus: text("telegram_status", { enum: ["sent", "failed"] }),
+    readAt: timestamp("read_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (t) => [
+    index("queue_reminders_user_idx").on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index("queue_reminders_user_feed_idx").on(t.userId, t.feedId, t.createdAt.desc()),
+  ],
 );
 
 /** Site-wide counters too costly to count on each request (activities). Kept by triggers. */

@@ -56,6 +56,14 @@ describe("GET /api/leaderboard", () => {
         displayName: "@alice",
         avatarUrl: null,
         score: 3,
+        // Decided by mod.near, not by alice herself: every decision counts for her reputation.
+        reputation: {
+          approvedCount: 2,
+          rejectedCount: 1,
+          retractedCount: 0,
+          approvalRate: 67,
+          score: expect.closeTo(0.2077, 4),
+        },
       },
       expect.objectContaining({ curatorUsername: "bob", submissionCount: 2, approvalCount: 0 }),
       expect.objectContaining({ curatorUsername: "carol", submissionCount: 1, rejectionCount: 1 }),

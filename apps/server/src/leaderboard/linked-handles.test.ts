@@ -92,6 +92,8 @@ describe("leaderboard with linked handles", () => {
       displayName: "sam",
       avatarUrl: SAM_IMAGE,
       score: 6,
+      // The account's handles' decisions together, as its counts are.
+      reputation: expect.objectContaining({ approvedCount: 2, rejectedCount: 1, retractedCount: 0 }),
     });
     const byName = Object.fromEntries(
       rest.map((entry: { curatorUsername: string }) => [entry.curatorUsername, entry]),

@@ -11,7 +11,7 @@ const leaderboardRoute = createRoute({
   path: "/leaderboard",
   tags: ["leaderboard"],
   summary:
-    "Curators ranked by submissions, then approvals; feedSubmissions holds each curator's top 10 feeds",
+    "Curators ranked by submissions, then approvals (or, with sort=score, all-time by reputation score); feedSubmissions holds each curator's top 10 feeds",
   request: { query: leaderboardQuerySchema },
   responses: {
     200: jsonResponse(successEnvelopeSchema(z.array(leaderboardEntrySchema)), "Leaderboard"),
@@ -23,8 +23,8 @@ const leaderboardRoute = createRoute({
 export function leaderboardRoutes({ database: { db } }: AppDeps) {
   const router = createRouter();
   router.openapi(leaderboardRoute, async (c) => {
-    const { timeRange, feedId, limit } = c.req.valid("query");
-    return ok(c, await getLeaderboard(db, { timeRange, feedId: feedId || undefined, limit }));
+    const { timeRange, feedId, limit, sort } = c.req.valid("query");
+    return ok(c, await getLeaderboard(db, { timeRange, feedId: feedId || undefined, limit, sort }));
   });
   return router;
 }

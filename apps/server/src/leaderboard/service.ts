@@ -1,8 +1,10 @@
 import {
   ALL_FEED_ID,
+  approvalRate,
   displayHandle,
   isUploadReference,
   type LeaderboardEntry,
+  type LeaderboardSort,
   splitHandleKey,
   type TimeRange,
 } from "@curate/core";
@@ -33,6 +35,8 @@ export interface LeaderboardQuery {
   timeRange: TimeRange;
   feedId?: string;
   limit: number;
+  /** Counts (the default) or the reputation score (all-time only). */
+  sort?: LeaderboardSort;
 }
 
 const ORDER = sql`submission_count desc, approval_count desc, curator_username`;
@@ -89,6 +93,68 @@ function curatorRows(query: LeaderboardQuery, since: string | null): SQL {
       from curator_daily_stats where day >= ${since}::date${feedFilter}
       group by curator_username having sum(submission_count) > 0
     ) ${rankedOrLinked(sql`daily`, sql`true`, query.limit)}) in_range`;
+}
+
+const BY_COUNTS = sql`c.submission_count desc, c.approval_count desc, c.curator_username`;
+
+/** One entry per account (its handles summed, its strongest handle naming it), else per handle; ranked by counts. */
+function rankedByCounts(query: LeaderboardQuery, since: string | null): SQL {
+  return sql`candidates as materialized (${curatorRows(query, since)}),
+    ranked as materialized (
+      select (array_agg(c.curator_username order by ${BY_COUNTS}))[1] as curator_username,
+        (array_agg(c.curator_id order by ${BY_COUNTS}))[1] as curator_id,
+        array_agg(c.curator_username order by ${BY_COUNTS}) as handles,
+        sum(c.submission_count)::int as submission_count, sum(c.approval_count)::int as approval_count,
+        sum(c.rejection_count)::int as rejection_count
+      from candidates c left join linked l on l.handle = c.curator_username
+      group by coalesce(l.entry, c.curator_username)
+      having sum(c.submission_count) > 0
+      order by ${ORDER} limit ${query.limit}
+    )`;
+}
+
+const REPUTATION = sql`curator_username, approved_count, rejected_count, score`;
+const BY_SCORE = sql`c.score desc, c.approved_count desc, c.curator_username`;
+
+/**
+ * The same entries ranked by reputation score (decision 0030): the first `limit` unlinked handles straight from the
+ * score index, plus every linked handle's row (an account's score is that of its handles' decisions together, which
+ * may beat each of them), merged, scored and cut; then their counts from the statistics of the same scope.
+ */
+function rankedByScore(query: LeaderboardQuery): SQL {
+  const scope = query.feedId ?? "*";
+  const counts = query.feedId
+    ? sql`feed_user_stats s where s.feed_id = ${query.feedId} and`
+    : sql`curator_stats s where`;
+  return sql`candidates as materialized (
+      (select ${REPUTATION} from curator_reputation r
+        where r.scope = ${scope} and r.approved_count + r.rejected_count > 0
+          and not exists (select 1 from linked l where l.handle = r.curator_username)
+        order by r.score desc, r.approved_count desc, r.curator_username limit ${query.limit})
+      union all
+      (select ${REPUTATION} from curator_reputation r join linked l on l.handle = r.curator_username
+        where r.scope = ${scope})
+    ),
+    scored as materialized (
+      select (array_agg(c.curator_username order by ${BY_SCORE}))[1] as curator_username,
+        array_agg(c.curator_username order by ${BY_SCORE}) as handles,
+        sum(c.approved_count)::int as approved, sum(c.rejected_count)::int as rejected
+      from candidates c left join linked l on l.handle = c.curator_username
+      group by coalesce(l.entry, c.curator_username)
+      having sum(c.approved_count + c.rejected_count) > 0
+      order by curate_wilson_lower_bound(sum(c.approved_count)::int, sum(c.approved_count + c.rejected_count)::int) desc,
+        sum(c.approved_count) desc, 1
+      limit ${query.limit}
+    ),
+    ranked as materialized (
+      select r.curator_username, t.curator_id, r.handles, coalesce(t.submission_count, 0) as submission_count,
+        coalesce(t.approval_count, 0) as approval_count, coalesce(t.rejection_count, 0) as rejection_count
+      from scored r cross join lateral (
+        select max(s.curator_id) as curator_id, sum(s.submission_count)::int as submission_count,
+          sum(s.approval_count)::int as approval_count, sum(s.rejection_count)::int as rejection_count
+        from ${counts} s.curator_username = any(r.handles)
+      ) t
+    )`;
 }
 
 /** A curator's strongest feeds shown per row; a prolific curator may have posted to hundreds. */
@@ -152,26 +218,24 @@ export async function getLeaderboard(
     const feed = normalized.feedId === ALL_FEED_ID ? null : await findFeed(db, normalized.feedId);
     if (!feed) throw AppError.notFound(`Feed "${query.feedId}" not found.`);
   }
+  const byScore = query.sort === "score";
+  if (byScore && query.timeRange !== "all") {
+    throw AppError.validation(
+      "Ranking by score is all-time: use timeRange=all (a score over a short range would rest on a few decisions).",
+      [{ path: "sort", message: "sort=score needs timeRange=all" }],
+    );
+  }
   const start = timeRangeStart(query.timeRange, now);
   const since = start ? start.toISOString().slice(0, 10) : null;
   const { counts, totals } = perFeed(normalized, since);
-  const byRank = sql`c.submission_count desc, c.approval_count desc, c.curator_username`;
+  const scope = normalized.feedId ?? "*";
+  const order = byScore
+    ? sql`score desc, approved desc, r.curator_username`
+    : sql`r.submission_count desc, r.approval_count desc, r.curator_username`;
   const rows = await queryRows<RankedRow>(
     db,
     sql`with linked as materialized (${LINKED}),
-    candidates as materialized (${curatorRows(normalized, since)}),
-    -- One entry per account (its handles summed, its strongest handle naming it), else per handle.
-    ranked as materialized (
-      select (array_agg(c.curator_username order by ${byRank}))[1] as curator_username,
-        (array_agg(c.curator_id order by ${byRank}))[1] as curator_id,
-        array_agg(c.curator_username order by ${byRank}) as handles,
-        sum(c.submission_count)::int as submission_count, sum(c.approval_count)::int as approval_count,
-        sum(c.rejection_count)::int as rejection_count
-      from candidates c left join linked l on l.handle = c.curator_username
-      group by coalesce(l.entry, c.curator_username)
-      having sum(c.submission_count) > 0
-      order by ${ORDER} limit ${normalized.limit}
-    ),
+    ${byScore ? rankedByScore(normalized) : rankedByCounts(normalized, since)},
     members as (select curator_username as entry, unnest(handles) as member from ranked),
     member_feeds as materialized (${counts}),
     per_feed as materialized (
@@ -189,33 +253,56 @@ export async function getLeaderboard(
           order by p.count desc, p.feed_id) as feeds
       from per_feed p left join feed_totals t using (feed_id)
       group by p.curator_username
+    ),
+    -- Each entry's reputation in the same scope: a primary-key lookup per handle, whatever the planner thinks.
+    entries as (
+      select r.*, p.approved, p.rejected, p.retracted,
+        curate_wilson_lower_bound(p.approved, p.approved + p.rejected) as score
+      from ranked r cross join lateral (
+        select coalesce(sum(c.approved_count), 0)::int as approved, coalesce(sum(c.rejected_count), 0)::int as rejected,
+          coalesce(sum(c.retracted_count), 0)::int as retracted
+        from curator_reputation c where c.scope = ${scope} and c.curator_username = any(r.handles)
+      ) p
     )
-    select (row_number() over (order by r.submission_count desc, r.approval_count desc, r.curator_username))::int
-        as "rank",
+    select (row_number() over (order by ${order}))::int as "rank",
       coalesce(r.curator_id, r.curator_username) as "curatorId", r.curator_username as "curatorUsername",
       to_json(r.handles) as "handles",
       r.submission_count::int as "submissionCount", r.approval_count::int as "approvalCount",
       r.rejection_count::int as "rejectionCount", coalesce(f.feeds, '[]'::json) as "feedSubmissions",
-      u.near_account_id as "userId", u.username as "accountName", u.profile_image as "profileImage"
-    from ranked r left join feed_rows f using (curator_username)
+      u.near_account_id as "userId", u.username as "accountName", u.profile_image as "profileImage",
+      r.approved, r.rejected, r.retracted, r.score as "reputationScore"
+    from entries r left join feed_rows f using (curator_username)
       left join linked l on l.handle = r.curator_username
       left join users u on u.id = l.user_id
-    order by r.submission_count desc, r.approval_count desc, r.curator_username`,
+    order by ${order}`,
   );
-  return rows.map(({ accountName, profileImage, ...entry }) => {
-    const { platform, handle } = splitHandleKey(entry.curatorUsername);
-    return {
-      ...entry,
-      displayName: accountName?.trim() || displayHandle(platform, handle),
-      // Only an image this server holds: a third-party address would learn who looks at the leaderboard.
-      avatarUrl: profileImage && isUploadReference(profileImage) ? profileImage : null,
-      // Document 1 §9: points are the submissions counted in this answer's scope (the feed's, when filtered).
-      score: entry.submissionCount,
-    };
-  });
+  return rows.map(
+    ({ accountName, profileImage, approved, rejected, retracted, reputationScore, ...entry }) => {
+      const { platform, handle } = splitHandleKey(entry.curatorUsername);
+      return {
+        ...entry,
+        displayName: accountName?.trim() || displayHandle(platform, handle),
+        // Only an image this server holds: a third-party address would learn who looks at the leaderboard.
+        avatarUrl: profileImage && isUploadReference(profileImage) ? profileImage : null,
+        // Document 1 §9: points are the submissions counted in this answer's scope (the feed's, when filtered).
+        score: entry.submissionCount,
+        reputation: {
+          approvedCount: approved,
+          rejectedCount: rejected,
+          retractedCount: retracted,
+          approvalRate: approvalRate(approved, approved + rejected),
+          score: reputationScore,
+        },
+      };
+    },
+  );
 }
 
-type RankedRow = Omit<LeaderboardEntry, "displayName" | "avatarUrl" | "score"> & {
+type RankedRow = Omit<LeaderboardEntry, "displayName" | "avatarUrl" | "score" | "reputation"> & {
   accountName: string | null;
   profileImage: string | null;
+  approved: number;
+  rejected: number;
+  retracted: number;
+  reputationScore: number;
 };

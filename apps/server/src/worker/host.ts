@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
+import { createTelegramBotApi } from "../clients/telegram-bot.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { feedSecretValues } from "../feeds/secret-store.ts";
@@ -20,6 +21,9 @@ import { createAcknowledgementSender } from "../processing/acknowledgement-sende
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import { type ReminderPass, sendQueueReminders } from "../queues/reminders.ts";
+import { backfillReputation } from "../reputation/backfill.ts";
+import { refreshMedians } from "../reputation/service.ts";
 import type { Telemetry } from "../telemetry/telemetry.ts";
 import { VERSION } from "../version.ts";
 import { type BulkRunEngine, startBulkRunEngine } from "./bulk-runs.ts";
@@ -40,6 +44,10 @@ export interface WorkerHost {
   heartbeatNow(): Promise<void>;
   /** Forgets what is no longer needed (rate-limit windows that ended long ago), as the hourly pass does. */
   runHousekeepingNow(): Promise<void>;
+  /** Recomputes the reputation and queue medians now, as the scheduled pass does. */
+  runMediansNow(): Promise<void>;
+  /** Sends the queue reminders that are due now (by the worker's clock), as the scheduled pass does. */
+  runRemindersNow(): Promise<ReminderPass>;
   stop(): Promise<void>;
 }
 
@@ -70,6 +78,13 @@ const HOUSEKEEPING_QUEUE = "curate-housekeeping";
 const HOUSEKEEPING_SECONDS = 60 * 60;
 const LOG_SIGN_QUEUE = "curate-log-signing";
 const LOG_CHECK_QUEUE = "curate-log-check";
+const MEDIANS_QUEUE = "curate-reputation-medians";
+const REMINDERS_QUEUE = "curate-queue-reminders";
+const BACKFILL_QUEUE = "curate-reputation-backfill";
+/** How often a worker asks for the backfill while it is not done (a pass after it is done reads one row). */
+const BACKFILL_INTERVAL_MS = 60_000;
+/** Chunks of one backfill pass: about a million decisions, well within the queue's expiry. */
+const BACKFILL_CHUNKS_PER_PASS = 200;
 
 /** The pipeline's runner settings from the environment. */
 export function runnerDeps(options: WorkerOptions): RunnerDeps {
@@ -269,10 +284,63 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     ),
   ];
 
+  // Reputation (decision 0030): older decisions classified by a resumable backfill; the medians recomputed on a
+  // schedule; queue reminders, each pass once per interval across workers.
+  let stopping = false;
+  const reminderBot = env.TELEGRAM_INTAKE_BOT_TOKEN
+    ? createTelegramBotApi({
+        apiRoot: env.TELEGRAM_API_BASE_URL,
+        token: env.TELEGRAM_INTAKE_BOT_TOKEN,
+        logger,
+        retries: 1,
+      })
+    : null;
+  const mediansPass = () => refreshMedians(database.db, clock());
+  const remindersPass = () =>
+    sendQueueReminders(database.db, { env, telegram: reminderBot, logger }, clock());
+  const reputationTimers = [
+    await everyInterval(
+      boss,
+      BACKFILL_QUEUE,
+      BACKFILL_INTERVAL_MS,
+      logger,
+      "reputation backfill",
+      async () => {
+        const progress = await backfillReputation(database.db, {
+          maxChunks: BACKFILL_CHUNKS_PER_PASS,
+          shouldContinue: () => !stopping,
+        });
+        if (progress.chunks > 0) logger.info(progress, "reputation backfill pass");
+      },
+      { askNow: true },
+    ),
+    await everyInterval(
+      boss,
+      MEDIANS_QUEUE,
+      env.REPUTATION_REFRESH_INTERVAL_MS,
+      logger,
+      "median refresh",
+      mediansPass,
+      {
+        askNow: true,
+      },
+    ),
+    await everyInterval(
+      boss,
+      REMINDERS_QUEUE,
+      env.QUEUE_REMINDER_INTERVAL_MS,
+      logger,
+      "queue reminders",
+      remindersPass,
+    ),
+  ];
+
   return {
     boss,
     engine,
     bulkRuns,
+    runMediansNow: mediansPass,
+    runRemindersNow: remindersPass,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
     runAlertsNow: alertPass,
@@ -284,6 +352,8 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
       clearInterval(alertTimer);
       clearInterval(housekeepingTimer);
       for (const logTimer of logTimers) clearInterval(logTimer);
+      stopping = true;
+      for (const reputationTimer of reputationTimers) clearInterval(reputationTimer);
       await heartbeat.stop();
       await bulkRuns.stop();
       await engine.stop();

@@ -6,7 +6,7 @@ import { leaderboardQueryOptions } from "#web/features/leaderboard/api";
 import { LeaderboardPage } from "#web/features/leaderboard/components/LeaderboardPage";
 import {
   correctedLeaderboardSearch,
-  feedIdFilter,
+  leaderboardQueryOf,
   leaderboardSearchSchema,
   resolveLeaderboardSearch,
 } from "#web/features/leaderboard/search";
@@ -21,9 +21,8 @@ export const Route = createFileRoute("/leaderboard")({
       .ensureQueryData(feedsQueryOptions())
       .then(visibleFeeds, () => undefined)
       .then((feeds) => {
-        const { feed, timeframe } = resolveLeaderboardSearch(deps, feeds);
         return queryClient.prefetchQuery(
-          leaderboardQueryOptions({ timeRange: timeframe, feedId: feedIdFilter(feed) }),
+          leaderboardQueryOptions(leaderboardQueryOf(resolveLeaderboardSearch(deps, feeds))),
         );
       });
   },

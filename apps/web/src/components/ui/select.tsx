@@ -13,6 +13,9 @@ interface SelectProps<T extends string> {
   options: ReadonlyArray<SelectOption<T>>;
   onValueChange: (value: T) => void;
   className?: string;
+  disabled?: boolean;
+  /** Said under the control, e.g. why it is disabled. */
+  hint?: string;
 }
 
 /**
@@ -26,8 +29,11 @@ export function Select<T extends string>({
   options,
   onValueChange,
   className,
+  disabled,
+  hint,
 }: SelectProps<T>) {
   const id = useId();
+  const hintId = useId();
   return (
     <div className={cn("flex flex-col gap-1.5", className)}>
       <label htmlFor={id} className="text-xs font-medium text-muted">
@@ -37,10 +43,13 @@ export function Select<T extends string>({
         <select
           id={id}
           value={value}
+          disabled={disabled}
+          aria-describedby={hint ? hintId : undefined}
           onChange={(event) => onValueChange(event.target.value as T)}
           className={cn(
             "h-10 w-full cursor-pointer appearance-none rounded-md border border-line bg-surface pr-9 pl-3 text-sm text-ink",
             "shadow-xs transition-colors hover:bg-zinc-50 focus-visible:border-accent",
+            "disabled:cursor-not-allowed disabled:bg-zinc-50 disabled:text-muted",
           )}
         >
           {options.map((option) => (
@@ -54,6 +63,11 @@ export function Select<T extends string>({
           className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-muted"
         />
       </div>
+      {hint ? (
+        <p id={hintId} className="text-xs text-muted">
+          {hint}
+        </p>
+      ) : null}
     </div>
   );
 }

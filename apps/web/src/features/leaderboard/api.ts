@@ -1,6 +1,8 @@
 import {
   curatorPoints,
   type LeaderboardEntry,
+  type LeaderboardSort,
+  scorePercent,
   type TimeRange,
   TOP_CURATORS_EXPLORE,
   TOP_CURATORS_FEED,
@@ -12,6 +14,8 @@ export interface LeaderboardQuery {
   timeRange: TimeRange;
   feedId?: string;
   limit?: number;
+  /** Counts by default; "score" ranks by reputation (all-time only). */
+  sort?: LeaderboardSort;
 }
 
 export const leaderboardKeys = {
@@ -30,12 +34,21 @@ export interface RankedCurator {
   points: number;
 }
 
-/** The curators with the most points (per-feed count on a feed page), highest first, cut to `limit`. */
+/**
+ * The curators with the most points (per-feed count on a feed page), highest first, cut to `limit`; by score, the
+ * server's order, each with their score out of 100.
+ */
 export function topCurators(
   entries: readonly LeaderboardEntry[],
   limit: number,
   feedId?: string,
+  sort: LeaderboardSort = "submissions",
 ): RankedCurator[] {
+  if (sort === "score") {
+    return entries
+      .slice(0, limit)
+      .map((entry) => ({ entry, points: scorePercent(entry.reputation?.score ?? 0) }));
+  }
   return entries
     .map((entry) => ({ entry, points: curatorPoints(entry, feedId) }))
     .sort((a, b) => b.points - a.points)
@@ -46,6 +59,7 @@ export interface TopCuratorsOptions {
   /** On a feed page: rank by that feed's own count. */
   feedId?: string;
   limit?: number;
+  sort?: LeaderboardSort;
 }
 
 /** The panel's size: 10 on Explore, 5 on a feed page, unless the caller says otherwise. */
@@ -59,4 +73,10 @@ export function topCuratorsLimit({ feedId, limit }: TopCuratorsOptions): number 
  * (the total, or the feed's own count), so its cut keeps the same curators that sorting by points would.
  */
 export const topCuratorsQueryOptions = (options: TopCuratorsOptions = {}) =>
-  leaderboardQueryOptions({ timeRange: "all", feedId: options.feedId, limit: topCuratorsLimit(options) });
+  leaderboardQueryOptions({
+    timeRange: "all",
+    feedId: options.feedId,
+    limit: topCuratorsLimit(options),
+    // The default stays out of the key and the address, so the prefetched counts ranking is the one reused.
+    ...(options.sort === "score" ? { sort: "score" as const } : {}),
+  });

@@ -71,9 +71,31 @@ describe("top curator panel size", () => {
 });
 
 describe("leaderboard search parameters", () => {
+  it("ranks by score all-time only: a time range in the address gives way", () => {
+    const search = leaderboardSearchSchema.parse({ sort: "score", timeframe: "week" });
+    expect(resolveLeaderboardSearch(search)).toEqual({ feed: ALL_FEEDS, timeframe: "all", sort: "score" });
+    expect(toLeaderboardSearch(resolveLeaderboardSearch(search))).toEqual({
+      feed: undefined,
+      timeframe: undefined,
+      sort: "score",
+    });
+    expect(leaderboardSearchSchema.parse({ sort: "karma" }).sort).toBeUndefined();
+  });
+
+  it("asks Top Curators for the score ranking only when chosen", () => {
+    expect(topCuratorsQueryOptions({ sort: "score" }).queryKey).toEqual([
+      "leaderboard",
+      { timeRange: "all", feedId: undefined, limit: 10, sort: "score" },
+    ]);
+  });
+
   it("keeps usable values", () => {
     const search = leaderboardSearchSchema.parse({ feed: "ai-news", timeframe: "week" });
-    expect(resolveLeaderboardSearch(search)).toEqual({ feed: "ai-news", timeframe: "week" });
+    expect(resolveLeaderboardSearch(search)).toEqual({
+      feed: "ai-news",
+      timeframe: "week",
+      sort: "submissions",
+    });
   });
 
   it("falls back to all feeds and all time for anything unusable", () => {
@@ -81,6 +103,7 @@ describe("leaderboard search parameters", () => {
       expect(resolveLeaderboardSearch(leaderboardSearchSchema.parse(raw))).toEqual({
         feed: ALL_FEEDS,
         timeframe: "all",
+        sort: "submissions",
       });
     }
   });
@@ -88,19 +111,30 @@ describe("leaderboard search parameters", () => {
   it("falls back to all feeds for a well-formed id that names no feed, once the feeds are known", () => {
     const feeds = [{ id: "ai" }, { id: "crypto" }];
     const search = leaderboardSearchSchema.parse({ feed: "nope", timeframe: "month" });
-    expect(resolveLeaderboardSearch(search, feeds)).toEqual({ feed: ALL_FEEDS, timeframe: "month" });
-    expect(resolveLeaderboardSearch(search)).toEqual({ feed: "nope", timeframe: "month" });
-    expect(resolveLeaderboardSearch({ feed: "crypto" }, feeds)).toEqual({ feed: "crypto", timeframe: "all" });
+    const counts = { sort: "submissions" };
+    expect(resolveLeaderboardSearch(search, feeds)).toEqual({
+      feed: ALL_FEEDS,
+      timeframe: "month",
+      ...counts,
+    });
+    expect(resolveLeaderboardSearch(search)).toEqual({ feed: "nope", timeframe: "month", ...counts });
+    expect(resolveLeaderboardSearch({ feed: "crypto" }, feeds)).toEqual({
+      feed: "crypto",
+      timeframe: "all",
+      ...counts,
+    });
   });
 
   it("leaves defaults out of the address and out of the server query", () => {
-    expect(toLeaderboardSearch({ feed: ALL_FEEDS, timeframe: "all" })).toEqual({
+    expect(toLeaderboardSearch({ feed: ALL_FEEDS, timeframe: "all", sort: "submissions" })).toEqual({
       feed: undefined,
       timeframe: undefined,
+      sort: undefined,
     });
-    expect(toLeaderboardSearch({ feed: "ai", timeframe: "today" })).toEqual({
+    expect(toLeaderboardSearch({ feed: "ai", timeframe: "today", sort: "submissions" })).toEqual({
       feed: "ai",
       timeframe: "today",
+      sort: undefined,
     });
     expect(feedIdFilter(ALL_FEEDS)).toBeUndefined();
     expect(feedIdFilter("ai")).toBe("ai");

@@ -1,4 +1,10 @@
-import { FEED_ID_PATTERN, isTimeRange, type TimeRange } from "@curate/core";
+import {
+  FEED_ID_PATTERN,
+  isLeaderboardSort,
+  isTimeRange,
+  type LeaderboardSort,
+  type TimeRange,
+} from "@curate/core";
 
 /**
  * The address to put in place of the one given, when it holds a value the page does not use (a feed that does
@@ -10,7 +16,10 @@ export function correctedLeaderboardSearch(
 ): LeaderboardSearch | undefined {
   if (!feeds) return undefined;
   const wanted = toLeaderboardSearch(resolveLeaderboardSearch(leaderboardSearchSchema.parse(raw), feeds));
-  const same = (raw.feed ?? undefined) === wanted.feed && (raw.timeframe ?? undefined) === wanted.timeframe;
+  const same =
+    (raw.feed ?? undefined) === wanted.feed &&
+    (raw.timeframe ?? undefined) === wanted.timeframe &&
+    (raw.sort ?? undefined) === wanted.sort;
   return same ? undefined : wanted;
 }
 
@@ -20,6 +29,8 @@ export const ALL_FEEDS = "all feeds";
 export interface LeaderboardSearch {
   feed?: string;
   timeframe?: TimeRange;
+  /** Rank by counts (the default) or by reputation score. */
+  sort?: LeaderboardSort;
 }
 
 /**
@@ -34,12 +45,14 @@ export const leaderboardSearchSchema = {
         ? input.feed.toLowerCase()
         : undefined,
     timeframe: isTimeRange(input.timeframe) ? input.timeframe : undefined,
+    sort: isLeaderboardSort(input.sort) ? input.sort : undefined,
   }),
 };
 
 export interface ResolvedLeaderboardSearch {
   feed: string;
   timeframe: TimeRange;
+  sort: LeaderboardSort;
 }
 
 /**
@@ -51,7 +64,10 @@ export function resolveLeaderboardSearch(
   feeds?: ReadonlyArray<{ id: string }>,
 ): ResolvedLeaderboardSearch {
   const known = !search.feed || !feeds || feeds.some((feed) => feed.id === search.feed);
-  return { feed: (known && search.feed) || ALL_FEEDS, timeframe: search.timeframe ?? "all" };
+  const sort = search.sort ?? "submissions";
+  // The score is all-time: a week's score would rest on a handful of decisions.
+  const timeframe = sort === "score" ? "all" : (search.timeframe ?? "all");
+  return { feed: (known && search.feed) || ALL_FEEDS, timeframe, sort };
 }
 
 /** The `feedId` to ask the server for: none when every feed counts. */
@@ -60,6 +76,23 @@ export function feedIdFilter(feed: string): string | undefined {
 }
 
 /** The address for chosen filters; defaults stay out of it so shared links stay short. */
-export function toLeaderboardSearch({ feed, timeframe }: ResolvedLeaderboardSearch): LeaderboardSearch {
-  return { feed: feedIdFilter(feed), timeframe: timeframe === "all" ? undefined : timeframe };
+export function toLeaderboardSearch({ feed, timeframe, sort }: ResolvedLeaderboardSearch): LeaderboardSearch {
+  return {
+    feed: feedIdFilter(feed),
+    timeframe: timeframe === "all" || sort === "score" ? undefined : timeframe,
+    sort: sort === "submissions" ? undefined : sort,
+  };
+}
+
+/** What to ask the server for the chosen filters. */
+export function leaderboardQueryOf(filters: ResolvedLeaderboardSearch): {
+  timeRange: TimeRange;
+  feedId?: string;
+  sort?: LeaderboardSort;
+} {
+  return {
+    timeRange: filters.timeframe,
+    feedId: feedIdFilter(filters.feed),
+    ...(filters.sort === "score" ? { sort: "score" as const } : {}),
+  };
 }

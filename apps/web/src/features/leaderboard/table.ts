@@ -14,6 +14,8 @@ export interface LeaderboardRow {
   rank: number;
   entry: LeaderboardEntry;
   approvalRate: number;
+  /** The reputation score (0–1; decision 0030): 0 without decisions by others. */
+  score: number;
   /** The curator's feeds, most submissions first. */
   feeds: FeedShare[];
 }
@@ -23,11 +25,12 @@ export function toRows(entries: readonly LeaderboardEntry[]): LeaderboardRow[] {
     rank: index + 1,
     entry,
     approvalRate: approvalRate(entry.approvalCount, entry.submissionCount),
+    score: entry.reputation?.score ?? 0,
     feeds: [...entry.feedSubmissions].sort((a, b) => b.count - a.count || a.feedId.localeCompare(b.feedId)),
   }));
 }
 
-export type SortKey = "rank" | "username" | "approvalRate" | "submissions" | "topFeeds";
+export type SortKey = "rank" | "username" | "approvalRate" | "score" | "submissions" | "topFeeds";
 /** The values of `aria-sort`, so the state can be handed to the header as it is. */
 export type SortDirection = "ascending" | "descending";
 
@@ -44,6 +47,7 @@ const FIRST_DIRECTION: Record<SortKey, SortDirection> = {
   rank: "ascending",
   username: "ascending",
   approvalRate: "descending",
+  score: "descending",
   submissions: "descending",
   topFeeds: "descending",
 };
@@ -71,6 +75,7 @@ const comparators: Record<SortKey, (a: LeaderboardRow, b: LeaderboardRow) => num
       splitHandleKey(b.entry.curatorUsername).handle,
     ),
   approvalRate: (a, b) => a.approvalRate - b.approvalRate,
+  score: (a, b) => a.score - b.score,
   submissions: (a, b) => a.entry.submissionCount - b.entry.submissionCount,
   // Breadth: how many feeds the curator submits to (the Submissions column already covers volume).
   topFeeds: (a, b) => a.feeds.length - b.feeds.length,

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { ActivityIcon, ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
+import { ActivityIcon, BellIcon, ChevronDownIcon, LogOutIcon, SettingsIcon, UserIcon } from "lucide-react";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Avatar } from "#web/components/ui/avatar";
 import { CopyButton } from "#web/components/ui/copy-button";
@@ -134,6 +134,16 @@ export default function AccountMenu({ accountId, superAdmin }: AccountMenuProps)
             Profile
           </Link>
           <Link
+            to="/reminders"
+            role="menuitem"
+            tabIndex={-1}
+            className={itemClasses}
+            onClick={() => close(false)}
+          >
+            <BellIcon aria-hidden="true" />
+            Reminders
+          </Link>
+          <Link
             to="/profile/settings/connections"
             role="menuitem"
             tabIndex={-1}
@@ -195,6 +205,10 @@ export function AccountPanel({
       <Link to="/profile/overview" className={cn(itemClasses, "px-3")} onClick={onNavigate}>
         <UserIcon aria-hidden="true" />
         Profile
+      </Link>
+      <Link to="/reminders" className={cn(itemClasses, "px-3")} onClick={onNavigate}>
+        <BellIcon aria-hidden="true" />
+        Reminders
       </Link>
       <Link to="/profile/settings/connections" className={cn(itemClasses, "px-3")} onClick={onNavigate}>
         <SettingsIcon aria-hidden="true" />

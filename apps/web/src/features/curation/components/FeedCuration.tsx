@@ -9,7 +9,7 @@ import {
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { InboxIcon } from "lucide-react";
 import { type MouseEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Card } from "#web/components/ui/card";
+import { Card, CardContent } from "#web/components/ui/card";
 import { SectionHeader } from "#web/components/ui/section-header";
 import { appConfigQueryOptions } from "#web/features/config/api";
 import { PreviewButton } from "#web/features/dry-runs/components/PreviewButton";
@@ -32,6 +32,8 @@ import {
 } from "#web/features/moderation/mutations";
 import { isTypingTarget } from "#web/features/moderation/triage";
 import { RetractAction } from "#web/features/publications/components/RetractAction";
+import { QueueHealth } from "#web/features/queues/components/QueueHealth";
+import { ReminderSettings } from "#web/features/queues/components/ReminderSettings";
 import {
   type SubmissionFilters as Filters,
   feedSubmissionsHeadQueryOptions,
@@ -62,6 +64,12 @@ export function FeedCuration({ feedId, search, onFiltersChange }: FeedCurationPr
         title="Recent Curation"
         actions={canModerate ? <ShortcutHint /> : null}
       />
+      <Card>
+        <CardContent className="flex flex-col gap-3">
+          <QueueHealth feedId={feedId} />
+          {canModerate ? <ReminderSettings feedId={feedId} /> : null}
+        </CardContent>
+      </Card>
       <SubmissionFilters filters={filters} onChange={onFiltersChange} />
       <CurationList key={feedId} feedId={feedId} filters={filters} canModerate={canModerate} />
     </section>

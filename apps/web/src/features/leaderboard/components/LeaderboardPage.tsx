@@ -1,4 +1,4 @@
-import type { TimeRange } from "@curate/core";
+import type { LeaderboardSort, TimeRange } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { SearchIcon } from "lucide-react";
 import { type ReactNode, useMemo, useState } from "react";
@@ -11,8 +11,8 @@ import { feedsQueryOptions } from "#web/features/feeds/api";
 import { leaderboardQueryOptions } from "#web/features/leaderboard/api";
 import {
   ALL_FEEDS,
-  feedIdFilter,
   type LeaderboardSearch,
+  leaderboardQueryOf,
   type ResolvedLeaderboardSearch,
   resolveLeaderboardSearch,
   toLeaderboardSearch,
@@ -35,6 +35,11 @@ const TIME_OPTIONS: ReadonlyArray<SelectOption<TimeRange>> = [
   { value: "today", label: "Today" },
 ];
 
+const SORT_OPTIONS: ReadonlyArray<SelectOption<LeaderboardSort>> = [
+  { value: "submissions", label: "Submissions" },
+  { value: "score", label: "Score" },
+];
+
 interface LeaderboardPageProps {
   search: LeaderboardSearch;
   onSearchChange: (search: LeaderboardSearch) => void;
@@ -44,7 +49,7 @@ export function LeaderboardPage({ search, onSearchChange }: LeaderboardPageProps
   const { data: feeds, isError: feedsFailed } = useQuery(feedsQueryOptions());
   const filters = resolveLeaderboardSearch(search, feeds);
   const leaderboard = useQuery({
-    ...leaderboardQueryOptions({ timeRange: filters.timeframe, feedId: feedIdFilter(filters.feed) }),
+    ...leaderboardQueryOptions(leaderboardQueryOf(filters)),
     // A feed in the address is checked against the feed list first (without the list it is trusted).
     enabled: !search.feed || feeds !== undefined || feedsFailed,
   });
@@ -80,8 +85,8 @@ export function LeaderboardPage({ search, onSearchChange }: LeaderboardPageProps
       <title>Leaderboard · Curate</title>
       <Hero />
       <PageContainer className="flex flex-col gap-5">
-        <div className="grid grid-cols-2 items-end gap-3 lg:grid-cols-[minmax(0,1fr)_14rem_11rem]">
-          <div className="relative col-span-2 lg:col-span-1">
+        <div className="grid grid-cols-2 items-start gap-3 lg:grid-cols-[minmax(0,1fr)_14rem_11rem_11rem]">
+          <div className="relative col-span-2 self-end lg:col-span-1">
             <SearchIcon
               aria-hidden="true"
               className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted"
@@ -106,6 +111,15 @@ export function LeaderboardPage({ search, onSearchChange }: LeaderboardPageProps
             value={filters.timeframe}
             options={TIME_OPTIONS}
             onValueChange={(timeframe) => change({ timeframe })}
+            disabled={filters.sort === "score"}
+            hint={filters.sort === "score" ? "The score is all-time" : undefined}
+          />
+          <Select
+            label="Rank by"
+            value={filters.sort}
+            options={SORT_OPTIONS}
+            onValueChange={(sort) => change({ sort })}
+            className="col-span-2 sm:col-span-1"
           />
         </div>
 
@@ -171,7 +185,8 @@ function Hero() {
       <div className="relative mx-auto flex max-w-4xl flex-col items-center px-4 py-10 text-center sm:px-6 sm:py-14">
         <h1 className="text-4xl font-bold text-ink sm:text-5xl">Leaderboard</h1>
         <p className="mt-4 max-w-xl text-base text-muted sm:text-lg">
-          Curators ranked by the posts they submit, then by how many are approved.
+          Curators ranked by the posts they submit, then by how many are approved — or by their score: how
+          often others approve what they find, weighed by how much evidence there is.
         </p>
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { displayHandle, splitHandleKey } from "@curate/core";
+import { displayHandle, scorePercent, splitHandleKey } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { ArrowDownIcon, ArrowUpIcon, ChevronsUpDownIcon } from "lucide-react";
 import { useId } from "react";
@@ -20,17 +20,20 @@ import { RankStar } from "./RankStar";
 
 /** What "14 / 38" beside a feed means, said once in the column header. */
 const FEED_SHARE_HINT = "curator's / all submissions in the feed";
+/** What the score is, said once in the column header. */
+const SCORE_HINT = "approvals by others, confidence-weighted";
 
 const COLUMNS: ReadonlyArray<{ key: SortKey; label: string; className?: string; hint?: string }> = [
   { key: "rank", label: "Rank", className: "w-24" },
   { key: "username", label: "Username" },
   { key: "approvalRate", label: "Approval Rate", className: "w-40" },
+  { key: "score", label: "Score", className: "w-36", hint: SCORE_HINT },
   { key: "submissions", label: "Submissions", className: "w-32" },
   { key: "topFeeds", label: "Top Feeds", className: "w-[22rem]", hint: FEED_SHARE_HINT },
 ];
 
 // Wide enough for the Top Feeds rows to stay legible; narrower screens scroll the table sideways.
-const TABLE_MIN_WIDTH = "min-w-[52rem]";
+const TABLE_MIN_WIDTH = "min-w-[60rem]";
 
 interface LeaderboardTableProps {
   rows: readonly LeaderboardRow[];
@@ -120,6 +123,12 @@ function LeaderboardCards({
                 <dt className="text-xs text-muted uppercase">Approval Rate</dt>
                 <dd className="mt-1">
                   <ApprovalRate row={row} />
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs text-muted uppercase">Score</dt>
+                <dd className="mt-1">
+                  <ReputationScore row={row} />
                 </dd>
               </div>
               <div>
@@ -255,6 +264,9 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
       <TableCell className="align-top">
         <ApprovalRate row={row} />
       </TableCell>
+      <TableCell className="align-top">
+        <ReputationScore row={row} />
+      </TableCell>
       <TableCell className="align-top font-semibold tabular-nums">
         {formatCount(entry.submissionCount)}
       </TableCell>
@@ -262,6 +274,24 @@ function LeaderboardTableRow({ row, expanded, onToggleExpanded, feedNames }: Lea
         <TopFeeds row={row} expanded={expanded} onToggle={onToggleExpanded} feedNames={feedNames} />
       </TableCell>
     </TableRow>
+  );
+}
+
+/** The reputation score out of 100, with the decisions it rests on (decisions by others only). */
+function ReputationScore({ row }: { row: LeaderboardRow }) {
+  const reputation = row.entry.reputation;
+  if (!reputation || reputation.approvedCount + reputation.rejectedCount === 0) {
+    return <span className="text-sm text-muted">No decisions yet</span>;
+  }
+  const decided = reputation.approvedCount + reputation.rejectedCount;
+  return (
+    <div className="flex flex-col gap-0.5" data-testid="reputation-score">
+      <span className="font-semibold tabular-nums">{scorePercent(reputation.score)}</span>
+      <span className="text-xs text-muted tabular-nums">
+        {reputation.approvedCount} of {decided} approved
+        {reputation.retractedCount ? ` · ${reputation.retractedCount} retracted` : ""}
+      </span>
+    </div>
   );
 }
 

@@ -10,6 +10,7 @@ import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 import { useFeedEditorAccess } from "#web/features/moderation/api";
 import { LogIntegrityNotice } from "#web/features/moderation-log/components/LogIntegrityNotice";
 import { FailedJobsBadge } from "#web/features/processing/components/FailedJobsBadge";
+import { QueueHealth } from "#web/features/queues/components/QueueHealth";
 import { ApiError } from "#web/lib/api";
 
 export const Route = createFileRoute("/feed/$feedId")({
@@ -47,6 +48,8 @@ const FEED_TABS = [
 function FeedLayout() {
   const { feedId } = Route.useParams();
   const onContentTab = useMatch({ from: "/feed/$feedId/content", shouldThrow: false }) !== undefined;
+  // The curation tab shows the queue's full panel; every other tab its one line.
+  const onCurationTab = useMatch({ from: "/feed/$feedId/curation", shouldThrow: false }) !== undefined;
   const feed = useQuery(feedQueryOptions(feedId));
   const canEdit = useFeedEditorAccess(feedId) === "granted";
   if (feed.error instanceof ApiError && feed.error.status === 404) return <FeedRouteNotFound />;
@@ -67,6 +70,11 @@ function FeedLayout() {
             canEdit={canEdit}
           />
           <LogIntegrityNotice feedId={feedId} />
+          {onCurationTab ? null : (
+            <div className="mt-4">
+              <QueueHealth feedId={feedId} compact />
+            </div>
+          )}
           <TabNav label="Feed sections" tabs={tabs} className="mt-6" />
         </div>
       </div>
