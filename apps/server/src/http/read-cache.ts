@@ -66,7 +66,9 @@ export function createReadCache(options: ReadCacheOptions) {
   };
 
   const middleware: MiddlewareHandler = async (c, next) => {
-    if (options.ttlMs <= 0 || c.req.method !== "GET") return next();
+    // A request with credentials of its own is answered fresh: whether they are good is not the cache's to know.
+    if (options.ttlMs <= 0 || c.req.method !== "GET" || c.req.header("authorization") !== undefined)
+      return next();
     const key = keyFor(new URL(c.req.url));
     if (!key) return next();
     const now = Date.now();
