@@ -283,3 +283,50 @@ describe("the secret scan", () => {
     expect(JSON.stringify(body.error)).toContain("a Curate API token");
   });
 });
+
+describe("rate limits", () => {
+  let limited: TestServer;
+  let cookie: string;
+
+  beforeAll(async () => {
+    limited = await startTestServer({ AUTH_RATE_LIMIT_PER_MINUTE: "3", WRITE_RATE_LIMIT_PER_MINUTE: "3" });
+    ({ cookie } = await signIn(limited));
+  });
+  afterAll(() => limited.close());
+
+  it("spends the account's one write budget, whether a session or a token writes", async () => {
+    const made = await limited.json("/api/users/me/api-tokens", {
+      method: "POST",
+      headers: sessionHeaders(limited, cookie),
+      body: JSON.stringify({ name: "bot", scopes: ["manage"] }),
+    });
+    expect(made.status).toBe(201);
+    const patch = () =>
+      limited.json("/api/users/me", {
+        method: "PATCH",
+        headers: { Authorization: `Bearer ${made.body.data.secret}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ profileImage: null }),
+      });
+    expect((await patch()).status).toBe(200);
+    expect((await patch()).status).toBe(200);
+    const refused = await patch();
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.code).toBe("RATE_LIMITED");
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+
+  it("paces refused tokens from one address like sign-in attempts", async () => {
+    const attempt = () =>
+      limited.json("/api/feeds", { headers: { Authorization: `Bearer curate_pat_${"C".repeat(43)}` } });
+    // Refusals share the address's sign-in budget (three a minute here, some spent by signing in above).
+    const statuses: number[] = [];
+    let refused = await attempt();
+    for (; refused.status === 401 && statuses.length < 3; refused = await attempt())
+      statuses.push(refused.status);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toBe(
+      "Too many refused API tokens from this address. Please wait a minute.",
+    );
+  });
+});
