@@ -39,6 +39,7 @@ import { Route as FeedFeedIdProposalsRouteImport } from './routes/feed/$feedId/p
 import { Route as FeedFeedIdSettingsRouteRouteImport } from './routes/feed/$feedId/settings/route'
 import { Route as FeedFeedIdTokenRouteImport } from './routes/feed/$feedId/token'
 import { Route as ProfileSettingsIndexRouteImport } from './routes/profile/settings/index'
+import { Route as ProfileSettingsApiTokensRouteImport } from './routes/profile/settings/api-tokens'
 import { Route as ProfileSettingsConnectionsRouteImport } from './routes/profile/settings/connections'
 import { Route as ProfileSettingsNotificationsRouteImport } from './routes/profile/settings/notifications'
 import { Route as ProfileSettingsPreferencesRouteImport } from './routes/profile/settings/preferences'
@@ -195,6 +196,12 @@ const ProfileSettingsIndexRoute = ProfileSettingsIndexRouteImport.update({
   path: '/',
   getParentRoute: () => ProfileSettingsRouteRoute,
 } as any)
+const ProfileSettingsApiTokensRoute =
+  ProfileSettingsApiTokensRouteImport.update({
+    id: '/api-tokens',
+    path: '/api-tokens',
+    getParentRoute: () => ProfileSettingsRouteRoute,
+  } as any)
 const ProfileSettingsConnectionsRoute =
   ProfileSettingsConnectionsRouteImport.update({
     id: '/connections',
@@ -253,6 +260,7 @@ export interface FileRoutesByFullPath {
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
+  '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
   '/profile/settings/notifications': typeof ProfileSettingsNotificationsRoute
   '/profile/settings/preferences': typeof ProfileSettingsPreferencesRoute
@@ -285,6 +293,7 @@ export interface FileRoutesByTo {
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
+  '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
   '/profile/settings/notifications': typeof ProfileSettingsNotificationsRoute
   '/profile/settings/preferences': typeof ProfileSettingsPreferencesRoute
@@ -323,6 +332,7 @@ export interface FileRoutesById {
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
+  '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
   '/profile/settings/notifications': typeof ProfileSettingsNotificationsRoute
   '/profile/settings/preferences': typeof ProfileSettingsPreferencesRoute
@@ -362,6 +372,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
     | '/feed/$feedId/token'
+    | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
     | '/profile/settings/notifications'
     | '/profile/settings/preferences'
@@ -394,6 +405,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
     | '/feed/$feedId/token'
+    | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
     | '/profile/settings/notifications'
     | '/profile/settings/preferences'
@@ -431,6 +443,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
     | '/feed/$feedId/token'
+    | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
     | '/profile/settings/notifications'
     | '/profile/settings/preferences'
@@ -667,6 +680,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProfileSettingsIndexRouteImport
       parentRoute: typeof ProfileSettingsRouteRoute
     }
+    '/profile/settings/api-tokens': {
+      id: '/profile/settings/api-tokens'
+      path: '/api-tokens'
+      fullPath: '/profile/settings/api-tokens'
+      preLoaderRoute: typeof ProfileSettingsApiTokensRouteImport
+      parentRoute: typeof ProfileSettingsRouteRoute
+    }
     '/profile/settings/connections': {
       id: '/profile/settings/connections'
       path: '/connections'
@@ -706,6 +726,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface ProfileSettingsRouteRouteChildren {
+  ProfileSettingsApiTokensRoute: typeof ProfileSettingsApiTokensRoute
   ProfileSettingsConnectionsRoute: typeof ProfileSettingsConnectionsRoute
   ProfileSettingsNotificationsRoute: typeof ProfileSettingsNotificationsRoute
   ProfileSettingsPreferencesRoute: typeof ProfileSettingsPreferencesRoute
@@ -713,6 +734,7 @@ interface ProfileSettingsRouteRouteChildren {
 }
 
 const ProfileSettingsRouteRouteChildren: ProfileSettingsRouteRouteChildren = {
+  ProfileSettingsApiTokensRoute: ProfileSettingsApiTokensRoute,
   ProfileSettingsConnectionsRoute: ProfileSettingsConnectionsRoute,
   ProfileSettingsNotificationsRoute: ProfileSettingsNotificationsRoute,
   ProfileSettingsPreferencesRoute: ProfileSettingsPreferencesRoute,
