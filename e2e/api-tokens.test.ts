@@ -56,7 +56,10 @@ describe("personal API tokens", () => {
     await page.getByRole("button", { name: "Revoke Queue dashboard" }).click();
     await page.getByRole("dialog", { name: "Revoke Token" }).getByRole("button", { name: "Revoke" }).click();
     await toastShown(page, "Token revoked");
-    await page.getByRole("listitem", { name: "Queue dashboard" }).getByText("revoked").waitFor();
+    await page
+      .getByRole("listitem", { name: "Queue dashboard" })
+      .getByText("revoked", { exact: true })
+      .waitFor();
     expect((await asScript(secret)).status).toBe(401);
     expect(pageErrors).toEqual([]);
   });

@@ -109,6 +109,8 @@ describe("ApiTokensPage", () => {
       name: "Mod bot",
     });
     expect(screen.getByLabelText("Name")).toHaveProperty("value", "");
+    expect(screen.getByRole("checkbox", { name: /^Moderate/ })).toHaveProperty("checked", false);
+    expect(screen.getByLabelText("Expires")).toHaveProperty("value", "30");
 
     fireEvent.click(screen.getByRole("button", { name: "Done" }));
     expect(screen.queryByTestId("new-api-token")).toBeNull();

@@ -18,6 +18,8 @@ import { serverMessage } from "#web/lib/api";
 import { useCreateApiToken } from "../mutations";
 
 const NO_EXPIRY = "never";
+const DEFAULT_SCOPES: ApiScope[] = ["read"];
+const DEFAULT_EXPIRY = "30";
 const EXPIRY_OPTIONS = API_TOKEN_EXPIRY_CHOICES.map((choice) => ({
   value: choice.days === null ? NO_EXPIRY : String(choice.days),
   label: choice.label,
@@ -32,8 +34,8 @@ interface CreateTokenFormProps {
 export function CreateTokenForm({ accountId, onCreated }: CreateTokenFormProps) {
   const create = useCreateApiToken(accountId);
   const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<ApiScope[]>(["read"]);
-  const [expiry, setExpiry] = useState("30");
+  const [scopes, setScopes] = useState<ApiScope[]>(DEFAULT_SCOPES);
+  const [expiry, setExpiry] = useState(DEFAULT_EXPIRY);
   const [errors, setErrors] = useState<{ name?: string; scopes?: string }>({});
   const scopesErrorId = useId();
 
@@ -55,7 +57,10 @@ export function CreateTokenForm({ accountId, onCreated }: CreateTokenFormProps) 
     if (!check.success) return;
     create.mutate(check.data, {
       onSuccess: (created) => {
+        // The next token starts from the defaults again: a choice made for one script should not carry over.
         setName("");
+        setScopes(DEFAULT_SCOPES);
+        setExpiry(DEFAULT_EXPIRY);
         onCreated(created);
       },
       onError: (error) =>
