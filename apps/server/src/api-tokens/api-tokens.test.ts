@@ -124,8 +124,16 @@ describe("using a token", () => {
     const mixed = await withToken(secret, "/api/users/me", {}, { Cookie: other });
     expect(mixed.body.data.nearAccountId).toBe(ownerKey.implicitAccountId);
     // A refused token is not rescued by a good cookie.
-    const bad = await withToken("curate_pat_" + "A".repeat(43), "/api/users/me", {}, { Cookie: owner });
+    const bad = await withToken(`curate_pat_${"A".repeat(43)}`, "/api/users/me", {}, { Cookie: owner });
     expect(bad.status).toBe(401);
+  });
+
+  it("leaves other Authorization schemes (a proxy's Basic auth) to the session cookie", async () => {
+    const basic = { Authorization: "Basic dXNlcjpwYXNz" };
+    const me = await server.json("/api/users/me", { headers: { ...basic, Cookie: owner } });
+    expect(me.status).toBe(200);
+    expect(me.body.data.nearAccountId).toBe(ownerKey.implicitAccountId);
+    expect((await server.json("/api/users/me", { headers: basic })).status).toBe(401);
   });
 
   it("changes things without an Origin header (no CSRF check), and from any Origin", async () => {
@@ -167,8 +175,8 @@ describe("using a token", () => {
       expect(body.error).toMatchObject({ code: "UNAUTHENTICATED", message });
       expect(headers.get("www-authenticate")).toMatch(/^Bearer /);
     }
-    const basic = await server.json("/api/feeds", { headers: { Authorization: "Basic dXNlcjpwYXNz" } });
-    expect(basic.status).toBe(401);
+    const empty = await server.json("/api/feeds", { headers: { Authorization: "Bearer" } });
+    expect(empty.status).toBe(401);
 
     const list = await server.json("/api/users/me/api-tokens", { headers: sessionHeaders(server, owner) });
     const statuses = Object.fromEntries(

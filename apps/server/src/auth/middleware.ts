@@ -28,11 +28,13 @@ export function isMutation(method: string) {
   return MUTATING_METHODS.has(method.toUpperCase());
 }
 
+/** The scheme of an API token; other schemes (a proxy's Basic auth in front of a staging site) are not ours. */
+const BEARER_SCHEME = /^Bearer(?:\s|$)/i;
 const BEARER = /^Bearer +(\S+)$/i;
 
 /**
- * The token an `Authorization` header presents. A refused one is a 401 saying why; refusals count against the
- * address's sign-in budget, so guessing tokens is paced like guessing sign-ins.
+ * The token a `Bearer` header presents. A refused one is a 401 saying why; refusals count against the address's
+ * sign-in budget, so guessing tokens is paced like guessing sign-ins.
  */
 async function presentedToken(
   c: Context<AppBindings>,
@@ -61,16 +63,16 @@ async function presentedToken(
 }
 
 /**
- * Finds who a request is from, once: the session cookie's user, or — when the request carries an `Authorization`
- * header — the API token's credential. A request with a token is judged by it alone: its cookies are never read, so
- * it needs no CSRF check and cannot borrow a browser's session. The token's user is handed to a route only by the
+ * Finds who a request is from, once: the session cookie's user, or — when the request carries an
+ * `Authorization: Bearer` header — the API token's credential. A request with a token is judged by it alone: its
+ * cookies are never read, so it needs no CSRF check and cannot borrow a browser's session. The token's user is handed to a route only by the
  * route's scope guard (auth/scopes.ts). Changes made with a token are noted in its owner's private activity.
  */
 export function sessionLoader(db: Database, env: AppEnv, logger: Logger): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
     c.set("apiToken", null);
     const authorization = c.req.header("authorization");
-    if (authorization === undefined) {
+    if (authorization === undefined || !BEARER_SCHEME.test(authorization.trim())) {
       const cookie = getCookie(c, SESSION_COOKIE);
       c.set("user", cookie ? await userForSessionCookie(db, env.SESSION_SECRET, cookie) : null);
       return next();
