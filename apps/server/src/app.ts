@@ -6,8 +6,11 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { activityRoutes } from "./activity/routes.ts";
+import { apiTokenRoutes } from "./api-tokens/routes.ts";
 import { isMutation, mutationGuard, sessionLoader } from "./auth/middleware.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { API_TOKEN_SCHEME, SESSION_SCHEME } from "./auth/scopes.ts";
+import { SESSION_COOKIE } from "./auth/sessions.ts";
 import type { AppBindings, AppDeps } from "./context.ts";
 import { AppError, toAppError } from "./errors.ts";
 import { reservedFeedWrites } from "./feeds/reserved.ts";
@@ -128,7 +131,7 @@ export function createApp(options: AppOptions) {
   // Before the session lookup: a cached public answer is the same for everyone, so it needs no user.
   api.use(readCache.middleware);
   api.use(reservedFeedWrites);
-  api.use(sessionLoader(deps.database.db, deps.env));
+  api.use(sessionLoader(deps.database.db, deps.env, logger));
   const telegramWebhook = deps.intake.telegram?.webhook;
   api.use(mutationGuard(deps.env, new Set(telegramWebhook ? [TELEGRAM_WEBHOOK_PATH] : [])));
   api.use(writeLimit(deps.database.db, deps.env));
@@ -136,6 +139,7 @@ export function createApp(options: AppOptions) {
     healthRoutes,
     authRoutes,
     userRoutes,
+    apiTokenRoutes,
     feedRoutes,
     feedSecretRoutes,
     submissionRoutes,
@@ -156,6 +160,21 @@ export function createApp(options: AppOptions) {
   }
   if (deps.env.ENABLE_TEST_ROUTES) api.route("/", testTweetRoutes(deps, deps.intake));
   if (telegramWebhook) api.route("/", telegramWebhookRoutes(deps.intake));
+  api.openAPIRegistry.registerComponent("securitySchemes", API_TOKEN_SCHEME, {
+    type: "http",
+    scheme: "bearer",
+    description:
+      "A personal API token (`curate_pat_…`) made in Settings → API tokens, sent as `Authorization: Bearer <token>`. " +
+      "Each operation lists the scope it needs (read, submit, moderate or manage); a request with a token never " +
+      "reads cookies, so it needs no Origin header. Tokens cannot make or revoke tokens.",
+  });
+  api.openAPIRegistry.registerComponent("securitySchemes", SESSION_SCHEME, {
+    type: "apiKey",
+    in: "cookie",
+    name: SESSION_COOKIE,
+    description:
+      "The web app's session, set by POST /api/auth/verify-login. Changes also need a same-origin Origin header.",
+  });
   api.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

@@ -1,4 +1,7 @@
+import type { RouteScope } from "@curate/core";
 import type { Logger } from "pino";
+import type { ApiCredential } from "./api-tokens/service.ts";
+import { routeSecurity, scopeGuard } from "./auth/scopes.ts";
 import type { AppEnv } from "./config/env.ts";
 import type { DatabaseHandle } from "./db/index.ts";
 import type { User } from "./db/schema.ts";
@@ -23,13 +26,29 @@ export interface AppDeps {
   logSelfCheck?: LogSelfCheck;
 }
 
-/** What a request carries through the middleware: its id and the session's user (or null). */
+/**
+ * What a request carries through the middleware: its id; the session's user (or null); the API token it was sent
+ * with (or null); and the documented route its guard matched (for a token's private activity).
+ */
 export interface AppBindings {
-  Variables: { requestId: string; user: User | null };
+  Variables: { requestId: string; user: User | null; apiToken: ApiCredential | null; apiRoute?: string };
 }
 
-export function createRouter() {
-  return createValidatingRouter<AppBindings>();
+/**
+ * What a route family lets a personal API token do (docs/decisions/0029). Reads always need `read`; each family
+ * names the scope its writes need, and a route whose kind differs from its method's (a read that acts) names its
+ * own with `scope`.
+ */
+export interface RouteFamily {
+  writes: RouteScope;
+}
+
+export function createRouter(family: RouteFamily) {
+  return createValidatingRouter<AppBindings, RouteScope>({
+    scopeOf: (route) => (route.method.toLowerCase() === "get" ? "read" : family.writes),
+    guard: scopeGuard,
+    security: routeSecurity,
+  });
 }
 
 export type Router = ReturnType<typeof createRouter>;

@@ -41,6 +41,7 @@ import { Route as FeedFeedIdProposalsRouteImport } from './routes/feed/$feedId/p
 import { Route as FeedFeedIdSettingsRouteRouteImport } from './routes/feed/$feedId/settings/route'
 import { Route as FeedFeedIdTokenRouteImport } from './routes/feed/$feedId/token'
 import { Route as ProfileSettingsIndexRouteImport } from './routes/profile/settings/index'
+import { Route as ProfileSettingsApiTokensRouteImport } from './routes/profile/settings/api-tokens'
 import { Route as ProfileSettingsConnectionsRouteImport } from './routes/profile/settings/connections'
 import { Route as ProfileSettingsNotificationsRouteImport } from './routes/profile/settings/notifications'
 import { Route as ProfileSettingsPreferencesRouteImport } from './routes/profile/settings/preferences'
@@ -207,6 +208,12 @@ const ProfileSettingsIndexRoute = ProfileSettingsIndexRouteImport.update({
   path: '/',
   getParentRoute: () => ProfileSettingsRouteRoute,
 } as any)
+const ProfileSettingsApiTokensRoute =
+  ProfileSettingsApiTokensRouteImport.update({
+    id: '/api-tokens',
+    path: '/api-tokens',
+    getParentRoute: () => ProfileSettingsRouteRoute,
+  } as any)
 const ProfileSettingsConnectionsRoute =
   ProfileSettingsConnectionsRouteImport.update({
     id: '/connections',
@@ -267,6 +274,7 @@ export interface FileRoutesByFullPath {
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
+  '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
   '/profile/settings/notifications': typeof ProfileSettingsNotificationsRoute
   '/profile/settings/preferences': typeof ProfileSettingsPreferencesRoute
@@ -301,6 +309,7 @@ export interface FileRoutesByTo {
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
+  '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
   '/profile/settings/notifications': typeof ProfileSettingsNotificationsRoute
   '/profile/settings/preferences': typeof ProfileSettingsPreferencesRoute
@@ -341,6 +350,7 @@ export interface FileRoutesById {
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
+  '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
   '/profile/settings/notifications': typeof ProfileSettingsNotificationsRoute
   '/profile/settings/preferences': typeof ProfileSettingsPreferencesRoute
@@ -382,6 +392,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
     | '/feed/$feedId/token'
+    | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
     | '/profile/settings/notifications'
     | '/profile/settings/preferences'
@@ -416,6 +427,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
     | '/feed/$feedId/token'
+    | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
     | '/profile/settings/notifications'
     | '/profile/settings/preferences'
@@ -455,6 +467,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
     | '/feed/$feedId/token'
+    | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
     | '/profile/settings/notifications'
     | '/profile/settings/preferences'
@@ -707,6 +720,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof ProfileSettingsIndexRouteImport
       parentRoute: typeof ProfileSettingsRouteRoute
     }
+    '/profile/settings/api-tokens': {
+      id: '/profile/settings/api-tokens'
+      path: '/api-tokens'
+      fullPath: '/profile/settings/api-tokens'
+      preLoaderRoute: typeof ProfileSettingsApiTokensRouteImport
+      parentRoute: typeof ProfileSettingsRouteRoute
+    }
     '/profile/settings/connections': {
       id: '/profile/settings/connections'
       path: '/connections'
@@ -746,6 +766,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface ProfileSettingsRouteRouteChildren {
+  ProfileSettingsApiTokensRoute: typeof ProfileSettingsApiTokensRoute
   ProfileSettingsConnectionsRoute: typeof ProfileSettingsConnectionsRoute
   ProfileSettingsNotificationsRoute: typeof ProfileSettingsNotificationsRoute
   ProfileSettingsPreferencesRoute: typeof ProfileSettingsPreferencesRoute
@@ -753,6 +774,7 @@ interface ProfileSettingsRouteRouteChildren {
 }
 
 const ProfileSettingsRouteRouteChildren: ProfileSettingsRouteRouteChildren = {
+  ProfileSettingsApiTokensRoute: ProfileSettingsApiTokensRoute,
   ProfileSettingsConnectionsRoute: ProfileSettingsConnectionsRoute,
   ProfileSettingsNotificationsRoute: ProfileSettingsNotificationsRoute,
   ProfileSettingsPreferencesRoute: ProfileSettingsPreferencesRoute,

@@ -21,9 +21,18 @@ export type LogAction = (typeof LOG_ACTIONS)[number];
 
 /**
  * Where a decision came from: the web app, a reply on a network, an approver's own submission (auto-approval), a
- * background bulk run, one of the feed's own sources, or the server itself (the genesis).
+ * background bulk run, one of the feed's own sources, the server itself (the genesis), or a script with its owner's
+ * personal API token (which token stays in the owner's private activity).
  */
-export const LOG_VIAS = ["app", "reply", "auto_approval", "bulk_run", "feed_source", "system"] as const;
+export const LOG_VIAS = [
+  "app",
+  "reply",
+  "auto_approval",
+  "bulk_run",
+  "feed_source",
+  "system",
+  "api_token",
+] as const;
 export type LogVia = (typeof LOG_VIAS)[number];
 
 /** The parts of an entry that can be withheld while the chain still commits to them (each is digested alone). */
@@ -61,6 +70,7 @@ export const LOG_VIA_LABELS: Record<LogVia, string> = {
   bulk_run: "bulk run",
   feed_source: "feed source",
   system: "by the server",
+  api_token: "via API token",
 };
 
 /** Entries per page of the log tab. */

@@ -47,7 +47,8 @@ const statsRoute = createRoute({
 });
 
 export function activityRoutes({ database: { db } }: AppDeps) {
-  const router = createRouter();
+  // Reads only: a write added here stays closed to API tokens until its family names a scope.
+  const router = createRouter({ writes: "session" });
   router.openapi(statsRoute, async (c) => ok(c, await getSiteStats(db)));
   router.openapi(ranksRoute, async (c) => ok(c, await getUserRanks(db, c.req.valid("param").userId)));
   router.openapi(listRoute, async (c) => {

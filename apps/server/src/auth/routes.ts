@@ -64,7 +64,8 @@ const logoutRoute = createRoute({
 });
 
 export function authRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter();
+  // Tokens never sign in or out: they are made by a session, and revoked in Settings.
+  const router = createRouter({ writes: "session" });
   // Signing out is never limited: a client that was throttled must always be able to leave.
   router.use("/auth/initiate-login", signInLimit(db, env));
   router.use("/auth/verify-login", signInLimit(db, env));

@@ -505,8 +505,11 @@ class Restore {
   /** The database's own view once every row is in: trigger-kept tables as exported, ids continuing, counts. */
   async finish() {
     if (!this.writing) return;
+    // Only the tables this database has: an archive of an older version is imported at its own migration.
     for (const table of DERIVED_TABLES) {
-      if (!this.cleared.has(table)) await this.tx.execute(sql`delete from ${sql.identifier(table)}`);
+      if (this.known.has(table) && !this.cleared.has(table)) {
+        await this.tx.execute(sql`delete from ${sql.identifier(table)}`);
+      }
     }
     await resetSequences(this.tx);
     for (const [table, expected] of this.rowsRead) {

@@ -1,5 +1,6 @@
 import {
   activitySchema,
+  apiTokenSchema,
   feedSchema,
   feedVersionDetailSchema,
   feedVersionSchema,
@@ -21,6 +22,7 @@ const DOCUMENT_CONTRACTS: Record<string, Record<string, z.ZodType>> = {
   submissions: { media: submissionSchema.shape.media },
   activities: { data: activitySchema.shape.data, metadata: activitySchema.shape.metadata },
   plugins: { schema_definition: pluginSchema.shape.schemaDefinition },
+  api_tokens: { scopes: apiTokenSchema.shape.scopes },
   feed_config_versions: {
     config: feedVersionDetailSchema.shape.config,
     changes: feedVersionSchema.shape.changes,

@@ -1,5 +1,6 @@
 import {
   ACTIVITY_TYPES,
+  type ApiScope,
   LOG_ACTIONS,
   LOG_VIAS,
   PLATFORMS,
@@ -228,6 +229,56 @@ export const sessions = pgTable(
     userAgent: text("user_agent"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * Personal API tokens (docs/decisions/0029): only the SHA-256 of each secret is kept, so a copy of the database lets
+ * no one act as anybody. Revoked and expired tokens stay listed for their owner until the account goes.
+ */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    scopes: jsonb("scopes").$type<ApiScope[]>().notNull(),
+    secretHash: text("secret_hash").notNull(),
+    /** The prefix and the first characters of the secret, shown to tell tokens apart. */
+    hint: text("hint").notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_secret_hash_idx").on(t.secretHash),
+    index("api_tokens_user_created_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/** Each change made with a token: its owner's private activity (the public log says only "via API token"). */
+export const apiTokenUses = pgTable(
+  "api_token_uses",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    tokenId: text("token_id")
+      .notNull()
+      .references(() => apiTokens.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    method: text("method").notNull(),
+    /** The route as the API documents it, never the request's own path or query. */
+    route: text("route").notNull(),
+    status: integer("status").notNull(),
+    at: timestamp("at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("api_token_uses_user_at_idx").on(t.userId, t.at, t.id),
+    index("api_token_uses_at_idx").on(t.at),
+  ],
 );
 
 export const authRequests = pgTable(

@@ -163,7 +163,7 @@ const restoreVersionRoute = createRoute({
 });
 
 export function feedRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter();
+  const router = createRouter({ writes: "manage" });
   router.openapi(createFeedRoute, async (c) =>
     created(
       c,

@@ -92,6 +92,16 @@ describe("the secret scan finds the shapes it used to miss", () => {
     );
   });
 
+  it("this instance's own personal API tokens, alone or inside a text", () => {
+    const token = `curate_pat_${randomBytes(32).toString("base64url")}`;
+    expect(messageAt({ note: token })).toBe(
+      "This looks like a Curate API token; use a {{PLACEHOLDER}} instead.",
+    );
+    expect(pathsOf({ script: `CURATE_TOKEN=${token} node bot.js` })).toEqual(["script"]);
+    // The prefix alone, as docs name it, is no token.
+    expect(pathsOf({ note: "tokens start with curate_pat_" })).toEqual([]);
+  });
+
   it("credential header lines", () => {
     expect(pathsOf({ headers: ["Accept: text/html", "Authorization: Bearer abcdef123456"] })).toEqual([
       "headers.1",

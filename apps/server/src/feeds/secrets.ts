@@ -38,6 +38,8 @@ const RAW_TOKEN_PATTERNS: Array<[RegExp, string]> = [
   [/\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}/, "a Stripe secret key"],
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, "a JWT"],
   [/\b(ghp|gho|ghs|ghu|github_pat)_[A-Za-z0-9_]{20,}/, "a GitHub token"],
+  // This instance's own personal API tokens (API_TOKEN_PREFIX): a script's config is no place for one.
+  [/\bcurate_pat_[A-Za-z0-9_-]{20,}/, "a Curate API token"],
   [/\bsecret_[A-Za-z0-9]{30,}/, "a Notion secret"],
   [/\bntn_[A-Za-z0-9]{30,}/, "a Notion token"],
   [/\bsb_secret_[A-Za-z0-9_-]{16,}/, "a Supabase secret key"],

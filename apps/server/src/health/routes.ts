@@ -37,7 +37,8 @@ const configRoute = createRoute({
 });
 
 export function healthRoutes({ database, env, version }: AppDeps) {
-  const router = createRouter();
+  // Reads only: a write added here stays closed to API tokens until its family names a scope.
+  const router = createRouter({ writes: "session" });
   router.openapi(healthRoute, async (c) => {
     try {
       await database.ping();

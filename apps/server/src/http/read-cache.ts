@@ -20,6 +20,8 @@ interface Entry {
   bytes: number;
 }
 
+const BEARER = /^\s*Bearer(?:\s|$)/i;
+
 /** An answer larger than this share of the budget is served but never kept. */
 const LARGEST_SHARE = 0.05;
 
@@ -66,7 +68,11 @@ export function createReadCache(options: ReadCacheOptions) {
   };
 
   const middleware: MiddlewareHandler = async (c, next) => {
-    if (options.ttlMs <= 0 || c.req.method !== "GET") return next();
+    // A request with a bearer credential is answered fresh: whether it is good is not the cache's to know. Other
+    // schemes (a proxy's Basic auth in front of the whole site) are no concern of the API's.
+    if (options.ttlMs <= 0 || c.req.method !== "GET" || BEARER.test(c.req.header("authorization") ?? "")) {
+      return next();
+    }
     const key = keyFor(new URL(c.req.url));
     if (!key) return next();
     const now = Date.now();

@@ -29,7 +29,7 @@ const testTweetRoute = createRoute({
 
 /** Only mounted outside production: in production the path does not exist (404). */
 export function testTweetRoutes(deps: AppDeps, intake: Intake) {
-  const router = createRouter();
+  const router = createRouter({ writes: "submit" });
   router.openapi(testTweetRoute, async (c) => {
     requireUser(c);
     const tweet = await createTestTweet(deps.database.db, intake, c.req.valid("json"));
@@ -60,7 +60,8 @@ const telegramWebhookRoute = createRoute({
 
 /** Mounted only while Telegram intake runs by webhook; otherwise the path does not exist (404). */
 export function telegramWebhookRoutes(intake: Intake) {
-  const router = createRouter();
+  // Telegram calls with its own secret header; an API token has no business here.
+  const router = createRouter({ writes: "session" });
   const secret = intake.telegram?.webhook?.secret ?? "";
   // Before the body is validated: a caller without the secret learns nothing about what the route accepts.
   router.use("/telegram/webhook", async (c, next) => {

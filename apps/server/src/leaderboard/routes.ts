@@ -21,7 +21,8 @@ const leaderboardRoute = createRoute({
 });
 
 export function leaderboardRoutes({ database: { db } }: AppDeps) {
-  const router = createRouter();
+  // Reads only: a write added here stays closed to API tokens until its family names a scope.
+  const router = createRouter({ writes: "session" });
   router.openapi(leaderboardRoute, async (c) => {
     const { timeRange, feedId, limit, sort } = c.req.valid("query");
     return ok(c, await getLeaderboard(db, { timeRange, feedId: feedId || undefined, limit, sort }));

@@ -49,10 +49,13 @@ export function signInLimit(db: Database, env: AppEnv): MiddlewareHandler<AppBin
   };
 }
 
-/** Writes per signed-in account and minute: whatever one account can ask the server to do is paced. */
+/**
+ * Writes per signed-in account and minute: whatever one account can ask the server to do is paced, in the app and
+ * with its API tokens alike (one budget for both).
+ */
 export function writeLimit(db: Database, env: AppEnv): MiddlewareHandler<AppBindings> {
   return async (c, next) => {
-    const user = c.get("user");
+    const user = c.get("user") ?? c.get("apiToken")?.user;
     if (!user || !["POST", "PUT", "PATCH", "DELETE"].includes(c.req.method)) return next();
     if (c.req.path === "/api/auth/logout") return next();
     const result = await consumeLimit(db, `writes:${user.id}`, env.WRITE_RATE_LIMIT_PER_MINUTE, MINUTE);

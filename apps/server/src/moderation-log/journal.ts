@@ -1,5 +1,6 @@
 import type { LogAction, LogActor, LogEntry, LogField, LogVia } from "@curate/core";
 import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
+import { actingApiToken } from "../auth/scopes.ts";
 import type { Database } from "../db/index.ts";
 import {
   feeds,
@@ -44,7 +45,10 @@ export function withModerationLog<T>(db: Database, work: (tx: Database) => Promi
   });
 }
 
-/** Records entries for the end of the current logged transaction. */
+/**
+ * Records entries for the end of the current logged transaction. What a person did "in the app" during a request
+ * made with an API token says "via API token" instead, whichever service wrote it (which token stays private).
+ */
 export function logLater(tx: Database, entries: readonly LogDraft[]) {
   const pending = drafts.get(tx);
   if (!pending) {
@@ -52,7 +56,12 @@ export function logLater(tx: Database, entries: readonly LogDraft[]) {
       "A moderation change was written outside withModerationLog: it would be missing from the log.",
     );
   }
-  pending.push(...entries);
+  const byToken = actingApiToken() !== null;
+  pending.push(
+    ...entries.map((entry) =>
+      byToken && entry.via === "app" ? { ...entry, via: "api_token" as const } : entry,
+    ),
+  );
 }
 
 function storedField(name: LogField, value: unknown, hidden = false): StoredLogField {

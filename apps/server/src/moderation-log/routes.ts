@@ -73,14 +73,14 @@ const redactRoute = createRoute({
 });
 
 export function moderationLogRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter();
+  // Redacting an entry is for the feed's managers.
+  const router = createRouter({ writes: "manage" });
   const signer = logSigner(env.LOG_SIGNING_SEED);
   router.openapi(logRoute, async (c) =>
     ok(c, await readLog(db, env, c.get("user"), c.req.valid("param").feedId, c.req.valid("query"))),
   );
   // Documented like the others, answered by hand: the typed handlers answer JSON only, and this streams lines.
-  router.openAPIRegistry.registerPath(downloadRoute);
-  router.get("/feeds/:feedId/log/download", async (c) => {
+  router.documented(downloadRoute, async (c) => {
     const param = feedParam.safeParse(c.req.param());
     if (!param.success) throw AppError.fromZod(param.error, "path parameters");
     const { feedId, lines } = await downloadLog(db, env, c.get("user"), param.data.feedId, {

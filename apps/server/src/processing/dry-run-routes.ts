@@ -43,6 +43,8 @@ const testBenchRoute = createRoute({
   method: "post",
   path: "/feeds/{feedId}/config/test",
   tags: ["feeds"],
+  // Trying a config is part of editing it.
+  scope: "manage",
   summary: "Test this config: an unsaved config as dry runs against the feed's latest approved submissions",
   request: {
     params: idParam("feedId", "Feed id"),
@@ -85,7 +87,7 @@ const tweakDryRoute = createRoute({
 });
 
 export function dryRunRoutes({ env, runner }: AppDeps) {
-  const router = createRouter();
+  const router = createRouter({ writes: "moderate" });
   const pipeline = (): RunnerDeps => {
     if (!runner) throw AppError.unavailable("Dry runs are not available on this server.");
     return runner;

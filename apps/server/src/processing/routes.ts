@@ -146,6 +146,8 @@ const resumeRoute = createRoute({
   method: "post",
   path: "/processing/feeds/{feedId}/pauses/resume",
   tags: ["processing"],
+  // The feed's channels are its managers' to resume, as their settings are.
+  scope: "manage",
   summary: "Resume publishing to a paused channel (or all): its held publications run again (owner, admins)",
   request: {
     params: idParam("feedId", "Feed id"),
@@ -198,7 +200,7 @@ const runRecapRoute = createRoute({
 });
 
 export function processingRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter();
+  const router = createRouter({ writes: "moderate" });
   router.openapi(jobsRoute, async (c) => {
     const jobs = await listSubmissionJobs(
       db,

@@ -80,7 +80,7 @@ const retractCopyRoute = createRoute({
 });
 
 export function publicationRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter();
+  const router = createRouter({ writes: "moderate" });
   router.openapi(submissionLedgerRoute, async (c) =>
     ok(
       c,

@@ -24,7 +24,7 @@ const approversRoute = createRoute({
 });
 
 export function reputationRoutes({ database: { db } }: AppDeps) {
-  const router = createRouter();
+  const router = createRouter({ writes: "session" });
   router.openapi(approversRoute, async (c) => ok(c, await listApprovers(db, c.req.valid("query"))));
   return router;
 }

@@ -58,7 +58,8 @@ const byIdRoute = createRoute({
 });
 
 export function submissionRoutes({ database: { db } }: AppDeps) {
-  const router = createRouter();
+  // Reads only: a write added here stays closed to API tokens until its family names a scope.
+  const router = createRouter({ writes: "session" });
   router.openapi(listRoute, async (c) => ok(c, await listSubmissions(db, c.req.valid("query"))));
   router.openapi(feedListRoute, async (c) =>
     ok(c, await listFeedSubmissions(db, c.req.valid("param").feedId, c.req.valid("query"))),

@@ -38,6 +38,8 @@ const authKeyRoute = createRoute({
   method: "get",
   path: "/upload/get-auth-key",
   tags: ["uploads"],
+  // A read that mints an upload key: a token needs what uploading needs.
+  scope: "submit",
   summary:
     "A single-use Pinata key for a direct browser upload (only when the server has PINATA_JWT); guarded like a mutation: a session, a same-origin browser request, and a per-account hourly limit",
   responses: {
@@ -69,7 +71,7 @@ const pinnedRoute = createRoute({
 });
 
 export function uploadRoutes({ database: { db }, env, logger }: AppDeps) {
-  const router = createRouter();
+  const router = createRouter({ writes: "submit" });
   router.use(
     "/upload",
     bodyLimit({

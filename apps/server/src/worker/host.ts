@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
+import { pruneTokenUses } from "../api-tokens/service.ts";
 import { createTelegramBotApi } from "../clients/telegram-bot.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
@@ -261,7 +262,10 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     logger,
   );
 
-  const housekeepingPass = () => pruneLimits(database.db);
+  const housekeepingPass = async () => {
+    await pruneLimits(database.db);
+    await pruneTokenUses(database.db);
+  };
   const housekeepingTimer = await everyInterval(
     boss,
     HOUSEKEEPING_QUEUE,

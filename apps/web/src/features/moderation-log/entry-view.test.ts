@@ -40,6 +40,13 @@ describe("describeEntry", () => {
     });
   });
 
+  it('says "via API token" for what a script did with its owner\'s token', () => {
+    const line = describeEntry(
+      entry({ via: "api_token", fields: { actor: field({ account: "amy.near", handle: null }) } }),
+    );
+    expect(line).toMatchObject({ title: "Approved", who: { value: "amy.near" }, where: "via API token" });
+  });
+
   it("shortens long implicit accounts, keeping them whole for a tooltip", () => {
     const account = "62a611b472d89b0e5fc93c069b9f700b4c552d55bc0e87b56008ef17b6b2bebe";
     const line = describeEntry(entry({ fields: { actor: field({ account, handle: null }) } }));

@@ -55,7 +55,8 @@ const networkLabel = (network: string | null) =>
 
 function where(entry: LogEntry): string {
   const network = networkLabel(entry.network);
-  if (!network || entry.via === "app" || entry.via === "system") return LOG_VIA_LABELS[entry.via];
+  if (!network || entry.via === "app" || entry.via === "system" || entry.via === "api_token")
+    return LOG_VIA_LABELS[entry.via];
   return entry.via === "reply" ? `by post on ${network}` : `${LOG_VIA_LABELS[entry.via]} (${network})`;
 }
 

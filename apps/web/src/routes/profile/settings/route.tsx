@@ -7,6 +7,7 @@ export const Route = createFileRoute("/profile/settings")({
 
 const SETTINGS_TABS: TabLink[] = [
   { label: "Connected Accounts", link: { to: "/profile/settings/connections" } },
+  { label: "API Tokens", link: { to: "/profile/settings/api-tokens" } },
   { label: "Notifications", link: { to: "/profile/settings/notifications" } },
   { label: "Preferences", link: { to: "/profile/settings/preferences" } },
 ];
