@@ -82,6 +82,8 @@ describe("Sign-in with the development wallet", () => {
     await menu.waitFor();
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Profile");
     await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Reminders");
+    await page.keyboard.press("ArrowDown");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Settings");
     await page.keyboard.press("End");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Disconnect");

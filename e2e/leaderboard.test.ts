@@ -21,7 +21,7 @@ async function feeds(): Promise<Array<{ id: string; name: string }>> {
 
 const rows = (page: Page) => page.getByTestId("leaderboard-row");
 const header = (page: Page, name: string) => page.getByRole("columnheader", { name, exact: true });
-const COLUMNS = ["Rank", "Username", "Approval Rate", "Submissions", "Top Feeds"] as const;
+const COLUMNS = ["Rank", "Username", "Approval Rate", "Score", "Submissions", "Top Feeds"] as const;
 
 interface ShownRow {
   rank: number;
@@ -32,18 +32,30 @@ interface ShownRow {
 }
 
 async function shownRows(page: Page): Promise<ShownRow[]> {
-  return page.$$eval("[data-testid=leaderboard-row]", (elements) =>
-    elements.map((row) => {
-      const cell = (index: number) => row.querySelectorAll("td")[index]?.textContent ?? "";
-      return {
-        rank: Number(row.getAttribute("data-rank")),
-        // The curator's key: a bare X handle, or `<platform>:<handle>` from another network.
-        username: row.getAttribute("data-curator") ?? "",
-        approvalRate: Number(cell(2).match(/(\d+)%/)?.[1]),
-        submissions: Number(cell(3).replace(/\D/g, "")),
-        feedShares: row.querySelectorAll("[data-testid=feed-share]").length,
-      };
-    }),
+  const headings = await page
+    .getByRole("columnheader")
+    .evaluateAll((cells) => cells.map((cell) => cell.textContent ?? ""));
+  const columnOf = (name: string) => headings.findIndex((text) => text.startsWith(name));
+  const at = { approvalRate: columnOf("Approval Rate"), submissions: columnOf("Submissions") };
+  expect(
+    Object.values(at).every((index) => index >= 0),
+    `columns: ${headings.join(" | ")}`,
+  ).toBe(true);
+  return page.$$eval(
+    "[data-testid=leaderboard-row]",
+    (elements, columns) =>
+      elements.map((row) => {
+        const cell = (index: number) => row.querySelectorAll("td")[index]?.textContent ?? "";
+        return {
+          rank: Number(row.getAttribute("data-rank")),
+          // The curator's key: a bare X handle, or `<platform>:<handle>` from another network.
+          username: row.getAttribute("data-curator") ?? "",
+          approvalRate: Number(cell(columns.approvalRate).match(/(\d+)%/)?.[1]),
+          submissions: Number(cell(columns.submissions).replace(/\D/g, "")),
+          feedShares: row.querySelectorAll("[data-testid=feed-share]").length,
+        };
+      }),
+    at,
   );
 }
 
@@ -106,6 +118,7 @@ describe("Leaderboard", () => {
       Rank: "ascending",
       Username: "none",
       "Approval Rate": "none",
+      Score: "none",
       Submissions: "none",
       "Top Feeds": "none",
     });
@@ -116,6 +129,7 @@ describe("Leaderboard", () => {
     const entries = await leaderboard();
     const ranks = rankOf(entries);
     const feedCounts = new Map(entries.map((entry) => [entry.curatorUsername, entry.feedSubmissions.length]));
+    const scores = new Map(entries.map((entry) => [entry.curatorUsername, entry.reputation?.score ?? 0]));
     const { page, pageErrors } = await visit("/leaderboard");
     await rows(page).first().waitFor();
 
@@ -131,6 +145,11 @@ describe("Leaderboard", () => {
         compare: (a, b) => compareNames(splitHandleKey(a.username).handle, splitHandleKey(b.username).handle),
       },
       { name: "Approval Rate", first: "descending", compare: (a, b) => a.approvalRate - b.approvalRate },
+      {
+        name: "Score",
+        first: "descending",
+        compare: (a, b) => (scores.get(a.username) ?? 0) - (scores.get(b.username) ?? 0),
+      },
       { name: "Submissions", first: "descending", compare: (a, b) => a.submissions - b.submissions },
       {
         name: "Top Feeds",

@@ -141,17 +141,14 @@ beforeAll(async () => {
       kind: "saved",
     },
   ]);
-  await db.insert(processingJobs).values({
-    id: "job-1",
-    feedId: "hooked",
-    status: "failed",
-    idempotencyKey: "job-1",
-    plan: {
-      transforms: [{ plugin: "Foo", config: { plugin: "webhook" } }],
-      branches: [{ index: 0, transforms: [], distributor: distributor("webhook") }],
-      entries: [{ chain: "global", from: 0, input: { plugin: "webhook" } }],
-    },
-  });
+  // Written as SQL, like the feeds: the schema's insert would name columns later migrations added.
+  const jobPlan = {
+    transforms: [{ plugin: "Foo", config: { plugin: "webhook" } }],
+    branches: [{ index: 0, transforms: [], distributor: distributor("webhook") }],
+    entries: [{ chain: "global", from: 0, input: { plugin: "webhook" } }],
+  };
+  await db.execute(sql`insert into processing_jobs (id, feed_id, status, idempotency_key, plan)
+    values ('job-1', 'hooked', 'failed', 'job-1', ${JSON.stringify(jobPlan)}::jsonb)`);
   // Steps and ledger entries as migration 0016 held them (no branch keys yet), written as SQL like the feeds.
   await db.execute(sql`insert into processing_steps (id, job_id, step_order, type, stage, branch, plugin_name)
     values ('step-1', 'job-1', 0, 'transformation', 'global', null, 'Foo'),

@@ -567,11 +567,20 @@ describe("replay with a diff", () => {
   });
 
   it("runs Reprocess and Retry Step dry as well, and stops each account at its hourly budget", async () => {
+    // An approval that ran its steps (other tests in this file leave approvals that had nothing to run).
     const [job] = await server.db
       .select()
       .from(processingJobs)
-      .where(and(eq(processingJobs.feedId, FEED), eq(processingJobs.kind, "approval")))
+      .where(
+        and(
+          eq(processingJobs.feedId, FEED),
+          eq(processingJobs.kind, "approval"),
+          sql`exists (select 1 from processing_steps s where s.job_id = ${processingJobs.id})`,
+        ),
+      )
+      .orderBy(processingJobs.createdAt)
       .limit(1);
+    expect(job, "an approval job with steps").toBeDefined();
     const reprocess = await post(`/api/processing/jobs/${job.id}/reprocess/dry-run`, owner);
     expect(reprocess.status).toBe(200);
     expect(reprocess.body.data.job).toMatchObject({ kind: "dry_run", note: "Dry run of a reprocess." });

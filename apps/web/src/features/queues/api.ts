@@ -4,7 +4,8 @@ import { api } from "#web/lib/api";
 
 export const queueKeys = {
   all: ["queues"] as const,
-  health: (feedId: string) => [...queueKeys.all, "health", feedId] as const,
+  /** Public, like the feed it describes, so a server-rendered feed page embeds it (its own root: see ssr-state). */
+  health: (feedId: string) => ["queue-health", feedId] as const,
   settings: (feedId: string, accountId: string | null) =>
     [...queueKeys.all, "reminder-settings", feedId, accountId] as const,
   reminders: (page: number) => [...queueKeys.all, "reminders", page] as const,

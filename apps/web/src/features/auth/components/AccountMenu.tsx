@@ -23,7 +23,7 @@ async function disconnect(queryClient: ReturnType<typeof useQueryClient>) {
 }
 
 /**
- * The signed-in header control: avatar and name opening a menu (Profile, Settings, Operations for super admins,
+ * The signed-in header control: avatar and name opening a menu (Profile, Reminders, Settings, Operations for super admins,
  * Disconnect). A hand-rolled menu button following the WAI-ARIA pattern: arrows, Home/End, Escape and Tab work; a
  * popover library would cost more than this whole feature.
  */

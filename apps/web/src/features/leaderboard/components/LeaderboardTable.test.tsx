@@ -4,7 +4,7 @@ import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } fr
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEFAULT_SORT, toRows } from "#web/features/leaderboard/table";
-import { LeaderboardTable } from "./LeaderboardTable";
+import { LeaderboardTable, LeaderboardTableSkeleton } from "./LeaderboardTable";
 
 afterEach(cleanup);
 
@@ -68,5 +68,15 @@ describe("LeaderboardTable", () => {
     const [sam, quiet] = within(table).getAllByTestId("leaderboard-row");
     expect(sam.querySelector("img")?.getAttribute("src")).toBe(image);
     expect(quiet.querySelector("img")).toBeNull();
+  });
+});
+
+describe("LeaderboardTableSkeleton", () => {
+  it("has a cell under every column, so the header keeps its widths when the rows arrive", () => {
+    render(<LeaderboardTableSkeleton />);
+    const columns = screen.getAllByRole("columnheader").length;
+    const rows = screen.getAllByRole("row").slice(1);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(within(row).getAllByRole("cell")).toHaveLength(columns);
   });
 });

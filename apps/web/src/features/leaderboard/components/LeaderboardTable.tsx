@@ -423,6 +423,9 @@ export function LeaderboardTableSkeleton() {
               <Skeleton className="h-4 w-12" />
             </TableCell>
             <TableCell>
+              <Skeleton className="h-4 w-12" />
+            </TableCell>
+            <TableCell>
               <Skeleton className="h-4 w-10" />
             </TableCell>
             <TableCell>
