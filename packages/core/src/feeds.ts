@@ -21,7 +21,7 @@ import {
 import { MAX_DECIDE_WITHIN_HOURS, MIN_DECIDE_WITHIN_HOURS } from "./reputation-rules.ts";
 import { secretField } from "./secret-fields.ts";
 
-const DECIDE_WITHIN_MESSAGE = `Decide within must be a whole number of hours from ${MIN_DECIDE_WITHIN_HOURS} to ${MAX_DECIDE_WITHIN_HOURS}`;
+export const DECIDE_WITHIN_MESSAGE = `Decide within must be a whole number of hours from ${MIN_DECIDE_WITHIN_HOURS} to ${MAX_DECIDE_WITHIN_HOURS}`;
 
 /** Feed ids are lower-case: "ToDelete1" is accepted and stored as "todelete1". */
 export const feedIdSchema = z

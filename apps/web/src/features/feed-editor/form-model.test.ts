@@ -1,3 +1,4 @@
+import { DECIDE_WITHIN_MESSAGE } from "@curate/core";
 import { describe, expect, it } from "vitest";
 import {
   configFromForm,
@@ -117,6 +118,26 @@ describe("naming moderators in the public log", () => {
     const named = formFromConfig(anonymous);
     named.nameRejectersInLog = true;
     expect(configFromForm(anonymous, named).moderation).toMatchObject({ nameRejectersInLog: true });
+  });
+});
+
+describe("the queue's service level in the form", () => {
+  it("reads and writes whole hours, drops the key when empty, and names a bad value with the contract's words", () => {
+    const form = formFromConfig(stored);
+    expect(form.decideWithinHours).toBe("");
+    expect(configFromForm(stored, form).moderation).not.toHaveProperty("decideWithinHours");
+
+    form.decideWithinHours = "6";
+    const withLevel = configFromForm(stored, form);
+    expect(withLevel.moderation).toMatchObject({ decideWithinHours: 6 });
+    expect(formFromConfig(withLevel).decideWithinHours).toBe("6");
+    expect(validateForm(form).decideWithinHours).toBeUndefined();
+
+    for (const bad of ["0", "721", "1.5", "six"]) {
+      expect(validateForm({ ...form, decideWithinHours: bad }).decideWithinHours, bad).toBe(
+        DECIDE_WITHIN_MESSAGE,
+      );
+    }
   });
 });
 

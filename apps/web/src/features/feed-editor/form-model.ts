@@ -2,10 +2,13 @@ import {
   ACKNOWLEDGEMENT_NETWORKS,
   type AcknowledgementNetwork,
   builtinPluginName,
+  DECIDE_WITHIN_MESSAGE,
   FEED_FORM_MESSAGES,
   isValidTimezone,
+  MAX_DECIDE_WITHIN_HOURS,
   MAX_POLLING_INTERVAL_MS,
   MAX_UNDO_WINDOW_SECONDS,
+  MIN_DECIDE_WITHIN_HOURS,
   MIN_POLLING_INTERVAL_MS,
   MODERATED_PLATFORMS,
   type ModeratedPlatform,
@@ -70,6 +73,8 @@ export interface FeedForm {
   undoWindowSeconds: string;
   /** Whether the public moderation log names who rejected or retracted a post (on unless the feed turned it off). */
   nameRejectersInLog: boolean;
+  /** The queue's service level in hours, as typed; empty means none. */
+  decideWithinHours: string;
   /** The bot's replies on the post's network: which networks, and on which occasions. */
   acknowledgements: AcknowledgementsForm;
   recaps: RecapForm[];
@@ -169,6 +174,8 @@ export function formFromConfig(config: WorkingConfig | null): FeedForm {
     undoWindowSeconds:
       typeof moderation.undoWindowSeconds === "number" ? String(moderation.undoWindowSeconds) : "",
     nameRejectersInLog: moderation.nameRejectersInLog !== false,
+    decideWithinHours:
+      typeof moderation.decideWithinHours === "number" ? String(moderation.decideWithinHours) : "",
     acknowledgements: acknowledgementsForm(c.acknowledgements),
     recaps: (Array.isArray(outputs.recap)
       ? entries(outputs.recap)
@@ -294,6 +301,9 @@ export function configFromForm(base: WorkingConfig | null, form: FeedForm): Work
   const undoWindow = form.undoWindowSeconds.trim();
   if (undoWindow === "") delete moderation.undoWindowSeconds;
   else moderation.undoWindowSeconds = Number(undoWindow);
+  const decideWithin = form.decideWithinHours.trim();
+  if (decideWithin === "") delete moderation.decideWithinHours;
+  else moderation.decideWithinHours = Number(decideWithin);
   // Naming is the default, so only a feed that turned it off (or had the key already) carries it.
   if (!form.nameRejectersInLog) moderation.nameRejectersInLog = false;
   else if ("nameRejectersInLog" in moderation) moderation.nameRejectersInLog = true;
@@ -396,6 +406,7 @@ export interface FormErrors {
   description?: string;
   pollingIntervalMs?: string;
   undoWindowSeconds?: string;
+  decideWithinHours?: string;
   recaps?: RecapErrors;
 }
 
@@ -432,6 +443,17 @@ export function validateForm(form: FeedForm): FormErrors {
   const undoWindow = form.undoWindowSeconds.trim();
   if (undoWindow !== "" && !(/^\d+$/.test(undoWindow) && Number(undoWindow) <= MAX_UNDO_WINDOW_SECONDS)) {
     errors.undoWindowSeconds = FEED_FORM_MESSAGES.undoWindow;
+  }
+  const decideWithin = form.decideWithinHours.trim();
+  if (
+    decideWithin !== "" &&
+    !(
+      /^\d+$/.test(decideWithin) &&
+      Number(decideWithin) >= MIN_DECIDE_WITHIN_HOURS &&
+      Number(decideWithin) <= MAX_DECIDE_WITHIN_HOURS
+    )
+  ) {
+    errors.decideWithinHours = DECIDE_WITHIN_MESSAGE;
   }
   const searches = incompleteSearches(form.sources);
   if (searches) errors.searches = searches;

@@ -250,6 +250,18 @@ export function FeedConfigForm({
             onChange={(event) => set("undoWindowSeconds", event.target.value)}
           />
         </FormField>
+        <FormField
+          label="Decide Within (hours)"
+          hint="The queue's service level: approvers who opted in are reminded when a post waits longer. Empty: none."
+          error={errors.decideWithinHours}
+        >
+          <Input
+            inputMode="numeric"
+            value={form.decideWithinHours}
+            placeholder="e.g. 6"
+            onChange={(event) => set("decideWithinHours", event.target.value)}
+          />
+        </FormField>
         <Checkbox
           label="Name who rejected or retracted a post in the public moderation log"
           checked={form.nameRejectersInLog}
