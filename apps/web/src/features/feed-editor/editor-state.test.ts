@@ -1,4 +1,4 @@
-import type { FeedConfig } from "@curate/core";
+import { DECIDE_WITHIN_MESSAGE, type FeedConfig } from "@curate/core";
 import { describe, expect, it } from "vitest";
 import { describeIssue } from "#web/features/feeds/field-labels";
 import {
@@ -265,6 +265,15 @@ describe("feed editor state", () => {
       const shown = editorReducer(state, { type: "saveRequested", check });
       expect(shown.showErrors).toBe(true);
       expect(shown.issues).toEqual(check.issues);
+    });
+
+    it("says a bad service level once, in the contract's words", () => {
+      const check = checkSave(run(start(), edit({ decideWithinHours: "0" })));
+      if (check.kind !== "checked") throw new Error("expected a checked config");
+      expect(check.valid).toBe(false);
+      expect(check.issues).toEqual([
+        { path: "moderation.decideWithinHours", message: DECIDE_WITHIN_MESSAGE },
+      ]);
     });
 
     it("marks a search row left empty and does not save it", () => {

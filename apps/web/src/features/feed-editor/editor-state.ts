@@ -114,6 +114,9 @@ function formIssues(errors: FormErrors): FieldIssue[] {
   if (errors.undoWindowSeconds) {
     issues.push({ path: "moderation.undoWindowSeconds", message: errors.undoWindowSeconds });
   }
+  if (errors.decideWithinHours) {
+    issues.push({ path: "moderation.decideWithinHours", message: errors.decideWithinHours });
+  }
   for (const [at, message] of Object.entries(errors.searches ?? {})) {
     const [source, search] = at.split(".");
     issues.push({ path: `sources.${source}.search.${search}.query`, message });
