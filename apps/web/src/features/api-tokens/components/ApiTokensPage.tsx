@@ -8,6 +8,7 @@ import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
 import { CopyButton } from "#web/components/ui/copy-button";
 import { Dialog, DialogClose, DialogContent } from "#web/components/ui/dialog";
+import { Pager } from "#web/components/ui/pager";
 import { RelativeTime } from "#web/components/ui/relative-time";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { toast } from "#web/components/ui/toast";
@@ -113,21 +114,7 @@ function TokenList({ accountId }: { accountId: string }) {
                 <TokenRow key={token.id} token={token} onRevoke={() => setRevoking(token)} />
               ))}
             </ul>
-            {tokens.data.pagination.hasNextPage || page > 0 ? (
-              <div className="flex justify-end gap-2">
-                <Button size="sm" variant="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
-                  Previous
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={!tokens.data.pagination.hasNextPage}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next
-                </Button>
-              </div>
-            ) : null}
+            <Pager page={page} hasNextPage={tokens.data.pagination.hasNextPage} onPage={setPage} />
           </>
         )}
       </CardContent>

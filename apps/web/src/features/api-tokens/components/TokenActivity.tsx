@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Alert } from "#web/components/ui/alert";
-import { Button } from "#web/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
+import { Pager } from "#web/components/ui/pager";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { serverMessage } from "#web/lib/api";
 import { formatDateTime } from "#web/lib/format";
@@ -63,21 +63,7 @@ export function TokenActivity({ accountId }: { accountId: string }) {
                 </tbody>
               </table>
             </div>
-            {activity.data.pagination.hasNextPage || page > 0 ? (
-              <div className="flex justify-end gap-2">
-                <Button size="sm" variant="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
-                  Previous
-                </Button>
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  disabled={!activity.data.pagination.hasNextPage}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next
-                </Button>
-              </div>
-            ) : null}
+            <Pager page={page} hasNextPage={activity.data.pagination.hasNextPage} onPage={setPage} />
           </>
         )}
       </CardContent>
