@@ -56,6 +56,10 @@ export default defineConfig({
       {
         test: {
           name: "unit",
+          // One module graph per worker, as for the API files: React, the router and the testing library load once
+          // per worker instead of once per file (28 s → 8 s for the project; each file still gets its own DOM, and
+          // the files pass shuffled in one worker).
+          isolate: false,
           include: ["packages/*/src/**/*.test.ts", "apps/web/src/**/*.test.{ts,tsx}"],
           environment: "node",
           setupFiles: ["apps/web/test/setup.ts"],

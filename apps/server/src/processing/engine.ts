@@ -20,6 +20,8 @@ export function retryBackoffMs(attempts: number): number {
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
 const RELAY_FLOOR_MS = 1000;
+/** A job sent for later is looked for this long after it falls due, so the database's clock has passed it too. */
+const WAKE_MARGIN_MS = 50;
 
 export interface EngineSettings {
   /** Jobs one worker process runs at once. */
@@ -191,6 +193,7 @@ export async function startProcessingEngine(
         { jobId: job.data.jobId, reservations: result.reservations },
         { startAfter: new Date(Date.now() + delayMs) },
       );
+      wakeWhenDue(delayMs);
       return { id: job.id, status: "completed", output: { retryInMs: delayMs } };
     }
     if (result.kind === "skipped" && result.reason === "held") {
@@ -199,7 +202,23 @@ export async function startProcessingEngine(
     return { id: job.id, status: "completed", output: result };
   };
 
-  await boss.work(
+  /**
+   * A job sent for later wakes no one (NOTIFY fires only for jobs runnable now), so without this it would wait for
+   * the next relaxed poll after it falls due: seconds a channel's turn never asked for. This worker looks again
+   * when it is due; any other worker may take it first, which is as good.
+   */
+  const wakeTimers = new Set<NodeJS.Timeout>();
+  let workerId: string | null = null;
+  const wakeWhenDue = (delayMs: number) => {
+    const timer = setTimeout(() => {
+      wakeTimers.delete(timer);
+      if (workerId && !stopped) boss.notifyWorker(workerId);
+    }, delayMs + WAKE_MARGIN_MS);
+    timer.unref();
+    wakeTimers.add(timer);
+  };
+
+  workerId = await boss.work(
     PROCESSING_QUEUE,
     {
       // Two pollers, each taking a batch and running it at once: a slow step holds one batch, not the worker,
@@ -221,6 +240,7 @@ export async function startProcessingEngine(
     async stop() {
       stopped = true;
       clearInterval(floor);
+      for (const timer of wakeTimers) clearTimeout(timer);
       await stopListening().catch(() => {});
       await relay.idle();
     },
