@@ -105,6 +105,8 @@ async function startStack(port: number) {
       // is read while it waits.
       ...fakeNetworks.env,
       INTAKE_INTERVAL_MS: "1000",
+      // The fakes have no rate limit: a tenth of each channel's pace keeps sends ordered, in less time.
+      CHANNEL_PACING_PERCENT: "10",
       // The plugin journey registers entry points on this host (nothing is fetched from it); others are refused.
       PLUGIN_ALLOWED_HOSTS: "plugins.e2e.test",
       // The platforms journey's feed reads a blog served by the test itself on this machine.

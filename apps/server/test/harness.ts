@@ -51,6 +51,9 @@ export async function startTestServer(
       WORKER_MONITOR_INTERVAL_SECONDS: "1",
       PROCESSING_HEARTBEAT_SECONDS: "10",
       INTAKE_INTERVAL_MS: "3600000",
+      // The fakes have no rate limit: a tenth of each channel's pace keeps sends ordered and spaced, in less time.
+      // The files about pacing itself set 100.
+      CHANNEL_PACING_PERCENT: "10",
       ...envOverrides,
     },
     { worker: options.worker, logger: options.logger },

@@ -97,6 +97,24 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dir }).LOG_SIGNING_SEED).toEqual(generated);
   });
 
+  it("keeps every channel's own pace outside test servers", () => {
+    for (const NODE_ENV of ["development", "production"]) {
+      expect(() =>
+        loadEnv({
+          NODE_ENV,
+          CHANNEL_PACING_PERCENT: "10",
+          SESSION_SECRET: "s".repeat(64),
+          LOG_SIGNING_KEY: "a".repeat(64),
+          DATA_DIR: dataDir(),
+        }),
+      ).toThrow(/CHANNEL_PACING_PERCENT: only test servers/);
+    }
+    expect(loadEnv({ DATA_DIR: dataDir() }).CHANNEL_PACING_PERCENT).toBe(100);
+    expect(
+      loadEnv({ NODE_ENV: "test", CHANNEL_PACING_PERCENT: "10", DATA_DIR: dataDir() }).CHANNEL_PACING_PERCENT,
+    ).toBe(10);
+  });
+
   it("parses lists and strips the @ of the bot handle", () => {
     const env = loadEnv({
       DATA_DIR: dataDir(),

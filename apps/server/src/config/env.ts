@@ -174,6 +174,8 @@ const envSchema = z.object({
   X_API_CALLS_PER_HOUR: z.coerce.number().int().min(1).default(300),
   AI_CALLS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).default(120),
   /** The shortest time between two acknowledgements of one network's bot, over every feed and worker. */
+  /** Test servers only: the share of a channel's interval between sends kept, in percent (their fakes have no limit). */
+  CHANNEL_PACING_PERCENT: z.coerce.number().int().min(1).max(100).default(100),
   ACK_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   /** Acknowledgements one feed may make the bots send an hour (over every network), so no feed makes them spam. */
   ACKS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(60),
@@ -339,6 +341,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
   }
   if (production && env.ENABLE_TEST_ROUTES) {
     throw new EnvError("Invalid environment:\n  ENABLE_TEST_ROUTES: test routes never run in production");
+  }
+  if (env.CHANNEL_PACING_PERCENT !== 100 && env.NODE_ENV !== "test") {
+    throw new EnvError(
+      "Invalid environment:\n  CHANNEL_PACING_PERCENT: only test servers send faster than a channel's own pace",
+    );
   }
   const host = env.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");
   const exposed = !isLoopbackHost(new URL(publicUrl).hostname) || !isLoopbackHost(host);

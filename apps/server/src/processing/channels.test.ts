@@ -41,6 +41,8 @@ beforeAll(async () => {
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
       WRITE_RATE_LIMIT_PER_MINUTE: "1000",
       PROCESSING_MAX_ATTEMPTS: "3",
+      // This file is about the pace itself: each channel's whole interval.
+      CHANNEL_PACING_PERCENT: "100",
       TELEGRAM_API_BASE_URL: telegram.apiRoot,
       TELEGRAM_BOT_TOKEN: SERVER_TOKEN,
       PLUGIN_SECRETS: "TELEGRAM_BOT_TOKEN",

@@ -79,6 +79,11 @@ export interface RunnerDeps {
   acknowledgements?: AcknowledgementSettings;
   /** Where jobs and steps are counted and traced: the composition's telemetry. */
   telemetry: Telemetry;
+  /**
+   * The share of each channel's own interval between sends that is kept (1, the default: all of it). Below 1 only
+   * in test servers (CHANNEL_PACING_PERCENT), whose fakes have no rate limit to respect.
+   */
+  channelPacing?: number;
 }
 
 /** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
@@ -692,7 +697,11 @@ async function runStep(
         // The channel cannot edit what is live: a re-run never posts a second copy behind the moderator's back.
         output = skippedOutput(replay, row.stepName ?? row.pluginName);
       } else {
-        const rules = plugin.throttle?.(config) ?? [];
+        const pacing = deps.channelPacing ?? 1;
+        const rules = (plugin.throttle?.(config) ?? []).map((rule) => ({
+          ...rule,
+          intervalMs: rule.intervalMs * pacing,
+        }));
         if (rules.length > 0) {
           heldKeys = slotKeys(plugin.name, rules);
           const turn = reservation ?? (await reserveSlot(db, plugin.name, rules));

@@ -125,6 +125,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     maxAttempts: env.PROCESSING_MAX_ATTEMPTS,
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
     branchConcurrency: 4,
+    channelPacing: env.CHANNEL_PACING_PERCENT / 100,
     leaseMs: env.PROCESSING_HEARTBEAT_SECONDS * 1000,
     acknowledgements: {
       sender: createAcknowledgementSender(
