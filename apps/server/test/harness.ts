@@ -43,18 +43,22 @@ export async function startTestServer(
   const { handle, dispose } = await freshDatabase();
   // Tests write through the database directly as well as the API, so the read cache is off unless a test asks.
   // A worker checks heartbeats every second and polls intake only when a test asks (runIntakeNow).
+  const environment = {
+    NODE_ENV: "test",
+    READ_CACHE_TTL_MS: "0",
+    WORKER_MONITOR_INTERVAL_SECONDS: "1",
+    PROCESSING_HEARTBEAT_SECONDS: "10",
+    INTAKE_INTERVAL_MS: "3600000",
+    ...envOverrides,
+  };
   const served = await serveApp(
     handle,
     {
-      NODE_ENV: "test",
-      READ_CACHE_TTL_MS: "0",
-      WORKER_MONITOR_INTERVAL_SECONDS: "1",
-      PROCESSING_HEARTBEAT_SECONDS: "10",
-      INTAKE_INTERVAL_MS: "3600000",
       // The fakes have no rate limit: a tenth of each channel's pace keeps sends ordered and spaced, in less time.
-      // The files about pacing itself set 100.
-      CHANNEL_PACING_PERCENT: "10",
-      ...envOverrides,
+      // Only a test server may go faster (a file that starts a development or production server keeps the pace);
+      // the files about pacing itself set 100.
+      ...(environment.NODE_ENV === "test" ? { CHANNEL_PACING_PERCENT: "10" } : {}),
+      ...environment,
     },
     { worker: options.worker, logger: options.logger },
   );
