@@ -472,3 +472,18 @@ describe("the worker", () => {
     }
   });
 });
+
+// Last: its feed and entries would change what the tests above count.
+describe("reading a download", () => {
+  it("checks a downloaded log whose texts hold line and paragraph separators, ended by a line feed only", async () => {
+    await insertFeed(server.db, { id: "separators", createdBy: ownerKey.implicitAccountId });
+    await pending("separators", ["u1"]);
+    await decide("separators", "u1", "approve", "first\u2028second\u2029third\rfourth");
+    const text = await (await server.request("/api/feeds/separators/log/download")).text();
+    // JSON lets them stand unescaped, so the file holds them as they are: a reader must not end a line there.
+    expect(text).toContain("\u2028");
+    const file = join(work, "separators.jsonl");
+    writeFileSync(file, text);
+    expect((await verifyLog(file)).report).toMatchObject({ entries: 2, break: null });
+  });
+});
