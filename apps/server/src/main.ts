@@ -56,7 +56,7 @@ async function main(argv: string[]) {
   const env = environment();
   const logger = createLogger(env.LOG_LEVEL);
   // This process is the server: libraries that send with the global fetch go through the outbound guard too.
-  guardProcessFetch(configuredBaseUrls(env));
+  guardProcessFetch(configuredBaseUrls(env), env.PRIVATE_HOSTS_ALLOWED);
   const server = await startServer(env, logger, role);
   const shutdown = (signal: string) => {
     logger.info({ signal }, "shutting down");

@@ -4,7 +4,7 @@ import { Agent, buildConnector, type Dispatcher, setGlobalDispatcher } from "und
 import { SpanKind, withSpan } from "../telemetry/tracing.ts";
 
 /**
- * The one door every request the server makes goes through (decision 0022). Two kinds of address exist:
+ * The one door every request the server makes goes through (decision 0023). Two kinds of address exist:
  *
  * - configured: a base URL the operator set in the environment (X_API_BASE_URL, TELEGRAM_API_BASE_URL, …). Its host
  *   is trusted wherever it is (tests point them at fakes on 127.0.0.1); anything it redirects to is not.
@@ -290,10 +290,14 @@ export function configuredFetch(baseUrl: string | URL): Fetch {
 
 /**
  * Guards the process's own `fetch` too, for libraries that send with it and take no fetch of ours (the NEAR SDK's
- * JSON-RPC provider): hosts of the operator's configured base URLs may be anywhere, everything else only public.
+ * JSON-RPC provider, which also reaches a feed's own `rpcUrl`): hosts of the operator's configured base URLs and of
+ * `PRIVATE_HOSTS_ALLOWED` may be anywhere, as in every other guarded fetch; everything else only public.
  * Installed by the server process at start-up; test processes keep the plain fetch their fakes need.
  */
-export function guardProcessFetch(configuredBaseUrls: ReadonlyArray<string | undefined>): void {
+export function guardProcessFetch(
+  configuredBaseUrls: ReadonlyArray<string | undefined>,
+  privateHostsAllowed: readonly string[] = [],
+): void {
   const hosts = configuredBaseUrls.flatMap((url) => (url ? [new URL(url).hostname] : []));
-  setGlobalDispatcher(guardedDispatcher([...new Set(hosts)]));
+  setGlobalDispatcher(guardedDispatcher([...new Set([...hosts, ...privateHostsAllowed])]));
 }
