@@ -115,6 +115,27 @@ describe("checkOutboundUrl", () => {
     }
   });
 
+  it("resolves a name and refuses it when any of its answers is not public, unless the name is allowed", async () => {
+    const answers: Record<string, string[]> = {
+      "intranet.example": ["10.1.2.3"],
+      "split.example": ["93.184.216.34", "fd00::7"],
+      "metadata.example": ["169.254.169.254"],
+      "mapped.example": ["::ffff:127.0.0.1"],
+      "public.example": ["93.184.216.34", "2606:2800:220:1::1"],
+    };
+    const resolver = async (hostname: string) =>
+      (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+    for (const host of ["intranet.example", "split.example", "metadata.example", "mapped.example"]) {
+      await expect(checkOutboundUrl(`https://${host}/hook`, [], resolver), host).rejects.toThrow(
+        new RegExp(`^${host.replace(".", "\\.")} is at ${answers[host].find((a) => a !== "93.184.216.34")}`),
+      );
+    }
+    expect((await checkOutboundUrl("https://public.example/hook", [], resolver)).host).toBe("public.example");
+    expect(
+      (await checkOutboundUrl("https://intranet.example/hook", ["intranet.example"], resolver)).host,
+    ).toBe("intranet.example");
+  });
+
   it("matches the allow-list by name: an allowed name does not allow its address written as an IP", async () => {
     await expect(checkOutboundUrl(`http://127.0.0.1:${server.port}/`, ["localhost"])).rejects.toThrow(
       BlockedUrlError,

@@ -134,7 +134,12 @@ const refusal = (host: string, address: string) =>
  * spelling the URL parser accepts, or what its name resolves to now) unless its host is in `allowedHosts`. A
  * name that does not resolve is left for the request itself to report as an outage.
  */
-export async function checkOutboundUrl(raw: string | URL, allowedHosts: readonly string[]): Promise<URL> {
+export async function checkOutboundUrl(
+  raw: string | URL,
+  allowedHosts: readonly string[],
+  /** How names are resolved: the system's resolver, unless a test answers for names public DNS would. */
+  resolve: (hostname: string) => Promise<LookupAddress[]> = resolveAll,
+): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -151,7 +156,7 @@ export async function checkOutboundUrl(raw: string | URL, allowedHosts: readonly
     return url;
   }
   if (host === "localhost" || host.endsWith(".localhost")) throw refusal(url.host, "127.0.0.1");
-  const addresses = await resolveAll(host).catch(() => []);
+  const addresses = await resolve(host).catch(() => []);
   const blocked = addresses.find((entry) => isNonPublicAddress(entry.address));
   if (blocked) throw refusal(url.host, blocked.address);
   return url;
