@@ -157,7 +157,7 @@ describe("commands in either order, on every network", () => {
     expect(sources.mastodon.botHandle).toBe(MASTODON_BOT);
   });
 
-  it("Telegram: the bot named first or not at all; not a quoted one", async () => {
+  it("Telegram: the bot named first, after the command, or not at all; not a quoted one", async () => {
     const chat: FakeTelegramChat = telegram.chat({
       type: "supergroup",
       title: "Readers",
@@ -165,18 +165,20 @@ describe("commands in either order, on every network", () => {
     });
     const author = telegram.user("poster");
     const curator = telegram.user("cat_curates");
-    const posts = ["first", "second", "quoted"].map(
+    const posts = ["first", "second", "quoted", "third"].map(
       (word) => telegram.send(chat, author, { text: `A Telegram message, ${word}` }).message,
     );
     telegram.send(chat, curator, { text: `@${TELEGRAM_BOT} !submit #ai bot first`, replyTo: posts[0] });
     telegram.send(chat, curator, { text: "!submit #ai no bot named", replyTo: posts[1] });
     telegram.send(chat, curator, { text: "To share one, reply with !submit #ai to it", replyTo: posts[2] });
+    telegram.send(chat, curator, { text: `!submit @${TELEGRAM_BOT} #ai command first`, replyTo: posts[3] });
     await run("telegram");
     const key = (message: Record<string, unknown>) =>
       submissionKey("telegram", `${chat.id}:${message.message_id}`);
     expect(await linksOf(key(posts[0]))).toEqual([["ai", "pending", "bot first"]]);
     expect(await linksOf(key(posts[1]))).toEqual([["ai", "pending", "no bot named"]]);
     expect(await linksOf(key(posts[2]))).toEqual([]);
+    expect(await linksOf(key(posts[3]))).toEqual([["ai", "pending", "command first"]]);
   });
 });
 
