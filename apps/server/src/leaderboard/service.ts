@@ -39,7 +39,8 @@ export interface LeaderboardQuery {
   sort?: LeaderboardSort;
 }
 
-const ORDER = sql`submission_count desc, approval_count desc, curator_username`;
+/** Spelled as the rank indexes are (NULLS LAST: a bare DESC means NULLS FIRST, which no index is read for). */
+const ORDER = sql`submission_count desc nulls last, approval_count desc nulls last, curator_username`;
 const STATS = sql`curator_username, curator_id, submission_count, approval_count, rejection_count`;
 
 /**
@@ -122,6 +123,8 @@ const BY_SCORE = sql`c.score desc, c.approved_count desc, c.curator_username`;
  * may beat each of them), merged, scored and cut; then their counts from the statistics of the same scope.
  */
 function rankedByScore(query: LeaderboardQuery): SQL {
+  // The columns are never null, but only an order spelled as the rank index is (NULLS LAST; a bare DESC means NULLS
+  // FIRST) is read from it: otherwise every handle of the scope is read and sorted (20,000 at 1M, 35 ms).
   const scope = query.feedId ?? "*";
   const counts = query.feedId
     ? sql`feed_user_stats s where s.feed_id = ${query.feedId} and`
@@ -130,7 +133,8 @@ function rankedByScore(query: LeaderboardQuery): SQL {
       (select ${REPUTATION} from curator_reputation r
         where r.scope = ${scope} and r.approved_count + r.rejected_count > 0
           and not exists (select 1 from linked l where l.handle = r.curator_username)
-        order by r.score desc, r.approved_count desc, r.curator_username limit ${query.limit})
+        order by r.score desc nulls last, r.approved_count desc nulls last, r.curator_username
+        limit ${query.limit})
       union all
       (select ${REPUTATION} from curator_reputation r join linked l on l.handle = r.curator_username
         where r.scope = ${scope})
@@ -173,7 +177,7 @@ function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; 
         cross join lateral (
           select feed_id, submission_count from feed_user_stats s
           where s.curator_username = m.member and s.submission_count > 0${feedFilter}
-          order by s.submission_count desc, s.feed_id limit ${TOP_FEEDS_PER_CURATOR}
+          order by s.submission_count desc nulls last, s.feed_id limit ${TOP_FEEDS_PER_CURATOR}
         ) f`,
       totals: sql`select scope as feed_id, sum(count)::int as total from submission_counts
         where scope in (select feed_id from per_feed) group by scope`,

@@ -117,7 +117,7 @@ export async function listReminders(
           case when read_at is null then null else ${isoUtc("read_at")} end as "readAt",
           telegram_status as "telegramStatus"
         from queue_reminders where user_id = ${user.id}
-        order by created_at desc, id desc limit ${query.limit + 1} offset ${query.page * query.limit}`,
+        order by created_at desc nulls last, id desc nulls last limit ${query.limit + 1} offset ${query.page * query.limit}`,
     ),
     queryRows<{ total: number; unread: number }>(
       db,

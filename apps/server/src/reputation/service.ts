@@ -78,7 +78,7 @@ export async function listApprovers(
       sql`select moderator_account_id as "moderatorAccountId", decision_count as "decisionCount",
           overturned_count as "overturnedCount", median_decision_seconds as "medianDecisionSeconds"
         from approver_reputation where scope = ${scope} and decision_count > 0
-        order by decision_count desc, moderator_account_id
+        order by decision_count desc nulls last, moderator_account_id
         limit ${query.limit + 1} offset ${query.page * query.limit}`,
     ),
     queryRows<{ count: number }>(
