@@ -16,8 +16,10 @@ import {
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { recordActivity } from "../activity/service.ts";
+import { bulkInsert } from "../db/bulk-insert.ts";
 import type { Database } from "../db/index.ts";
 import { activities, feeds, sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
+import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
 import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
@@ -113,6 +115,20 @@ function postRow(post: SocialPost, curator: Curator, at: Date): typeof submissio
     createdAt: post.createdAt,
     submittedAt: at,
   };
+}
+
+/** A batch's posts; one already stored (another feed's, or a repeat) stays as it is. */
+function insertPosts(tx: Database, rows: Array<typeof submissions.$inferInsert>) {
+  return tx.execute(sql`${bulkInsert(submissions, rows)} on conflict (tweet_id) do nothing`);
+}
+
+/** A batch's links to feeds, answering those that are new (a link already made stays as it is). */
+function insertLinks(tx: Database, rows: Array<typeof submissionFeeds.$inferInsert>) {
+  return queryRows<{ submissionId: string; feedId: string }>(
+    tx,
+    sql`${bulkInsert(submissionFeeds, rows)} on conflict do nothing
+      returning submission_id as "submissionId", feed_id as "feedId"`,
+  );
 }
 
 function linkRow(
@@ -482,21 +498,23 @@ export async function ingestSourcePosts(
   const curator = { id: `source:${attribution.sourceId}`, username: null, tweetId: null, notes: null };
   const at = new Date();
   return withModerationLog(db, async (tx) => {
-    await tx
-      .insert(submissions)
-      .values(posts.map((post) => postRow(post, curator, at)))
-      .onConflictDoNothing({ target: submissions.tweetId });
-    const inserted = await tx
-      .insert(submissionFeeds)
-      .values(posts.map((post) => linkRow(post, attribution.feedId, curator, at)))
-      .onConflictDoNothing()
-      .returning({ submissionId: submissionFeeds.submissionId });
+    await insertPosts(
+      tx,
+      posts.map((post) => postRow(post, curator, at)),
+    );
+    const inserted = await insertLinks(
+      tx,
+      posts.map((post) => linkRow(post, attribution.feedId, curator, at)),
+    );
     const fresh = new Set(inserted.map((link) => link.submissionId));
     const linked = posts.filter((post) => fresh.has(post.id));
     if (linked.length) {
-      await tx
-        .insert(activities)
-        .values(linked.map((post) => submissionActivity(post, attribution.feedId, curator)));
+      await tx.execute(
+        bulkInsert(
+          activities,
+          linked.map((post) => submissionActivity(post, attribution.feedId, curator)),
+        ),
+      );
       logLater(
         tx,
         linked.map((post) => ({
@@ -603,18 +621,14 @@ export async function ingestMentionBatch(
       });
 
       if (planned.length) {
-        await tx
-          .insert(submissions)
-          .values(planned.map(({ target, curator, mention }) => postRow(target, curator, mention.createdAt)))
-          .onConflictDoNothing({ target: submissions.tweetId });
+        await insertPosts(
+          tx,
+          planned.map(({ target, curator, mention }) => postRow(target, curator, mention.createdAt)),
+        );
         const linkRows = planned.flatMap(({ target, curator, mention, allowed }) =>
           allowed.map((feed) => linkRow(target, feed.id, curator, mention.createdAt)),
         );
-        const inserted = await tx
-          .insert(submissionFeeds)
-          .values(linkRows)
-          .onConflictDoNothing()
-          .returning({ submissionId: submissionFeeds.submissionId, feedId: submissionFeeds.feedId });
+        const inserted = linkRows.length ? await insertLinks(tx, linkRows) : [];
         const fresh = new Set(inserted.map((link) => `${link.submissionId}\u0000${link.feedId}`));
         const actors = await actorsForPosts(
           tx,
@@ -630,13 +644,14 @@ export async function ingestMentionBatch(
           }),
         );
         if (newLinks.length) {
-          await tx
-            .insert(activities)
-            .values(
+          await tx.execute(
+            bulkInsert(
+              activities,
               newLinks.map(({ submit: { target, curator }, feed }) =>
                 submissionActivity(target, feed.id, curator),
               ),
-            );
+            ),
+          );
         }
         const autoApprovals: ModerationInput[] = [];
         logLater(

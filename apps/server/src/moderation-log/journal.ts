@@ -1,6 +1,7 @@
 import type { LogAction, LogActor, LogEntry, LogField, LogVia } from "@curate/core";
 import { and, asc, eq, gt, inArray, lt, sql } from "drizzle-orm";
 import { actingApiToken } from "../auth/scopes.ts";
+import { bulkInsert } from "../db/bulk-insert.ts";
 import type { Database } from "../db/index.ts";
 import {
   feeds,
@@ -250,7 +251,7 @@ export async function appendToLog(tx: Database, entries: readonly LogDraft[]): P
     return row;
   });
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-    await tx.insert(moderationLogEntries).values(rows.slice(start, start + ROWS_PER_INSERT));
+    await tx.execute(bulkInsert(moderationLogEntries, rows.slice(start, start + ROWS_PER_INSERT)));
   }
   const moved = feedIds.map((feedId) => ({ feedId, ...(heads.get(feedId) as Head) }));
   await tx.execute(sql`update moderation_log_heads h set seq = v.seq, hash = v.hash, at = v.at
