@@ -1,3 +1,4 @@
+import { authorUrl, networkName, type Platform } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { isoUtc, queryRows } from "../db/sql.ts";
@@ -5,12 +6,16 @@ import { isoUtc, queryRows } from "../db/sql.ts";
 /**
  * The first input of a submission's pipeline (docs/plugins.md): the post as the feed sees it, in camelCase.
  * `url` is the post's own address as its source adapter built it; curator fields and `submittedAt` are this
- * feed's; `approver`/`approvalNote` come from the feed's latest approval.
+ * feed's; `approver`/`approvalNote` come from the feed's latest approval. `network` names where the post lives
+ * (its network, or a blog post's site) and `authorUrl` its author's page there, so templates need not assume X.
  */
 export interface SubmissionInput {
   tweetId: string;
+  platform: Platform;
+  network: string;
   userId: string;
   username: string;
+  authorUrl: string | null;
   authorProfileImage: string | null;
   content: string;
   url: string | null;
@@ -32,9 +37,9 @@ export async function submissionInput(
   submissionId: string,
   feedId: string,
 ): Promise<SubmissionInput | null> {
-  const [row] = await queryRows<SubmissionInput>(
+  const [row] = await queryRows<Omit<SubmissionInput, "network" | "authorUrl">>(
     db,
-    sql`select s.tweet_id as "tweetId", s.user_id as "userId", s.username,
+    sql`select s.tweet_id as "tweetId", s.platform, s.user_id as "userId", s.username,
         s.author_profile_image as "authorProfileImage", s.content, s.url,
         coalesce(s.media, '[]'::jsonb) as media, ${isoUtc("s.created_at")} as "createdAt",
         sf.feed_id as "feedId",
@@ -54,5 +59,10 @@ export async function submissionInput(
       ) mh on true
       where s.tweet_id = ${submissionId}`,
   );
-  return row ?? null;
+  if (!row) return null;
+  return {
+    ...row,
+    network: networkName(row.platform, row.url),
+    authorUrl: authorUrl(row.platform, row.username, row.url),
+  };
 }
