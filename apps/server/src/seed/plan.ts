@@ -1,8 +1,10 @@
 import {
   ALL_FEED_ID,
+  authorUrl,
   canonicalPluginName,
   type FeedConfig,
   handleOnPlatform,
+  networkName,
   type Platform,
   submissionKey,
 } from "@curate/core";
@@ -684,9 +686,13 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
       if (earlier) earlierPlanLeft.set(link.feedId, (earlierPlanLeft.get(link.feedId) ?? 0) - 1);
       const input = {
         tweetId,
-        ...(platform === "twitter" ? {} : { platform, authorDisplayName: submission.authorDisplayName }),
+        // The first input as processing/input.ts builds it, so templates find the post's network there too.
+        platform,
+        network: networkName(platform, submission.url),
+        ...(platform === "twitter" ? {} : { authorDisplayName: submission.authorDisplayName }),
         userId: submission.userId,
         username: submission.username,
+        authorUrl: authorUrl(platform, submission.username, submission.url),
         authorProfileImage: null,
         content: submission.content,
         url: submission.url,
