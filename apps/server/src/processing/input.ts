@@ -1,4 +1,4 @@
-import { authorUrl, networkName, type Platform } from "@curate/core";
+import { authorUrl, curatorFields, networkName, type Platform } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { isoUtc, queryRows } from "../db/sql.ts";
@@ -7,7 +7,8 @@ import { isoUtc, queryRows } from "../db/sql.ts";
  * The first input of a submission's pipeline (docs/plugins.md): the post as the feed sees it, in camelCase.
  * `url` is the post's own address as its source adapter built it; curator fields and `submittedAt` are this
  * feed's; `approver`/`approvalNote` come from the feed's latest approval. `network` names where the post lives
- * (its network, or a blog post's site) and `authorUrl` its author's page there, so templates need not assume X.
+ * (its network, or a blog post's site) and `authorUrl` its author's page there, so templates need not assume X;
+ * `curatorNetwork`, `curatorHandle` and `curatorProfileUrl` spell out the stored curator key as the API does.
  */
 export interface SubmissionInput {
   tweetId: string;
@@ -24,6 +25,9 @@ export interface SubmissionInput {
   feedId: string;
   curatorId: string | null;
   curatorUsername: string | null;
+  curatorNetwork: Platform | null;
+  curatorHandle: string | null;
+  curatorProfileUrl: string | null;
   curatorNotes: string | null;
   curatorTweetId: string | null;
   submittedAt: string;
@@ -37,7 +41,9 @@ export async function submissionInput(
   submissionId: string,
   feedId: string,
 ): Promise<SubmissionInput | null> {
-  const [row] = await queryRows<Omit<SubmissionInput, "network" | "authorUrl">>(
+  const [row] = await queryRows<
+    Omit<SubmissionInput, "network" | "authorUrl" | keyof ReturnType<typeof curatorFields>>
+  >(
     db,
     sql`select s.tweet_id as "tweetId", s.platform, s.user_id as "userId", s.username,
         s.author_profile_image as "authorProfileImage", s.content, s.url,
@@ -64,5 +70,6 @@ export async function submissionInput(
     ...row,
     network: networkName(row.platform, row.url),
     authorUrl: authorUrl(row.platform, row.username, row.url),
+    ...curatorFields(row.curatorUsername),
   };
 }
