@@ -80,7 +80,9 @@ describe("bulk decisions on the curation tab", () => {
     await expect.poll(() => cards.count()).toBe(2);
     await bar.waitFor({ state: "detached" });
 
-    // The two left, by "Select all 2 matching", rejected.
+    // The two left, by "Select all 2 matching" under a Platform filter (it narrows the decision too), rejected.
+    await page.goto(`${baseUrl}/feed/${feedId}/curation?status=pending&platform=twitter`);
+    await expect.poll(() => cards.count()).toBe(2);
     await boxes.nth(0).click();
     await bar.getByRole("button", { name: "Select all 2 matching" }).click();
     await bar.getByRole("button", { name: "Reject" }).click();

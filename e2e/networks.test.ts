@@ -169,6 +169,17 @@ describe("one queue fed by every network", () => {
         .getAttribute("href"),
     ).toBe(pending.url);
     expect(await cards.first().textContent()).toContain("@bob.bsky.social");
+    // Erin approved from Mastodon: she shows as her handle there, with its mark and her profile, not a stored key.
+    const decision = cards.first().getByTestId("decision-note");
+    const [erinName, erinInstance] = erinMastodon.split("@");
+    expect(await decision.getByRole("link", { name: `Mastodon @${erinMastodon}` }).getAttribute("href")).toBe(
+      `https://${erinInstance}/@${erinName}`,
+    );
+    expect(await decision.textContent()).not.toContain("mastodon:");
+    // The feed reads no source of its own: its posts come from mentions on the networks the bot listens on.
+    const origins = page.getByTestId("feed-origins");
+    expect(await origins.getByTestId("feed-source").count()).toBe(0);
+    expect(await origins.textContent()).toMatch(/^Curating from\s+mentions on\s+.*Bluesky.*Mastodon/);
     expect(await feedSubmissions(feedId)).toHaveLength(1);
     expect(pageErrors).toEqual([]);
     expect(erin.pageErrors).toEqual([]);

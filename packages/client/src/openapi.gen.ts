@@ -4153,7 +4153,17 @@ export interface paths {
                                     createdAt: string;
                                     updatedAt: string;
                                     curatorId: string | null;
+                                    /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     curatorUsername: string | null;
+                                    /**
+                                     * @description The network the curator submitted from
+                                     * @enum {string|null}
+                                     */
+                                    curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The curator's handle on that network, without prefix or "@" */
+                                    curatorHandle: string | null;
+                                    /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                    curatorProfileUrl: string | null;
                                     curatorNotes: string | null;
                                     curatorTweetId: string | null;
                                     submittedAt: string;
@@ -4166,7 +4176,17 @@ export interface paths {
                                         /** @enum {string} */
                                         status: "pending" | "approved" | "rejected";
                                         curatorId: string | null;
+                                        /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                         curatorUsername: string | null;
+                                        /**
+                                         * @description The network the curator submitted from
+                                         * @enum {string|null}
+                                         */
+                                        curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                        /** @description The curator's handle on that network, without prefix or "@" */
+                                        curatorHandle: string | null;
+                                        /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                        curatorProfileUrl: string | null;
                                         curatorNotes: string | null;
                                         submittedAt: string;
                                         createdAt: string;
@@ -4176,9 +4196,19 @@ export interface paths {
                                         id: number;
                                         submissionId: string;
                                         feedId: string;
+                                        /** @description The moderator's stored id: a NEAR account, or a handle key (bare on X, `<network>:<handle>` elsewhere). Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                         moderatorAccountId: string;
                                         /** @enum {string} */
                                         moderatorAccountIdType: "near" | "platform_username";
+                                        /**
+                                         * @description The network a moderator decided from by handle; null for a Curate (NEAR) account
+                                         * @enum {string|null}
+                                         */
+                                        moderatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                        /** @description The moderator's handle on that network (no prefix, no "@"), or their NEAR account */
+                                        moderatorHandle: string;
+                                        /** @description The moderator's profile on that network; null for a NEAR account or where the network has none */
+                                        moderatorProfileUrl: string | null;
                                         /** @enum {string} */
                                         source: "ui" | "platform_comment" | "auto_approval" | "super_admin_direct";
                                         /** @enum {string} */
@@ -4291,7 +4321,17 @@ export interface paths {
                                     createdAt: string;
                                     updatedAt: string;
                                     curatorId: string | null;
+                                    /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     curatorUsername: string | null;
+                                    /**
+                                     * @description The network the curator submitted from
+                                     * @enum {string|null}
+                                     */
+                                    curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The curator's handle on that network, without prefix or "@" */
+                                    curatorHandle: string | null;
+                                    /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                    curatorProfileUrl: string | null;
                                     curatorNotes: string | null;
                                     curatorTweetId: string | null;
                                     submittedAt: string;
@@ -4304,7 +4344,17 @@ export interface paths {
                                         /** @enum {string} */
                                         status: "pending" | "approved" | "rejected";
                                         curatorId: string | null;
+                                        /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                         curatorUsername: string | null;
+                                        /**
+                                         * @description The network the curator submitted from
+                                         * @enum {string|null}
+                                         */
+                                        curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                        /** @description The curator's handle on that network, without prefix or "@" */
+                                        curatorHandle: string | null;
+                                        /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                        curatorProfileUrl: string | null;
                                         curatorNotes: string | null;
                                         submittedAt: string;
                                         createdAt: string;
@@ -4314,9 +4364,19 @@ export interface paths {
                                         id: number;
                                         submissionId: string;
                                         feedId: string;
+                                        /** @description The moderator's stored id: a NEAR account, or a handle key (bare on X, `<network>:<handle>` elsewhere). Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                         moderatorAccountId: string;
                                         /** @enum {string} */
                                         moderatorAccountIdType: "near" | "platform_username";
+                                        /**
+                                         * @description The network a moderator decided from by handle; null for a Curate (NEAR) account
+                                         * @enum {string|null}
+                                         */
+                                        moderatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                        /** @description The moderator's handle on that network (no prefix, no "@"), or their NEAR account */
+                                        moderatorHandle: string;
+                                        /** @description The moderator's profile on that network; null for a NEAR account or where the network has none */
+                                        moderatorProfileUrl: string | null;
                                         /** @enum {string} */
                                         source: "ui" | "platform_comment" | "auto_approval" | "super_admin_direct";
                                         /** @enum {string} */
@@ -4440,7 +4500,17 @@ export interface paths {
                                 createdAt: string;
                                 updatedAt: string;
                                 curatorId: string | null;
+                                /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                 curatorUsername: string | null;
+                                /**
+                                 * @description The network the curator submitted from
+                                 * @enum {string|null}
+                                 */
+                                curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                /** @description The curator's handle on that network, without prefix or "@" */
+                                curatorHandle: string | null;
+                                /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                curatorProfileUrl: string | null;
                                 curatorNotes: string | null;
                                 curatorTweetId: string | null;
                                 submittedAt: string;
@@ -4453,7 +4523,17 @@ export interface paths {
                                     /** @enum {string} */
                                     status: "pending" | "approved" | "rejected";
                                     curatorId: string | null;
+                                    /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     curatorUsername: string | null;
+                                    /**
+                                     * @description The network the curator submitted from
+                                     * @enum {string|null}
+                                     */
+                                    curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The curator's handle on that network, without prefix or "@" */
+                                    curatorHandle: string | null;
+                                    /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                    curatorProfileUrl: string | null;
                                     curatorNotes: string | null;
                                     submittedAt: string;
                                     createdAt: string;
@@ -4463,9 +4543,19 @@ export interface paths {
                                     id: number;
                                     submissionId: string;
                                     feedId: string;
+                                    /** @description The moderator's stored id: a NEAR account, or a handle key (bare on X, `<network>:<handle>` elsewhere). Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     moderatorAccountId: string;
                                     /** @enum {string} */
                                     moderatorAccountIdType: "near" | "platform_username";
+                                    /**
+                                     * @description The network a moderator decided from by handle; null for a Curate (NEAR) account
+                                     * @enum {string|null}
+                                     */
+                                    moderatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The moderator's handle on that network (no prefix, no "@"), or their NEAR account */
+                                    moderatorHandle: string;
+                                    /** @description The moderator's profile on that network; null for a NEAR account or where the network has none */
+                                    moderatorProfileUrl: string | null;
                                     /** @enum {string} */
                                     source: "ui" | "platform_comment" | "auto_approval" | "super_admin_direct";
                                     /** @enum {string} */
@@ -4560,7 +4650,17 @@ export interface paths {
                                 createdAt: string;
                                 updatedAt: string;
                                 curatorId: string | null;
+                                /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                 curatorUsername: string | null;
+                                /**
+                                 * @description The network the curator submitted from
+                                 * @enum {string|null}
+                                 */
+                                curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                /** @description The curator's handle on that network, without prefix or "@" */
+                                curatorHandle: string | null;
+                                /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                curatorProfileUrl: string | null;
                                 curatorNotes: string | null;
                                 curatorTweetId: string | null;
                                 submittedAt: string;
@@ -4573,7 +4673,17 @@ export interface paths {
                                     /** @enum {string} */
                                     status: "pending" | "approved" | "rejected";
                                     curatorId: string | null;
+                                    /** @description The curator's stored key: the bare handle on X, `<network>:<handle>` elsewhere. Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     curatorUsername: string | null;
+                                    /**
+                                     * @description The network the curator submitted from
+                                     * @enum {string|null}
+                                     */
+                                    curatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The curator's handle on that network, without prefix or "@" */
+                                    curatorHandle: string | null;
+                                    /** @description The curator's profile on that network; null where it has none for them (RSS, a Telegram name) */
+                                    curatorProfileUrl: string | null;
                                     curatorNotes: string | null;
                                     submittedAt: string;
                                     createdAt: string;
@@ -4583,9 +4693,19 @@ export interface paths {
                                     id: number;
                                     submissionId: string;
                                     feedId: string;
+                                    /** @description The moderator's stored id: a NEAR account, or a handle key (bare on X, `<network>:<handle>` elsewhere). Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     moderatorAccountId: string;
                                     /** @enum {string} */
                                     moderatorAccountIdType: "near" | "platform_username";
+                                    /**
+                                     * @description The network a moderator decided from by handle; null for a Curate (NEAR) account
+                                     * @enum {string|null}
+                                     */
+                                    moderatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The moderator's handle on that network (no prefix, no "@"), or their NEAR account */
+                                    moderatorHandle: string;
+                                    /** @description The moderator's profile on that network; null for a NEAR account or where the network has none */
+                                    moderatorProfileUrl: string | null;
                                     /** @enum {string} */
                                     source: "ui" | "platform_comment" | "auto_approval" | "super_admin_direct";
                                     /** @enum {string} */
@@ -4685,9 +4805,19 @@ export interface paths {
                                     id: number;
                                     submissionId: string;
                                     feedId: string;
+                                    /** @description The moderator's stored id: a NEAR account, or a handle key (bare on X, `<network>:<handle>` elsewhere). Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     moderatorAccountId: string;
                                     /** @enum {string} */
                                     moderatorAccountIdType: "near" | "platform_username";
+                                    /**
+                                     * @description The network a moderator decided from by handle; null for a Curate (NEAR) account
+                                     * @enum {string|null}
+                                     */
+                                    moderatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The moderator's handle on that network (no prefix, no "@"), or their NEAR account */
+                                    moderatorHandle: string;
+                                    /** @description The moderator's profile on that network; null for a NEAR account or where the network has none */
+                                    moderatorProfileUrl: string | null;
                                     /** @enum {string} */
                                     source: "ui" | "platform_comment" | "auto_approval" | "super_admin_direct";
                                     /** @enum {string} */
@@ -5010,9 +5140,19 @@ export interface paths {
                                     id: number;
                                     submissionId: string;
                                     feedId: string;
+                                    /** @description The moderator's stored id: a NEAR account, or a handle key (bare on X, `<network>:<handle>` elsewhere). Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it. */
                                     moderatorAccountId: string;
                                     /** @enum {string} */
                                     moderatorAccountIdType: "near" | "platform_username";
+                                    /**
+                                     * @description The network a moderator decided from by handle; null for a Curate (NEAR) account
+                                     * @enum {string|null}
+                                     */
+                                    moderatorNetwork: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss" | null;
+                                    /** @description The moderator's handle on that network (no prefix, no "@"), or their NEAR account */
+                                    moderatorHandle: string;
+                                    /** @description The moderator's profile on that network; null for a NEAR account or where the network has none */
+                                    moderatorProfileUrl: string | null;
                                     /** @enum {string} */
                                     source: "ui" | "platform_comment" | "auto_approval" | "super_admin_direct";
                                     /** @enum {string} */

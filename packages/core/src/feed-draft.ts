@@ -60,7 +60,8 @@ export function defaultStreamTransforms(): Step[] {
         mappings: {
           notes: "{{curatorNotes}}",
           author: "{{username}}",
-          source: "https://x.com/{{username}}/status/{{tweetId}}",
+          // The post's own address, on whichever network it came from.
+          source: "{{url}}",
           content: "{{content}}",
           submittedAt: "{{submittedAt}}",
         },
@@ -106,7 +107,7 @@ export function rssDistributor(feed: { id: string; name: string; description: st
             description: "{{summary}}",
             link: "{{source}}",
             publishedAt: "{{submittedAt}}",
-            author: { name: "{{author}}", link: "https://x.com/{{author}}" },
+            author: { name: "{{author}}", link: "{{authorUrl}}" },
             categories: [feed.id],
           },
         },

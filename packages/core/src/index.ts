@@ -16,6 +16,7 @@ export * from "./explore.ts";
 export * from "./feed-draft.ts";
 export * from "./feed-rules.ts";
 export * from "./feed-secrets.ts";
+export * from "./feed-sources.ts";
 export * from "./feeds.ts";
 export * from "./leaderboard.ts";
 export * from "./leaderboard-rules.ts";

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  authorUrl,
+  curatorFields,
   displayHandle,
   handleOnPlatform,
+  moderatorFields,
+  networkName,
   platformOfKey,
   profileUrl,
   splitHandleKey,
@@ -66,5 +70,51 @@ describe("displayHandle", () => {
   it("writes handles with an @, RSS names as they are", () => {
     expect(displayHandle("mastodon", "bob@fosstodon.org")).toBe("@bob@fosstodon.org");
     expect(displayHandle("rss", "Jane Doe")).toBe("Jane Doe");
+  });
+});
+
+describe("people and places as the app names them", () => {
+  it("spells a stored curator key out as network, handle and profile", () => {
+    expect(curatorFields("mastodon:mo@social.example")).toEqual({
+      curatorNetwork: "mastodon",
+      curatorHandle: "mo@social.example",
+      curatorProfileUrl: "https://social.example/@mo",
+    });
+    expect(curatorFields("alice")).toEqual({
+      curatorNetwork: "twitter",
+      curatorHandle: "alice",
+      curatorProfileUrl: "https://x.com/alice",
+    });
+    expect(curatorFields(null)).toEqual({
+      curatorNetwork: null,
+      curatorHandle: null,
+      curatorProfileUrl: null,
+    });
+  });
+
+  it("keeps a NEAR moderator an account, and a handle moderator a person on their network", () => {
+    expect(moderatorFields("amy.near", "near")).toEqual({
+      moderatorNetwork: null,
+      moderatorHandle: "amy.near",
+      moderatorProfileUrl: null,
+    });
+    expect(moderatorFields("telegram:tg_cur", "platform_username")).toEqual({
+      moderatorNetwork: "telegram",
+      moderatorHandle: "tg_cur",
+      moderatorProfileUrl: "https://t.me/tg_cur",
+    });
+  });
+
+  it("names a blog post's site where a network post names its network", () => {
+    expect(networkName("mastodon", "https://social.example/@mo/1")).toBe("Mastodon");
+    expect(networkName("rss", "https://www.carbonandcode.org/posts/grid")).toBe("carbonandcode.org");
+    expect(networkName("rss", null)).toBe("RSS");
+    expect(authorUrl("bluesky", "carol.bsky.social", null)).toBe(
+      "https://bsky.app/profile/carol.bsky.social",
+    );
+    expect(authorUrl("rss", "Hana Sato", "https://www.carbonandcode.org/posts/grid")).toBe(
+      "https://www.carbonandcode.org",
+    );
+    expect(authorUrl("rss", "Hana Sato", "javascript:alert(1)")).toBeNull();
   });
 });

@@ -80,3 +80,77 @@ export function profileUrl(platform: Platform, handle: string): string | null {
       return null;
   }
 }
+
+/** A person as the app shows them: their network, their handle there (no prefix, no "@") and their profile. */
+export interface PersonOnNetwork {
+  network: Platform;
+  handle: string;
+  profileUrl: string | null;
+}
+
+/** Who a stored curator or approver key (`name` on X, `<platform>:<name>` elsewhere) names, on their network. */
+export function personOfKey(key: string): PersonOnNetwork {
+  const { platform, handle } = splitHandleKey(key);
+  return { network: platform, handle, profileUrl: profileUrl(platform, handle) };
+}
+
+/** A site's name as its address shows it: the host without a leading "www.", or null for no web address. */
+export function siteName(url: string | null | undefined): string | null {
+  if (!url || !/^https?:\/\//i.test(url)) return null;
+  try {
+    return new URL(url).hostname.replace(/^www\./i, "") || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where a post lives, by name: its network ("Mastodon"), or for a blog post (RSS) the site it was read from, since
+ * "RSS" names a file format, not a place anyone visits.
+ */
+export function networkName(platform: Platform, url: string | null | undefined): string {
+  return (platform === "rss" ? siteName(url) : null) ?? PLATFORM_LABELS[platform];
+}
+
+/**
+ * The address of a post's author: their profile on their network, or for a blog post the site it came from. Null
+ * where there is none (a Telegram name that is not a public username).
+ */
+export function authorUrl(
+  platform: Platform,
+  handle: string,
+  postUrl: string | null | undefined,
+): string | null {
+  if (platform !== "rss") return profileUrl(platform, handle);
+  return postUrl && siteName(postUrl) ? new URL(postUrl).origin : null;
+}
+
+/** The curator fields the API answers beside a stored curator key (all null without a curator). */
+export function curatorFields(key: string | null): {
+  curatorNetwork: Platform | null;
+  curatorHandle: string | null;
+  curatorProfileUrl: string | null;
+} {
+  if (!key) return { curatorNetwork: null, curatorHandle: null, curatorProfileUrl: null };
+  const person = personOfKey(key);
+  return {
+    curatorNetwork: person.network,
+    curatorHandle: person.handle,
+    curatorProfileUrl: person.profileUrl,
+  };
+}
+
+/** The moderator fields the API answers beside a history entry's stored id: a handle key, or a NEAR account. */
+export function moderatorFields(
+  accountId: string,
+  idType: "near" | "platform_username",
+): { moderatorNetwork: Platform | null; moderatorHandle: string; moderatorProfileUrl: string | null } {
+  if (idType === "near")
+    return { moderatorNetwork: null, moderatorHandle: accountId, moderatorProfileUrl: null };
+  const person = personOfKey(accountId);
+  return {
+    moderatorNetwork: person.network,
+    moderatorHandle: person.handle,
+    moderatorProfileUrl: person.profileUrl,
+  };
+}

@@ -12,6 +12,34 @@ import {
   SUBMISSION_STATUSES,
 } from "./submission-rules.ts";
 
+const KEPT_FOR_CLIENTS =
+  "Kept so existing clients keep working; new clients show the person from the network, handle and profile fields beside it.";
+
+/**
+ * The curator as people see them, beside the stored `curatorUsername` key (`name` on X, `<platform>:<name>` on other
+ * networks): their network, their handle there (no prefix, no "@") and their profile on it (null where the network
+ * has none for them). All null when no curator is known.
+ */
+const curatorPerson = {
+  curatorUsername: z
+    .string()
+    .nullable()
+    .describe(
+      `The curator's stored key: the bare handle on X, \`<network>:<handle>\` elsewhere. ${KEPT_FOR_CLIENTS}`,
+    ),
+  curatorNetwork: z.enum(PLATFORMS).nullable().describe("The network the curator submitted from"),
+  curatorHandle: z
+    .string()
+    .nullable()
+    .describe('The curator\'s handle on that network, without prefix or "@"'),
+  curatorProfileUrl: z
+    .string()
+    .nullable()
+    .describe(
+      "The curator's profile on that network; null where it has none for them (RSS, a Telegram name)",
+    ),
+};
+
 export const submissionStatusSchema = z.enum(SUBMISSION_STATUSES);
 export const statusFilterSchema = z.enum(STATUS_FILTERS);
 export const sortOrderSchema = z.enum(SORT_ORDERS);
@@ -75,8 +103,25 @@ export const moderationRecordSchema = z.object({
   id: z.number().int(),
   submissionId: z.string(),
   feedId: z.string(),
-  moderatorAccountId: z.string(),
+  moderatorAccountId: z
+    .string()
+    .describe(
+      `The moderator's stored id: a NEAR account, or a handle key (bare on X, \`<network>:<handle>\` elsewhere). ${KEPT_FOR_CLIENTS}`,
+    ),
   moderatorAccountIdType: z.enum(MODERATOR_ID_TYPES),
+  moderatorNetwork: z
+    .enum(PLATFORMS)
+    .nullable()
+    .describe("The network a moderator decided from by handle; null for a Curate (NEAR) account"),
+  moderatorHandle: z
+    .string()
+    .describe('The moderator\'s handle on that network (no prefix, no "@"), or their NEAR account'),
+  moderatorProfileUrl: z
+    .string()
+    .nullable()
+    .describe(
+      "The moderator's profile on that network; null for a NEAR account or where the network has none",
+    ),
   source: z.enum(MODERATION_SOURCES),
   action: z.enum(MODERATION_HISTORY_ACTIONS),
   note: z.string().nullable(),
@@ -96,7 +141,7 @@ export const submissionFeedSchema = z.object({
   feedName: z.string().nullable(),
   status: submissionStatusSchema,
   curatorId: z.string().nullable(),
-  curatorUsername: z.string().nullable(),
+  ...curatorPerson,
   curatorNotes: z.string().nullable(),
   submittedAt: z.string(),
   createdAt: z.string(),
@@ -125,7 +170,7 @@ export const submissionSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   curatorId: z.string().nullable(),
-  curatorUsername: z.string().nullable(),
+  ...curatorPerson,
   curatorNotes: z.string().nullable(),
   curatorTweetId: z.string().nullable(),
   submittedAt: z.string(),

@@ -23,6 +23,7 @@ import { xSearchWaitOf } from "../intake/x-budget-store.ts";
 import { moderationChanges } from "../moderation-log/config-changes.ts";
 import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { ownRssBase } from "../rss/items.ts";
+import { curatorKeysOf } from "../users/curators.ts";
 import { configIssues } from "./config-checks.ts";
 import { assertCanManageFeed, canManageFeed, linkedHandles } from "./permissions.ts";
 import { recordCreation, recordSave, type SaveProvenance, versionConfig } from "./versions.ts";
@@ -231,19 +232,23 @@ export async function listFeedsModeratedBy(
     .map((row) => toSummary(row, links));
 }
 
-/** Feeds the user submitted content to, as their NEAR account or any linked social handle. */
+/**
+ * Feeds the user submitted content to, as their NEAR account or any handle they linked on any network: the same
+ * curator the leaderboard counts (`curatorKeysOf`), read from the same per-feed statistics.
+ */
 export async function listFeedsCuratedBy(
   db: Database,
   user: User,
   links: DestinationOptions = {},
 ): Promise<FeedSummary[]> {
+  const keys = await curatorKeysOf(db, user);
   const rows = await queryRows<{ id: string }>(
     db,
-    sql`select distinct sf.feed_id as id from submission_feeds sf
-      where sf.feed_id <> ${ALL_FEED_ID} and (
-        lower(sf.curator_username) = ${user.nearAccountId.toLowerCase()}
-        or lower(sf.curator_username) in (
-          select lower(la.username) from linked_accounts la where la.user_id = ${user.id}))`,
+    sql`select distinct s.feed_id as id from feed_user_stats s
+      where s.curator_username in (${sql.join(
+        keys.map((key) => sql`${key}`),
+        sql`, `,
+      )}) and s.submission_count > 0 and s.feed_id <> ${ALL_FEED_ID}`,
   );
   return feedsByIds(
     db,

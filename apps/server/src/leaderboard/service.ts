@@ -13,6 +13,7 @@ import type { Database } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { findFeed } from "../feeds/service.ts";
+import { LINKED_CURATOR_KEYS } from "../users/curators.ts";
 
 /** Start of a time range in UTC: midnight today, Monday of this week, the first of this month. */
 export function timeRangeStart(range: TimeRange, now = new Date()): Date | null {
@@ -42,17 +43,6 @@ export interface LeaderboardQuery {
 /** Spelled as the rank indexes are (NULLS LAST: a bare DESC means NULLS FIRST, which no index is read for). */
 const ORDER = sql`submission_count desc nulls last, approval_count desc nulls last, curator_username`;
 const STATS = sql`curator_username, curator_id, submission_count, approval_count, rejection_count`;
-
-/**
- * Every linked handle as statistics key it (`handleOnPlatform`: X's bare handle, `<platform>:<handle>` elsewhere)
- * and the Curate account it belongs to. A handle is one account's at a time; should two rows name it (a handle
- * renamed and taken by someone else), the latest proof wins, as it does for moderation.
- */
-const LINKED = sql`select distinct on (handle) handle, 'account:' || user_id as entry, user_id from (
-    select case lower(platform_name) when 'twitter' then username when 'x' then username
-        else lower(platform_name) || ':' || username end as handle, user_id, updated_at
-    from linked_accounts) keyed
-  order by handle, updated_at desc`;
 
 /**
  * Rows that may make the first `limit` entries once linked handles merge: the first `limit` handles nobody
@@ -238,7 +228,7 @@ export async function getLeaderboard(
     : sql`r.submission_count desc, r.approval_count desc, r.curator_username`;
   const rows = await queryRows<RankedRow>(
     db,
-    sql`with linked as materialized (${LINKED}),
+    sql`with linked as materialized (${LINKED_CURATOR_KEYS}),
     ${byScore ? rankedByScore(normalized) : rankedByCounts(normalized, since)},
     members as (select curator_username as entry, unnest(handles) as member from ranked),
     member_feeds as materialized (${counts}),

@@ -1,3 +1,4 @@
+import { authorUrl, curatorFields, networkName, type Platform } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { isoUtc, queryRows } from "../db/sql.ts";
@@ -5,12 +6,17 @@ import { isoUtc, queryRows } from "../db/sql.ts";
 /**
  * The first input of a submission's pipeline (docs/plugins.md): the post as the feed sees it, in camelCase.
  * `url` is the post's own address as its source adapter built it; curator fields and `submittedAt` are this
- * feed's; `approver`/`approvalNote` come from the feed's latest approval.
+ * feed's; `approver`/`approvalNote` come from the feed's latest approval. `network` names where the post lives
+ * (its network, or a blog post's site) and `authorUrl` its author's page there, so templates need not assume X;
+ * `curatorNetwork`, `curatorHandle` and `curatorProfileUrl` spell out the stored curator key as the API does.
  */
 export interface SubmissionInput {
   tweetId: string;
+  platform: Platform;
+  network: string;
   userId: string;
   username: string;
+  authorUrl: string | null;
   authorProfileImage: string | null;
   content: string;
   url: string | null;
@@ -19,6 +25,9 @@ export interface SubmissionInput {
   feedId: string;
   curatorId: string | null;
   curatorUsername: string | null;
+  curatorNetwork: Platform | null;
+  curatorHandle: string | null;
+  curatorProfileUrl: string | null;
   curatorNotes: string | null;
   curatorTweetId: string | null;
   submittedAt: string;
@@ -32,9 +41,11 @@ export async function submissionInput(
   submissionId: string,
   feedId: string,
 ): Promise<SubmissionInput | null> {
-  const [row] = await queryRows<SubmissionInput>(
+  const [row] = await queryRows<
+    Omit<SubmissionInput, "network" | "authorUrl" | keyof ReturnType<typeof curatorFields>>
+  >(
     db,
-    sql`select s.tweet_id as "tweetId", s.user_id as "userId", s.username,
+    sql`select s.tweet_id as "tweetId", s.platform, s.user_id as "userId", s.username,
         s.author_profile_image as "authorProfileImage", s.content, s.url,
         coalesce(s.media, '[]'::jsonb) as media, ${isoUtc("s.created_at")} as "createdAt",
         sf.feed_id as "feedId",
@@ -54,5 +65,11 @@ export async function submissionInput(
       ) mh on true
       where s.tweet_id = ${submissionId}`,
   );
-  return row ?? null;
+  if (!row) return null;
+  return {
+    ...row,
+    network: networkName(row.platform, row.url),
+    authorUrl: authorUrl(row.platform, row.username, row.url),
+    ...curatorFields(row.curatorUsername),
+  };
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
@@ -58,6 +58,20 @@ beforeAll(async () => {
   await feed("secret", {
     transform: [
       { plugin: "@curate/ai-transform", config: { prompt: "Summarise", apiKey: "{{NO_SUCH_KEY_SET}}" } },
+    ],
+    distribute: [{ plugin: "@test/recorder" }],
+  });
+  await feed("places", {
+    transform: [
+      {
+        plugin: "@curate/object-transform",
+        config: {
+          mappings: {
+            title: "{{curatorHandle}} found {{username}} on {{network}}",
+            authorLink: "{{authorUrl}}",
+          },
+        },
+      },
     ],
     distribute: [{ plugin: "@test/recorder" }],
   });
@@ -235,6 +249,29 @@ describe("an approval runs the feed's pipeline", () => {
       .where(eq(processingJobs.submissionId, tweetId));
     expect(jobs).toHaveLength(1);
     expect(recorder.deliveries).toHaveLength(1);
+  });
+});
+
+describe("templates know each post's network", () => {
+  it("fills {{network}}, {{authorUrl}} and the curator's handle without its network prefix", async () => {
+    const { tweetId } = await insertSubmission(server.db, {
+      username: "mo@social.example",
+      curatorUsername: "telegram:tg_cur",
+      feeds: [{ feedId: "places" }],
+    });
+    await server.db.execute(sql`update submissions set platform = 'mastodon',
+      url = 'https://social.example/@mo/113000000000000001' where tweet_id = ${tweetId}`);
+    const { status, body } = await post("/api/moderate", moderator, {
+      submissionId: tweetId,
+      feedId: "places",
+      action: "approve",
+    });
+    expect(status).toBe(200);
+    expect((await finished(body.data.processingJobId)).status).toBe("completed");
+    expect(recorder.deliveries[0].input).toMatchObject({
+      title: "tg_cur found mo@social.example on Mastodon",
+      authorLink: "https://social.example/@mo",
+    });
   });
 });
 

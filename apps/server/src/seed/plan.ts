@@ -1,8 +1,11 @@
 import {
   ALL_FEED_ID,
+  authorUrl,
   canonicalPluginName,
+  curatorFields,
   type FeedConfig,
   handleOnPlatform,
+  networkName,
   type Platform,
   submissionKey,
 } from "@curate/core";
@@ -214,7 +217,7 @@ function rssDistributor(
             content: "{{content}}",
             link: "{{source}}",
             publishedAt: "{{submittedAt}}",
-            author: { name: "{{author}}", link: "https://x.com/{{author}}" },
+            author: { name: "{{author}}", link: "{{authorUrl}}" },
             categories: [spec.id],
           },
         },
@@ -224,6 +227,12 @@ function rssDistributor(
 }
 
 /**
+ * A demo feed's RSS item title: its author and the network (or blog site) the post is on. Seeds before migration
+ * 0026 wrote "{{author}} on X: …" for every network; that migration rewrites those not edited since (decision 0032).
+ */
+export const DEMO_ITEM_TITLE = "{{author}} on {{network}}: {{content | truncate:80}}";
+
+/**
  * The pipeline a demo feed runs: map the post, then publish it to the built-in RSS service. It needs no key, so a
  * fresh start publishes every approval; what a key would add (AI summaries, Telegram) shows in the seeded history.
  */
@@ -231,9 +240,7 @@ function streamOutput(spec: DemoFeedSpec, publicUrl: string) {
   return {
     enabled: spec.streamEnabled,
     transform: [SOURCE_MAPPING],
-    distribute: [
-      rssDistributor(spec, publicUrl, "{{author}} on X: {{content | truncate:80}}", "{{content}}"),
-    ],
+    distribute: [rssDistributor(spec, publicUrl, DEMO_ITEM_TITLE, "{{content}}")],
   };
 }
 
@@ -263,7 +270,7 @@ function earlierPlan(spec: DemoFeedSpec, publicUrl: string, input: unknown) {
   const rss = rssDistributor(
     spec,
     publicUrl,
-    spec.aiSummary ? "{{title}}" : "{{author}} on X",
+    spec.aiSummary ? "{{title}}" : "{{author}} on {{network}}",
     spec.aiSummary ? "{{summary}}" : "{{content}}",
   );
   const branches = [{ index: 0, transforms: rss.transform.map(step), distributor: step(rss) }];
@@ -680,9 +687,13 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
       if (earlier) earlierPlanLeft.set(link.feedId, (earlierPlanLeft.get(link.feedId) ?? 0) - 1);
       const input = {
         tweetId,
-        ...(platform === "twitter" ? {} : { platform, authorDisplayName: submission.authorDisplayName }),
+        // The first input as processing/input.ts builds it, so templates find the post's network there too.
+        platform,
+        network: networkName(platform, submission.url),
+        ...(platform === "twitter" ? {} : { authorDisplayName: submission.authorDisplayName }),
         userId: submission.userId,
         username: submission.username,
+        authorUrl: authorUrl(platform, submission.username, submission.url),
         authorProfileImage: null,
         content: submission.content,
         url: submission.url,
@@ -691,6 +702,7 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
         feedId: link.feedId,
         curatorId: link.curatorId,
         curatorUsername: link.curator,
+        ...curatorFields(link.curator),
         curatorNotes: link.notes,
         curatorTweetId: link.curatorTweetId,
         submittedAt: new Date(link.submittedAt).toISOString(),

@@ -61,4 +61,28 @@ describe("the demo data", () => {
     }
     expect(published).toBeGreaterThan(100);
   });
+
+  it("titles each item with the network its post is on, or the blog's site, never X for another network", async () => {
+    const { body } = await server.json("/api/feeds");
+    const parser = new XMLParser({ isArray: (name) => name === "item" });
+    const items: Array<{ title: string; link?: string }> = [];
+    for (const feed of body.data as Array<{ id: string }>) {
+      const response = await server.request(`/rss/${feed.id}/rss.xml`);
+      if (response.status === 200)
+        items.push(...(parser.parse(await response.text()).rss.channel.item ?? []));
+    }
+    const places = new Set<string>();
+    for (const { title, link } of items) {
+      // "{{author}} on {{network}}: …", or "{{author}} on {{network}}" in the few jobs of an earlier plan.
+      const place = /^.+? on (.+?)(?:: |$)/.exec(title)?.[1];
+      expect(place, title).toBeDefined();
+      places.add(place as string);
+      expect(place === "X", `${title} (${link})`).toBe(
+        link !== undefined && new URL(link).hostname === "x.com",
+      );
+    }
+    expect([...places]).toEqual(expect.arrayContaining(["X", "Bluesky", "Mastodon"]));
+    // Blog posts name their site.
+    expect([...places].some((place) => /^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(place))).toBe(true);
+  });
 });

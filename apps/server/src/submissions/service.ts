@@ -1,6 +1,8 @@
 import {
+  curatorFields,
   handleOnPlatform,
   isTextSearch,
+  moderatorFields,
   type Paged,
   PLATFORMS,
   SEARCH_TOTAL_CAP,
@@ -77,10 +79,37 @@ function itemColumns(scoped: boolean): SQL {
   )`;
 }
 
+/** A submission as SQL builds it: the stored keys, before the people they name are spelled out. */
+type StoredSubmission = Omit<
+  Submission,
+  "feeds" | "moderationHistory" | keyof ReturnType<typeof curatorFields>
+> & {
+  feeds: Array<Omit<Submission["feeds"][number], keyof ReturnType<typeof curatorFields>>>;
+  moderationHistory: Array<
+    Omit<Submission["moderationHistory"][number], keyof ReturnType<typeof moderatorFields>>
+  >;
+};
+
+/**
+ * Each curator and moderator as their network shows them (network, handle, profile), beside the stored keys the
+ * API has always answered (`curatorUsername`, `moderatorAccountId`), which clients may still read.
+ */
+function withPeople(stored: StoredSubmission): Submission {
+  return {
+    ...stored,
+    ...curatorFields(stored.curatorUsername),
+    feeds: stored.feeds.map((feed) => ({ ...feed, ...curatorFields(feed.curatorUsername) })),
+    moderationHistory: stored.moderationHistory.map((record) => ({
+      ...record,
+      ...moderatorFields(record.moderatorAccountId, record.moderatorAccountIdType),
+    })),
+  };
+}
+
 interface PageRow {
   total: number;
   capped: boolean;
-  items: Submission[] | null;
+  items: StoredSubmission[] | null;
 }
 
 /**
@@ -295,7 +324,7 @@ async function pageOfSubmissions(
   const rows = row?.items ?? [];
   const hasNextPage = rows.length > limit;
   return {
-    items: hasNextPage ? rows.slice(0, limit) : rows,
+    items: (hasNextPage ? rows.slice(0, limit) : rows).map(withPeople),
     pagination: {
       page: Math.floor(skipped / limit),
       limit,
@@ -322,10 +351,10 @@ export async function listFeedSubmissions(db: Database, feedId: string, query: S
 }
 
 export async function getSubmission(db: Database, tweetId: string): Promise<Submission> {
-  const [row] = await queryRows<{ item: Submission }>(
+  const [row] = await queryRows<{ item: StoredSubmission }>(
     db,
     sql`select ${itemColumns(false)} as item from submissions s where s.tweet_id = ${tweetId}`,
   );
   if (!row) throw AppError.notFound(`Submission "${tweetId}" not found.`);
-  return row.item;
+  return withPeople(row.item);
 }

@@ -23,14 +23,15 @@ interface SectionHeaderProps {
 export function SectionHeader({ title, id, as = "h2", description, actions, className }: SectionHeaderProps) {
   const Heading = as;
   const heading = (
-    <Heading id={id} className={titleClasses[as]}>
+    // A title may hold a long handle ("Post by @rustweekly@floss.social"): it wraps rather than widen a phone's page.
+    <Heading id={id} className={cn(titleClasses[as], "[overflow-wrap:anywhere]")}>
       {title}
     </Heading>
   );
   return (
     <div className={cn("flex flex-wrap items-center justify-between gap-4", className)}>
       {description ? (
-        <div>
+        <div className="min-w-0">
           {heading}
           <p className="mt-1 text-sm text-muted">{description}</p>
         </div>

@@ -1,4 +1,4 @@
-import type { Paged, Submission, SubmissionFeed } from "@curate/core";
+import { curatorFields, type Paged, type Submission, type SubmissionFeed } from "@curate/core";
 import { describe, expect, it } from "vitest";
 import { submissionKeys } from "#web/features/submissions/api";
 import { applyFeedStatus, listScope, type SubmissionPages, withFeedStatus } from "./cache";
@@ -10,6 +10,7 @@ const link = (feedId: string, status: SubmissionFeed["status"]): SubmissionFeed 
   status,
   curatorId: "1",
   curatorUsername: "curator",
+  ...curatorFields("curator"),
   curatorNotes: null,
   submittedAt: "2026-01-01T00:00:00.000Z",
   createdAt: "2026-01-01T00:00:00.000Z",
@@ -30,6 +31,7 @@ const submission = (tweetId: string, feeds: SubmissionFeed[], status = feeds[0].
   updatedAt: "2026-01-01T00:00:00.000Z",
   curatorId: "1",
   curatorUsername: "curator",
+  ...curatorFields("curator"),
   curatorNotes: null,
   curatorTweetId: null,
   submittedAt: "2026-01-01T00:00:00.000Z",

@@ -263,7 +263,7 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
               <RetractAction
                 feedId={feedId}
                 submissionId={submission.tweetId}
-                username={submission.username}
+                author={displayHandle(submission.platform, submission.username)}
               />
             ) : null;
           const selected = selection.allMatching ? showControls : selection.ids.has(submission.tweetId);

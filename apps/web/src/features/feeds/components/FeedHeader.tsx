@@ -1,4 +1,4 @@
-import { type Feed, feedDestinations } from "@curate/core";
+import { type Feed, feedDestinations, feedSources } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLinkIcon, RotateCwIcon, TrophyIcon } from "lucide-react";
 import type { ReactNode } from "react";
@@ -13,6 +13,7 @@ import { feedQueryOptions } from "#web/features/feeds/api";
 import { rssSettingsOf, useFeedRssUrl } from "#web/features/feeds/use-feed-rss-url";
 import { EditFeedLink } from "./EditFeedLink";
 import { FeedImage } from "./FeedImage";
+import { FeedOrigins } from "./FeedOrigins";
 import { FeedSetupPanel } from "./FeedSetupPanel";
 import { QuarantineNotice } from "./QuarantineNotice";
 import { RecentContentCarousel } from "./RecentContentCarousel";
@@ -143,10 +144,11 @@ function StreamOverview({ feed, header, topCurators, showRecentContent }: Stream
       <div className="flex min-w-0 flex-col gap-6">
         {header}
         <div className="flex flex-wrap items-center gap-x-6 gap-y-3 text-sm" data-testid="feed-destinations">
-          <div className="flex items-center gap-2">
-            <span className="text-muted">Curating from</span>
-            <Badge tone="accent">X (Twitter)</Badge>
-          </div>
+          <FeedOrigins
+            feedId={feed.id}
+            sources={feedSources(feed.config.sources)}
+            networks={appConfig?.networks ?? []}
+          />
           {destinations.length ? (
             <div className="flex flex-wrap items-center gap-2">
               <span className="text-muted">Posting to:</span>

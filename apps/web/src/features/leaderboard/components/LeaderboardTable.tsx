@@ -100,7 +100,7 @@ function LeaderboardCards({
       <ol className="flex flex-col gap-3" aria-label="Curators ranked by submissions, then approvals">
         {rows.map((row) => (
           <li
-            key={row.entry.curatorId}
+            key={row.entry.curatorUsername}
             data-testid="leaderboard-card"
             data-rank={row.rank}
             data-curator={row.entry.curatorUsername}
@@ -184,7 +184,7 @@ function WideLeaderboardTable({
       <TableBody>
         {rows.map((row) => (
           <LeaderboardTableRow
-            key={row.entry.curatorId}
+            key={row.entry.curatorUsername}
             row={row}
             expanded={expanded.has(row.entry.curatorId)}
             onToggleExpanded={() => onToggleExpanded(row.entry.curatorId)}

@@ -103,7 +103,7 @@ function RankedList({ status, data, size, sort }: RankedListProps) {
   return (
     <ol className="flex flex-col gap-0.5" data-testid="top-curators" data-sort={sort}>
       {data.map(({ entry, points }, index) => (
-        <li key={entry.curatorId} className="flex items-center gap-3 rounded-md px-2 py-2">
+        <li key={entry.curatorUsername} className="flex items-center gap-3 rounded-md px-2 py-2">
           <RankBadge rank={index + 1} />
           <Avatar name={splitHandleKey(entry.curatorUsername).handle} src={entry.avatarUrl} size={32} />
           <div className="flex min-w-0 flex-1 flex-col gap-0.5">

@@ -3,7 +3,7 @@ import { MessageSquareTextIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { RelativeTime } from "#web/components/ui/relative-time";
 import { historyVerb } from "#web/features/moderation/history";
-import { shortAccountId } from "#web/lib/account";
+import { ModeratorName } from "./ModeratorName";
 
 const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
   ui: "in the app",
@@ -15,10 +15,6 @@ const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
 /** The latest entry of a submission's history in this feed: who, how, when, and the note if one was given. */
 export function DecisionNote({ record, action }: { record: ModerationRecord; action?: ReactNode }) {
   const verb = historyVerb(record);
-  const who =
-    record.moderatorAccountIdType === "platform_username"
-      ? `@${record.moderatorAccountId}`
-      : shortAccountId(record.moderatorAccountId);
   return (
     <div
       className="mt-4 flex flex-wrap items-start justify-between gap-3 border-t border-line pt-3 text-sm"
@@ -27,11 +23,8 @@ export function DecisionNote({ record, action }: { record: ModerationRecord; act
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-x-1.5 text-muted">
           <MessageSquareTextIcon className="size-4 shrink-0" aria-hidden="true" />
-          {verb} by
-          <span className="font-medium text-ink" title={record.moderatorAccountId}>
-            {who}
-          </span>
-          {SOURCE_LABELS[record.source]}
+          {/* The flex gap draws the spaces; the text nodes keep them when the line is read out or copied. */}
+          {verb} by <ModeratorName record={record} /> {SOURCE_LABELS[record.source]}{" "}
           <span aria-hidden="true">·</span>
           <RelativeTime date={record.createdAt} />
         </p>

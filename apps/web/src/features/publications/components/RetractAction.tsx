@@ -11,7 +11,8 @@ const NOTE_LIMIT = 2000;
 interface RetractActionProps {
   feedId: string;
   submissionId: string;
-  username: string;
+  /** The post's author as the app shows them (`@name`, a blog author's name). */
+  author: string;
   /** After the server accepted the retraction. */
   onRetracted?: () => void;
 }
@@ -20,7 +21,7 @@ interface RetractActionProps {
  * Retract, for a moderator on an approved post: a confirmation with an optional note, then the post becomes
  * rejected and each of its publications is taken back where the channel allows it.
  */
-export function RetractAction({ feedId, submissionId, username, onRetracted }: RetractActionProps) {
+export function RetractAction({ feedId, submissionId, author, onRetracted }: RetractActionProps) {
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState("");
   const retract = useRetractSubmission(feedId);
@@ -48,7 +49,7 @@ export function RetractAction({ feedId, submissionId, username, onRetracted }: R
       </DialogTrigger>
       <DialogContent
         title="Retract this post?"
-        description={`The post by @${username} becomes rejected in #${feedId}, and every place it was published is taken back where the channel allows it.`}
+        description={`The post by ${author} becomes rejected in #${feedId}, and every place it was published is taken back where the channel allows it.`}
       >
         <div className="flex flex-col gap-4">
           <ul className="list-disc space-y-1 pl-5 text-sm text-muted">

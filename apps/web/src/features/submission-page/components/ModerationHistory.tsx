@@ -1,10 +1,9 @@
 import type { ModerationRecord } from "@curate/core";
 import { HistoryIcon, RotateCcwIcon } from "lucide-react";
-import { Handle } from "#web/components/ui/handle";
 import { RelativeTime } from "#web/components/ui/relative-time";
 import { SectionHeader } from "#web/components/ui/section-header";
+import { ModeratorName } from "#web/features/moderation/components/ModeratorName";
 import { historyVerb, newestFirst } from "#web/features/moderation/history";
-import { shortAccountId } from "#web/lib/account";
 import { formatDateTime } from "#web/lib/format";
 
 const SOURCE_LABELS: Record<ModerationRecord["source"], string> = {
@@ -36,18 +35,8 @@ export function ModerationHistory({ history }: { history: readonly ModerationRec
                 <div className="min-w-0">
                   <p className="text-muted">
                     <span className="font-medium text-ink">{historyVerb(record)}</span> in #{record.feedId} by{" "}
-                    {record.moderatorAccountIdType === "platform_username" ? (
-                      <Handle
-                        handleKey={record.moderatorAccountId}
-                        className="align-bottom font-medium text-ink"
-                      />
-                    ) : (
-                      <span className="font-medium text-ink" title={record.moderatorAccountId}>
-                        {shortAccountId(record.moderatorAccountId)}
-                      </span>
-                    )}{" "}
-                    {SOURCE_LABELS[record.source]} ·{" "}
-                    <RelativeTime date={record.createdAt} title={formatDateTime(record.createdAt)} />
+                    <ModeratorName record={record} className="align-bottom" /> {SOURCE_LABELS[record.source]}{" "}
+                    · <RelativeTime date={record.createdAt} title={formatDateTime(record.createdAt)} />
                   </p>
                   {record.note ? <p className="mt-0.5 break-words text-ink">“{record.note}”</p> : null}
                 </div>

@@ -72,7 +72,11 @@ function SubmissionDetails({ submission }: { submission: Submission }) {
         ) : (
           <ul className="divide-y divide-line rounded-md border border-line bg-surface">
             {submission.feeds.map((feed) => (
-              <FeedRow key={feed.feedId} feed={feed} username={submission.username} />
+              <FeedRow
+                key={feed.feedId}
+                feed={feed}
+                author={displayHandle(submission.platform, submission.username)}
+              />
             ))}
           </ul>
         )}
@@ -97,7 +101,7 @@ function retractedFeeds(submission: Submission): ReadonlySet<string> {
   return new Set([...latest.values()].filter((record) => record.retraction).map((record) => record.feedId));
 }
 
-function FeedRow({ feed, username }: { feed: SubmissionFeed; username: string }) {
+function FeedRow({ feed, author }: { feed: SubmissionFeed; author: string }) {
   const canModerate = useCanModerate(feed.feedId);
   return (
     <li
@@ -117,16 +121,23 @@ function FeedRow({ feed, username }: { feed: SubmissionFeed; username: string })
           <StatusPill status={feed.status} />
         </p>
         <p className="mt-0.5 text-sm text-muted">
-          {feed.curatorUsername ? (
+          {feed.curatorNetwork && feed.curatorHandle ? (
             <>
-              Curated by <Handle handleKey={feed.curatorUsername} className="align-bottom" /> ·{" "}
+              Curated by{" "}
+              <Handle
+                platform={feed.curatorNetwork}
+                handle={feed.curatorHandle}
+                href={feed.curatorProfileUrl}
+                className="align-bottom"
+              />{" "}
+              ·{" "}
             </>
           ) : null}
           submitted <RelativeTime date={feed.submittedAt} title={formatDateTime(feed.submittedAt)} />
         </p>
       </div>
       {canModerate && feed.status === "approved" ? (
-        <RetractAction feedId={feed.feedId} submissionId={feed.submissionId} username={username} />
+        <RetractAction feedId={feed.feedId} submissionId={feed.submissionId} author={author} />
       ) : null}
     </li>
   );

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { Submission } from "@curate/core";
+import { curatorFields, type Submission } from "@curate/core";
 import { createMemoryHistory, createRootRoute, createRouter, RouterProvider } from "@tanstack/react-router";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,6 +21,7 @@ const base: Submission = {
   updatedAt: "2026-11-20T10:00:00.000Z",
   curatorId: "2",
   curatorUsername: "bob",
+  ...curatorFields("bob"),
   curatorNotes: null,
   curatorTweetId: "1890000000000000002",
   submittedAt: "2026-11-20T11:00:00.000Z",
@@ -61,6 +62,7 @@ describe("SubmissionCard", () => {
       authorDisplayName: "Carol",
       url: "https://bsky.app/profile/carol.bsky.social/post/3l2k",
       curatorUsername: "bluesky:dan.bsky.social",
+      ...curatorFields("bluesky:dan.bsky.social"),
       curatorTweetId: "bluesky:at://did:plc:dan/app.bsky.feed.post/9x",
     });
     expect(card.getAttribute("data-platform")).toBe("bluesky");
@@ -78,12 +80,46 @@ describe("SubmissionCard", () => {
     );
   });
 
+  it("shows a Mastodon curator as their handle on Mastodon, with its mark and profile, never the stored key", async () => {
+    const card = await renderCard({
+      ...base,
+      curatorUsername: "mastodon:mo@social.example",
+      ...curatorFields("mastodon:mo@social.example"),
+      curatorTweetId: "mastodon:https://social.example/users/mo/statuses/1",
+    });
+    const curator = within(card).getByRole("link", { name: "Mastodon @mo@social.example" });
+    expect(curator.getAttribute("href")).toBe("https://social.example/@mo");
+    expect(curator.querySelector("[data-platform='mastodon']")).not.toBeNull();
+    expect(card.textContent).not.toContain("mastodon:");
+  });
+
+  it("names the site a blog post comes from rather than RSS", async () => {
+    const card = await renderCard({
+      ...base,
+      tweetId: "rss:https://www.carbonandcode.org/posts/grid",
+      platform: "rss",
+      username: "Hana Sato",
+      url: "https://www.carbonandcode.org/posts/grid",
+      ...curatorFields("telegram:tg_cur"),
+      curatorUsername: "telegram:tg_cur",
+      curatorTweetId: null,
+    });
+    expect(within(card).getByTestId("original-post-link").textContent).toBe("View on carbonandcode.org");
+    expect(within(card).queryByText(/View on RSS/)).toBeNull();
+    // A Telegram curator shows as @tg_cur with Telegram's mark: no "telegram:" prefix.
+    expect(within(card).getByRole("link", { name: "Telegram @tg_cur" }).getAttribute("href")).toBe(
+      "https://t.me/tg_cur",
+    );
+    expect(card.textContent).not.toContain("telegram:");
+  });
+
   it("never links an address a browser should not open, nor a post without one", async () => {
     const card = await renderCard({
       ...base,
       platform: "rss",
       username: "Jane Doe",
       url: "javascript:alert(1)",
+      ...curatorFields(null),
       curatorUsername: null,
       curatorTweetId: null,
     });

@@ -1,10 +1,4 @@
-import {
-  displayHandle,
-  PLATFORM_LABELS,
-  type Submission,
-  splitHandleKey,
-  truncateAtWord,
-} from "@curate/core";
+import { displayHandle, networkName, type Platform, type Submission, truncateAtWord } from "@curate/core";
 import { Link } from "@tanstack/react-router";
 import { ChevronRightIcon, ExternalLinkIcon, MessageSquareQuoteIcon } from "lucide-react";
 import type { ReactNode } from "react";
@@ -30,9 +24,13 @@ function originalUrl(url: string | null): string | null {
 }
 
 /** A curator's reply on X links to that reply; elsewhere the curator's profile is the link. */
-function curatorLink(curatorKey: string, curatorTweetId: string | null): string | undefined {
-  const { platform, handle } = splitHandleKey(curatorKey);
-  return platform === "twitter" && curatorTweetId ? postUrl(handle, curatorTweetId) : undefined;
+function curatorLink(
+  network: Platform,
+  handle: string,
+  profile: string | null,
+  curatorTweetId: string | null,
+): string | null {
+  return network === "twitter" && curatorTweetId ? postUrl(handle, curatorTweetId) : profile;
 }
 
 interface SubmissionCardProps {
@@ -44,14 +42,16 @@ interface SubmissionCardProps {
 }
 
 export function SubmissionCard({ submission, actions, linkToPage = true }: SubmissionCardProps) {
-  const { platform, username, tweetId, curatorUsername, curatorNotes, curatorTweetId } = submission;
+  const { platform, username, tweetId, curatorNetwork, curatorHandle, curatorNotes, curatorTweetId } =
+    submission;
   const author = displayHandle(platform, username);
   const displayName =
     submission.authorDisplayName && submission.authorDisplayName !== username
       ? submission.authorDisplayName
       : null;
   const original = originalUrl(submission.url);
-  const label = PLATFORM_LABELS[platform];
+  // A blog post is on a site, not "on RSS".
+  const place = networkName(platform, original);
   const time = <RelativeTime date={submission.createdAt} title={formatDateTime(submission.createdAt)} />;
 
   return (
@@ -99,14 +99,20 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
             {truncateAtWord(submission.content)}
           </p>
 
-          {curatorUsername ? (
+          {curatorNetwork && curatorHandle ? (
             <div className="mt-4 rounded-md bg-zinc-50 px-4 py-3 text-sm">
               <p className="flex flex-wrap items-center gap-x-1.5 text-muted">
                 <MessageSquareQuoteIcon className="size-4 shrink-0" aria-hidden="true" />
                 Curated by
                 <Handle
-                  handleKey={curatorUsername}
-                  href={curatorLink(curatorUsername, curatorTweetId)}
+                  platform={curatorNetwork}
+                  handle={curatorHandle}
+                  href={curatorLink(
+                    curatorNetwork,
+                    curatorHandle,
+                    submission.curatorProfileUrl,
+                    curatorTweetId,
+                  )}
                   className="font-medium text-ink"
                 />
                 <span aria-hidden="true">·</span>
@@ -143,7 +149,7 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
                   className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-muted hover:text-accent"
                   data-testid="original-post-link"
                 >
-                  View on {label}
+                  View on {place}
                   <ExternalLinkIcon className="size-3.5" aria-hidden="true" />
                 </a>
               ) : null}

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { DEFAULT_PAGE_SIZE, type Submission } from "@curate/core";
+import { curatorFields, DEFAULT_PAGE_SIZE, type Submission } from "@curate/core";
 import { focusManager, onlineManager, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -27,6 +27,7 @@ const submission = (n: number): Submission => ({
   updatedAt: "2026-11-20T10:00:00.000Z",
   curatorId: "2",
   curatorUsername: "bob",
+  ...curatorFields("bob"),
   curatorNotes: null,
   curatorTweetId: null,
   submittedAt: "2026-11-20T11:00:00.000Z",
