@@ -62,7 +62,9 @@ async function run(driver: Driver) {
   try {
     await handle.migrate();
     const db = handle.db;
-    await db.insert(feeds).values({ id: FEED_ID, name: "Bench Letter", config: { id: FEED_ID, name: "Bench Letter" } });
+    await db
+      .insert(feeds)
+      .values({ id: FEED_ID, name: "Bench Letter", config: { id: FEED_ID, name: "Bench Letter" } });
     await db.execute(
       sql`insert into email_subscribers (id, feed_id, address, mode, status, confirmed_at)
         select gen_random_uuid()::text, ${FEED_ID}, 'reader' || n || '@example.org', 'digest', 'confirmed', now()
@@ -77,7 +79,9 @@ async function run(driver: Driver) {
       heading: "This week",
       entries: Array.from({ length: 50 }, (_, i) => ({
         title: `Item ${i + 1}: a headline of a curated post`,
-        body: "A paragraph of the post's text, as the feed's transforms wrote it, long enough to look like one. ".repeat(3),
+        body: "A paragraph of the post's text, as the feed's transforms wrote it, long enough to look like one. ".repeat(
+          3,
+        ),
         link: `https://example.org/posts/${i + 1}`,
         author: `author${i % 7}`,
         image: null,
@@ -98,8 +102,9 @@ async function run(driver: Driver) {
       { kind: "smtp", host: "127.0.0.1", port: relay.port, secure: false, auth: null },
       "Bench <bench@example.org>",
       {
-      pooled: true,
-    });
+        pooled: true,
+      },
+    );
     if (!mailer) throw new Error("no mailer");
     const sendStart = performance.now();
     let passes = 0;
@@ -107,7 +112,11 @@ async function run(driver: Driver) {
       for (;;) {
         const pass = await deliverPending({
           db,
-          env: { PUBLIC_URL: "https://curate.example", EMAIL_BATCH_SIZE: BATCH, EMAIL_SENDS_PER_SECOND: 100_000 },
+          env: {
+            PUBLIC_URL: "https://curate.example",
+            EMAIL_BATCH_SIZE: BATCH,
+            EMAIL_SENDS_PER_SECOND: 100_000,
+          },
           mailer,
           logger: pino({ level: "warn" }),
         });

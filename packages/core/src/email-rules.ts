@@ -52,7 +52,12 @@ export function emailModesOf(config: unknown): EmailMode[] {
   const outputs = (config as { outputs?: { stream?: unknown; recap?: unknown } } | null)?.outputs;
   const stream = outputs?.stream as { enabled?: boolean; distribute?: unknown } | undefined;
   const modes: EmailMode[] = [];
-  if (stream && stream.enabled !== false && Array.isArray(stream.distribute) && stream.distribute.some(isEmailStep)) {
+  if (
+    stream &&
+    stream.enabled !== false &&
+    Array.isArray(stream.distribute) &&
+    stream.distribute.some(isEmailStep)
+  ) {
     modes.push("every");
   }
   // A recap is one object or a list of them (recap-rules' recapList, not imported: it brings the cron libraries).
@@ -61,7 +66,15 @@ export function emailModesOf(config: unknown): EmailMode[] {
     enabled?: boolean;
     distribute?: unknown;
   } | null>;
-  if (recaps.some((recap) => !!recap && recap.enabled !== false && Array.isArray(recap.distribute) && recap.distribute.some(isEmailStep))) {
+  if (
+    recaps.some(
+      (recap) =>
+        !!recap &&
+        recap.enabled !== false &&
+        Array.isArray(recap.distribute) &&
+        recap.distribute.some(isEmailStep),
+    )
+  ) {
     modes.push("digest");
   }
   return modes;

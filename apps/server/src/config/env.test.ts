@@ -109,7 +109,8 @@ describe("loadEnv", () => {
 
   it("reads SMTP_URL once; without it, mail goes to the catch-all in development and nowhere in production", () => {
     expect(
-      loadEnv({ DATA_DIR: dataDir(), SMTP_URL: "smtps://news%40curate.example:p%3Ass@mail.example:2465" }).MAIL,
+      loadEnv({ DATA_DIR: dataDir(), SMTP_URL: "smtps://news%40curate.example:p%3Ass@mail.example:2465" })
+        .MAIL,
     ).toEqual({
       kind: "smtp",
       host: "mail.example",

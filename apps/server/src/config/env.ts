@@ -447,7 +447,8 @@ function mailSetting(env: Env, dataDir: string): MailSetting {
         : null,
     };
   }
-  const catchAll = env.NODE_ENV !== "production" && (env.EMAIL_DEV_CATCHALL ?? env.NODE_ENV === "development");
+  const catchAll =
+    env.NODE_ENV !== "production" && (env.EMAIL_DEV_CATCHALL ?? env.NODE_ENV === "development");
   return catchAll ? { kind: "catch-all", dir: join(dataDir, "dev-mail") } : { kind: "off" };
 }
 

@@ -1182,7 +1182,9 @@ export const emailSubscribers = pgTable(
     /** Trimmed and lower-cased. */
     address: text("address").notNull(),
     mode: text("mode", { enum: ["every", "digest"] }).notNull(),
-    status: text("status", { enum: ["pending", "confirmed"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "confirmed"] })
+      .notNull()
+      .default("pending"),
     confirmTokenHash: text("confirm_token_hash"),
     confirmExpiresAt: timestamp("confirm_expires_at", { withTimezone: true, mode: "date" }),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
@@ -1238,7 +1240,10 @@ export const emailIssues = pgTable(
     cancelledAt: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("email_issues_key_idx").on(t.idempotencyKey), index("email_issues_feed_idx").on(t.feedId)],
+  (t) => [
+    uniqueIndex("email_issues_key_idx").on(t.idempotencyKey),
+    index("email_issues_feed_idx").on(t.feedId),
+  ],
 );
 
 /**

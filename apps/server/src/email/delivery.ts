@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { emailDeliveries, emailIssues, emailSubscribers, feeds } from "../db/schema.ts";
+import { emailDeliveries, emailIssues, emailSubscribers } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { emailKeysOf, linkToken } from "./keys.ts";
 import { type Mailer, MailRefusedError } from "./mailer.ts";
@@ -64,7 +64,10 @@ export async function queueIssue(
 }
 
 /** A retraction: the issue's mails not handed to the relay yet are cancelled; sent ones cannot be taken back. */
-export async function cancelIssue(db: Database, issueId: string): Promise<{ cancelled: number; sent: number }> {
+export async function cancelIssue(
+  db: Database,
+  issueId: string,
+): Promise<{ cancelled: number; sent: number }> {
   return db.transaction(async (tx) => {
     const cancelled = await tx
       .update(emailDeliveries)
@@ -149,20 +152,31 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryPass> 
   for (const { feedId } of waiting) {
     const batch = await claimBatch(db, feedId, env.EMAIL_BATCH_SIZE);
     if (batch.length === 0) continue;
-    const [feed] = await db.select({ name: feeds.name }).from(feeds).where(eq(feeds.id, feedId));
     const issueIds = [...new Set(batch.map((row) => row.issueId))];
     const issues = new Map(
-      (await db.select().from(emailIssues).where(inArray(emailIssues.id, issueIds))).map((issue) => [issue.id, issue]),
+      (await db.select().from(emailIssues).where(inArray(emailIssues.id, issueIds))).map((issue) => [
+        issue.id,
+        issue,
+      ]),
     );
     const addresses = new Map(
       (
         await db
           .select({ id: emailSubscribers.id, address: emailSubscribers.address })
           .from(emailSubscribers)
-          .where(inArray(emailSubscribers.id, batch.map((row) => row.subscriberId)))
+          .where(
+            inArray(
+              emailSubscribers.id,
+              batch.map((row) => row.subscriberId),
+            ),
+          )
       ).map((row) => [row.id, row.address]),
     );
-    const outcome = { sent: [] as Claimed[], failed: [] as Array<Claimed & { error: string }>, deferred: [] as Claimed[] };
+    const outcome = {
+      sent: [] as Claimed[],
+      failed: [] as Array<Claimed & { error: string }>,
+      deferred: [] as Claimed[],
+    };
     let unreachable = false;
     const host = new URL(env.PUBLIC_URL).hostname;
     const sendOne = async (row: Claimed) => {
@@ -186,7 +200,8 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryPass> 
           headers: {
             "List-Unsubscribe": `<${oneClickUrl(env, token)}>`,
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-            "List-Id": `${JSON.stringify(feed?.name ?? feedId)} <${feedId}.feeds.${host}>`,
+            // The feed's id only: a display name would be MIME-encoded, and mail filters match on the id.
+            "List-Id": `<${feedId}.feeds.${host}>`,
           },
         });
         outcome.sent.push(row);
@@ -217,7 +232,10 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryPass> 
     pass.failed += outcome.failed.length;
     pass.deferred += outcome.deferred.length;
     if (unreachable) {
-      logger.warn({ feedId, deferred: outcome.deferred.length }, "mail relay unreachable; deliveries put back");
+      logger.warn(
+        { feedId, deferred: outcome.deferred.length },
+        "mail relay unreachable; deliveries put back",
+      );
       break;
     }
   }
@@ -225,7 +243,11 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliveryPass> 
 }
 
 /** A text[] literal of bound parameters (drizzle spreads a bare array into a list). */
-const textArray = (values: string[]) => sql`array[${sql.join(values.map((value) => sql`${value}`), sql`, `)}]::text[]`;
+const textArray = (values: string[]) =>
+  sql`array[${sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  )}]::text[]`;
 
 async function recordOutcome(
   db: Database,
@@ -247,6 +269,8 @@ async function recordOutcome(
     await db
       .update(emailDeliveries)
       .set({ status: "failed", error: row.error, updatedAt: sql`now()` })
-      .where(and(eq(emailDeliveries.issueId, row.issueId), eq(emailDeliveries.subscriberId, row.subscriberId)));
+      .where(
+        and(eq(emailDeliveries.issueId, row.issueId), eq(emailDeliveries.subscriberId, row.subscriberId)),
+      );
   }
 }

@@ -50,7 +50,10 @@ export const confirmTokenHash = (token: string) => createHash("sha256").update(t
 const LINK_MAC_BYTES = 16;
 
 function linkMac(keys: EmailKeys, subscriberId: string): Buffer {
-  return createHmac("sha256", keys.linkKey).update(`email-link:${subscriberId}`).digest().subarray(0, LINK_MAC_BYTES);
+  return createHmac("sha256", keys.linkKey)
+    .update(`email-link:${subscriberId}`)
+    .digest()
+    .subarray(0, LINK_MAC_BYTES);
 }
 
 /**

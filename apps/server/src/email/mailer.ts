@@ -71,7 +71,11 @@ function refusal(error: unknown): MailRefusedError {
  * open for a delivery pass), or the development catch-all, which writes each mail as JSON into its folder for
  * /api/test/mails to list. Null when email is off.
  */
-export function createMailer(setting: MailSetting, from: string, options: { pooled?: boolean } = {}): Mailer | null {
+export function createMailer(
+  setting: MailSetting,
+  from: string,
+  options: { pooled?: boolean } = {},
+): Mailer | null {
   if (setting.kind === "off") return null;
   if (setting.kind === "catch-all") return catchAllMailer(setting.dir, from);
   const transport = nodemailer.createTransport({
@@ -102,7 +106,9 @@ function catchAllMailer(dir: string, from: string): Mailer {
       await mkdir(dir, { recursive: true });
       const sentAt = new Date().toISOString();
       const id = `${sentAt.replaceAll(/[:.]/g, "-")}-${randomUUID().slice(0, 8)}`;
-      await writeFile(join(dir, `${id}.json`), JSON.stringify({ id, from, sentAt, ...mail }), { mode: 0o600 });
+      await writeFile(join(dir, `${id}.json`), JSON.stringify({ id, from, sentAt, ...mail }), {
+        mode: 0o600,
+      });
     },
     close: () => undefined,
   };

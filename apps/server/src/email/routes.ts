@@ -47,7 +47,9 @@ export const EMAIL_EVENTS_PATH = "/api/email/events";
 
 const tags = ["email"];
 const readerOnly = {
-  403: errorResponse("Sent with an API token: subscriptions are a reader's own, made in the browser (FORBIDDEN)"),
+  403: errorResponse(
+    "Sent with an API token: subscriptions are a reader's own, made in the browser (FORBIDDEN)",
+  ),
 };
 
 const statusRoute = createRoute({
@@ -85,11 +87,15 @@ const confirmRoute = createRoute({
   method: "post",
   path: "/email/confirm",
   tags,
-  summary: "Confirm a subscription with the mail's single-use, expiring token (the confirmation page's button)",
+  summary:
+    "Confirm a subscription with the mail's single-use, expiring token (the confirmation page's button)",
   scope: "session",
   request: { body: { content: { "application/json": { schema: emailTokenRequestSchema } } } },
   responses: {
-    200: jsonResponse(successEnvelopeSchema(emailSubscriptionSchema), "The subscription, with its manage token"),
+    200: jsonResponse(
+      successEnvelopeSchema(emailSubscriptionSchema),
+      "The subscription, with its manage token",
+    ),
     400: commonErrors[400],
     ...readerOnly,
     404: errorResponse("The link expired or was used already (NOT_FOUND)"),
@@ -132,7 +138,10 @@ const unsubscribeRoute = createRoute({
   scope: "session",
   request: { body: { content: { "application/json": { schema: emailTokenRequestSchema } } } },
   responses: {
-    200: jsonResponse(successEnvelopeSchema(emailUnsubscribedSchema.nullable()), "The feed left, or null if already"),
+    200: jsonResponse(
+      successEnvelopeSchema(emailUnsubscribedSchema.nullable()),
+      "The feed left, or null if already",
+    ),
     400: commonErrors[400],
     ...readerOnly,
     404: errorResponse("The link is not valid (NOT_FOUND)"),
@@ -143,11 +152,15 @@ const oneClickRoute = createRoute({
   method: "post",
   path: "/email/one-click",
   tags,
-  summary: "RFC 8058 one-click unsubscribe (List-Unsubscribe-Post: List-Unsubscribe=One-Click), from mail programs",
+  summary:
+    "RFC 8058 one-click unsubscribe (List-Unsubscribe-Post: List-Unsubscribe=One-Click), from mail programs",
   scope: "session",
   request: { query: emailTokenQuerySchema },
   responses: {
-    200: jsonResponse(successEnvelopeSchema(z.object({ unsubscribed: z.boolean() })), "Unsubscribed (or already)"),
+    200: jsonResponse(
+      successEnvelopeSchema(z.object({ unsubscribed: z.boolean() })),
+      "Unsubscribed (or already)",
+    ),
     400: commonErrors[400],
     ...readerOnly,
     404: errorResponse("The link is not valid (NOT_FOUND)"),
@@ -178,7 +191,8 @@ const summaryRoute = createRoute({
   method: "get",
   path: "/feeds/{feedId}/email",
   tags,
-  summary: "The feed's subscribers in numbers: by state and mode, 30 days of growth, mails waiting (feed managers)",
+  summary:
+    "The feed's subscribers in numbers: by state and mode, 30 days of growth, mails waiting (feed managers)",
   request: { params: emailFeedParamsSchema },
   responses: {
     200: jsonResponse(successEnvelopeSchema(emailSubscriberSummarySchema), "The summary"),
@@ -193,10 +207,13 @@ const exportRoute = createRoute({
   tags,
   summary: "The feed's subscriber list as CSV (feed managers, in the browser only)",
   // Addresses leave the server here: a person's click, never a script's token.
-  scope: "session",
+  scope: "session" as const,
   request: { params: emailFeedParamsSchema },
   responses: {
-    200: { description: "email,mode,status,subscribed_at,confirmed_at", content: { "text/csv": { schema: z.string() } } },
+    200: {
+      description: "email,mode,status,subscribed_at,confirmed_at",
+      content: { "text/csv": { schema: z.string() } },
+    },
     ...ownerErrors,
   },
 });
@@ -229,7 +246,14 @@ const devMailsRoute = createRoute({
     200: jsonResponse(
       successEnvelopeSchema(
         z.array(
-          z.object({ id: z.string(), to: z.string(), subject: z.string(), sentAt: z.string(), text: z.string(), html: z.string() }),
+          z.object({
+            id: z.string(),
+            to: z.string(),
+            subject: z.string(),
+            sentAt: z.string(),
+            text: z.string(),
+            html: z.string(),
+          }),
         ),
       ),
       "Newest first, at most 20",
@@ -316,10 +340,19 @@ export function emailRoutes({ database: { db }, env }: AppDeps) {
     router.openapi(devMailsRoute, async (c) => {
       const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
       const newest = names.sort().reverse().slice(0, 20);
-      const mails = await Promise.all(newest.map(async (name) => JSON.parse(await readFile(join(dir, name), "utf8"))));
+      const mails = await Promise.all(
+        newest.map(async (name) => JSON.parse(await readFile(join(dir, name), "utf8"))),
+      );
       return ok(
         c,
-        mails.map((mail) => ({ id: mail.id, to: mail.to, subject: mail.subject, sentAt: mail.sentAt, text: mail.text, html: mail.html })),
+        mails.map((mail) => ({
+          id: mail.id,
+          to: mail.to,
+          subject: mail.subject,
+          sentAt: mail.sentAt,
+          text: mail.text,
+          html: mail.html,
+        })),
       );
     });
   }

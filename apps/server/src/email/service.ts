@@ -121,14 +121,27 @@ export async function subscribe(
   if (status.availability === "feed-off") throw AppError.conflict(EMAIL_TEXTS.feedOff);
   if (!status.modes.includes(request.mode)) {
     throw AppError.validation("This feed does not offer that choice.", [
-      { path: "mode", message: `Choose ${status.modes.map((mode) => EMAIL_MODE_LABELS[mode].toLowerCase()).join(" or ")}` },
+      {
+        path: "mode",
+        message: `Choose ${status.modes.map((mode) => EMAIL_MODE_LABELS[mode].toLowerCase()).join(" or ")}`,
+      },
     ]);
   }
   const keys = await emailKeysOf(db);
   const address = normalAddress(request.email);
   const hash = addressHash(keys, address);
-  await limit(db, `email-subscribe:client:${client}`, env.EMAIL_SUBSCRIBES_PER_CLIENT_PER_HOUR, "Too many subscription requests from this network. Please try again in an hour.");
-  await limit(db, `email-subscribe:address:${hash}`, env.EMAIL_SUBSCRIBES_PER_ADDRESS_PER_HOUR, "Too many subscription requests for this address. Please check your inbox, or try again in an hour.");
+  await limit(
+    db,
+    `email-subscribe:client:${client}`,
+    env.EMAIL_SUBSCRIBES_PER_CLIENT_PER_HOUR,
+    "Too many subscription requests from this network. Please try again in an hour.",
+  );
+  await limit(
+    db,
+    `email-subscribe:address:${hash}`,
+    env.EMAIL_SUBSCRIBES_PER_ADDRESS_PER_HOUR,
+    "Too many subscription requests for this address. Please check your inbox, or try again in an hour.",
+  );
   const answer = { message: EMAIL_TEXTS.checkInbox };
   if (await suppressedEverywhere(db, hash)) return answer;
 
@@ -154,7 +167,9 @@ export async function subscribe(
       .from(emailSubscribers)
       .where(eq(emailSubscribers.feedId, status.feedId));
     if (total >= env.EMAIL_SUBSCRIBERS_PER_FEED) {
-      throw AppError.conflict("This feed has as many subscribers as it may have; its owner can ask the operator for more.");
+      throw AppError.conflict(
+        "This feed has as many subscribers as it may have; its owner can ask the operator for more.",
+      );
     }
     await tx.insert(emailSubscribers).values({
       id: newSubscriberId(),
@@ -184,7 +199,9 @@ export async function subscribe(
         { path: "email", message: "The mail server refused this address" },
       ]);
     }
-    throw AppError.unavailable("The confirmation mail could not be sent just now. Please try again in a few minutes.");
+    throw AppError.unavailable(
+      "The confirmation mail could not be sent just now. Please try again in a few minutes.",
+    );
   }
   return answer;
 }
@@ -215,9 +232,17 @@ export async function confirmSubscription(db: Database, token: string): Promise<
       .update(emailSubscribers)
       .set({ status: "confirmed", confirmedAt: sql`now()`, confirmTokenHash: null, confirmExpiresAt: null })
       .where(
-        and(eq(emailSubscribers.confirmTokenHash, confirmTokenHash(token)), gt(emailSubscribers.confirmExpiresAt, sql`now()`)),
+        and(
+          eq(emailSubscribers.confirmTokenHash, confirmTokenHash(token)),
+          gt(emailSubscribers.confirmExpiresAt, sql`now()`),
+        ),
       )
-      .returning({ id: emailSubscribers.id, feedId: emailSubscribers.feedId, mode: emailSubscribers.mode, address: emailSubscribers.address });
+      .returning({
+        id: emailSubscribers.id,
+        feedId: emailSubscribers.feedId,
+        mode: emailSubscribers.mode,
+        address: emailSubscribers.address,
+      });
     if (!row) return null;
     await countToday(tx, row.feedId, "confirmed");
     await tx
@@ -255,12 +280,18 @@ export async function subscriptionOf(db: Database, token: string): Promise<Email
 }
 
 /** The manage page's change of mode: only to what the feed offers now. */
-export async function changeSubscriptionMode(db: Database, token: string, mode: EmailMode): Promise<EmailSubscription> {
+export async function changeSubscriptionMode(
+  db: Database,
+  token: string,
+  mode: EmailMode,
+): Promise<EmailSubscription> {
   const row = await subscriberForLink(db, token);
   if (!row) throw AppError.notFound(LINK_GONE);
   const feed = await feedRow(db, row.feedId);
   if (!feed || !emailModesOf(feed.config).includes(mode)) {
-    throw AppError.validation("This feed does not offer that choice.", [{ path: "mode", message: "Not offered by this feed" }]);
+    throw AppError.validation("This feed does not offer that choice.", [
+      { path: "mode", message: "Not offered by this feed" },
+    ]);
   }
   await db.update(emailSubscribers).set({ mode }).where(eq(emailSubscribers.id, row.id));
   return subscriptionAnswer(db, { ...row, mode });
@@ -305,7 +336,9 @@ export async function suppressAddress(
       .delete(emailSubscribers)
       .where(eq(emailSubscribers.address, normalAddress(address)))
       .returning({ id: emailSubscribers.id });
-    await tx.insert(emailSuppressions).values({ addressHash: addressHash(keys, address), feedId: null, reason });
+    await tx
+      .insert(emailSuppressions)
+      .values({ addressHash: addressHash(keys, address), feedId: null, reason });
     return removed.length;
   });
 }
@@ -315,7 +348,8 @@ export async function reportMailEvent(
   db: Database,
   event: { type: "bounce" | "complaint"; email: string; permanent?: boolean },
 ): Promise<{ suppressed: boolean; subscriptionsRemoved: number }> {
-  if (event.type === "bounce" && event.permanent === false) return { suppressed: false, subscriptionsRemoved: 0 };
+  if (event.type === "bounce" && event.permanent === false)
+    return { suppressed: false, subscriptionsRemoved: 0 };
   const removed = await suppressAddress(db, event.email, event.type);
   return { suppressed: true, subscriptionsRemoved: removed };
 }
@@ -419,19 +453,30 @@ async function* subscriberCsv(db: Database, id: string): AsyncGenerator<string> 
  * The owner's "Send me a test": a sample issue to one address, paced per account. Its links lead to a page that
  * says the test has no subscription behind it.
  */
-export async function sendTestMail(deps: EmailDeps, user: User, feedId: string, email: string): Promise<{ message: string }> {
+export async function sendTestMail(
+  deps: EmailDeps,
+  user: User,
+  feedId: string,
+  email: string,
+): Promise<{ message: string }> {
   const { db, env, mailer } = deps;
   const id = feedId.toLowerCase();
   await assertCanManageFeed(db, env, id, user);
   if (!mailer) throw AppError.conflict(EMAIL_TEXTS.smtpOff);
-  await limit(db, `email-test:${user.id}`, env.EMAIL_TESTS_PER_ACCOUNT_PER_HOUR, "Too many test mails this hour. Please try again later.");
+  await limit(
+    db,
+    `email-test:${user.id}`,
+    env.EMAIL_TESTS_PER_ACCOUNT_PER_HOUR,
+    "Too many test mails this hour. Please try again later.",
+  );
   const feed = await feedRow(db, id);
   if (!feed) throw AppError.notFound(`Feed "${feedId}" not found.`);
   const mail = await renderIssueMail({
     subject: `Test: ${feed.name}`,
     feedName: feed.name,
     feedUrl: feedPageUrl(env, feed.id),
-    intro: "This is a test of how your feed's mails look. Readers' mails carry their own unsubscribe and manage links.",
+    intro:
+      "This is a test of how your feed's mails look. Readers' mails carry their own unsubscribe and manage links.",
     heading: null,
     entries: [
       {
@@ -452,7 +497,9 @@ export async function sendTestMail(deps: EmailDeps, user: User, feedId: string, 
       text: personalize(mail.text, links),
     });
   } catch {
-    throw AppError.unavailable("The test mail could not be sent just now. Please try again in a few minutes.");
+    throw AppError.unavailable(
+      "The test mail could not be sent just now. Please try again in a few minutes.",
+    );
   }
   return { message: "Test mail sent. It may take a minute to arrive." };
 }

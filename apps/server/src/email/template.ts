@@ -9,10 +9,11 @@ import {
   Img,
   Link,
   Preview,
+  render,
   Section,
   Text,
+  toPlainText,
 } from "@react-email/components";
-import { render, toPlainText } from "@react-email/render";
 import { createElement as h, type ReactNode } from "react";
 
 /**
@@ -40,7 +41,14 @@ export interface MailEntry {
   image: string | null;
 }
 
-const colors = { text: "#18181b", muted: "#52525b", line: "#e4e4e7", page: "#f4f4f5", card: "#ffffff", accent: "#4338ca" };
+const colors = {
+  text: "#18181b",
+  muted: "#52525b",
+  line: "#e4e4e7",
+  page: "#f4f4f5",
+  card: "#ffffff",
+  accent: "#4338ca",
+};
 
 const DARK_MODE = `
 :root { color-scheme: light dark; supported-color-schemes: light dark; }
@@ -112,18 +120,39 @@ function entry(item: MailEntry, index: number, many: boolean) {
     Section,
     { key: index, style: { margin: many ? "0 0 20px" : "0 0 8px" } },
     item.image
-      ? h(Img, { src: item.image, alt: "", width: "100%", style: { borderRadius: 6, margin: "0 0 12px", maxWidth: "100%" } })
+      ? h(Img, {
+          src: item.image,
+          alt: "",
+          width: "100%",
+          style: { borderRadius: 6, margin: "0 0 12px", maxWidth: "100%" },
+        })
       : null,
     item.title
       ? h(
           Heading,
-          { as: many ? "h2" : "h1", className: "text", style: { ...textStyle, fontSize: many ? 18 : 22, lineHeight: "28px", fontWeight: 700 } },
-          item.link ? h(Link, { href: item.link, className: "link", style: { ...linkStyle, textDecoration: "none" } }, item.title) : item.title,
+          {
+            as: many ? "h2" : "h1",
+            className: "text",
+            style: { ...textStyle, fontSize: many ? 18 : 22, lineHeight: "28px", fontWeight: 700 },
+          },
+          item.link
+            ? h(
+                Link,
+                { href: item.link, className: "link", style: { ...linkStyle, textDecoration: "none" } },
+                item.title,
+              )
+            : item.title,
         )
       : null,
     item.author ? h(Text, { className: "muted", style: mutedStyle }, `By ${item.author}`) : null,
     ...(item.body ? paragraphs(item.body) : []),
-    item.link ? h(Text, { style: { ...textStyle, fontSize: 14 } }, h(Link, { href: item.link, className: "link", style: linkStyle }, "Read more")) : null,
+    item.link
+      ? h(
+          Text,
+          { style: { ...textStyle, fontSize: 14 } },
+          h(Link, { href: item.link, className: "link", style: linkStyle }, "Read more"),
+        )
+      : null,
   );
 }
 
@@ -169,9 +198,26 @@ export async function renderIssueMail(options: {
   const element = frame({
     preview,
     children: [
-      h(Text, { key: "feed", className: "muted", style: { ...mutedStyle, textTransform: "uppercase", letterSpacing: "0.04em" } }, options.feedName),
+      h(
+        Text,
+        {
+          key: "feed",
+          className: "muted",
+          style: { ...mutedStyle, textTransform: "uppercase", letterSpacing: "0.04em" },
+        },
+        options.feedName,
+      ),
       options.heading
-        ? h(Heading, { key: "heading", as: "h1", className: "text", style: { ...textStyle, fontSize: 24, lineHeight: "32px", fontWeight: 700 } }, options.heading)
+        ? h(
+            Heading,
+            {
+              key: "heading",
+              as: "h1",
+              className: "text",
+              style: { ...textStyle, fontSize: 24, lineHeight: "32px", fontWeight: 700 },
+            },
+            options.heading,
+          )
         : null,
       options.intro ? h(Section, { key: "intro" }, ...paragraphs(options.intro)) : null,
       ...options.entries.map((item, index) => entry(item, index, many)),
@@ -193,7 +239,16 @@ export async function renderConfirmMail(options: {
   const element = frame({
     preview: `One click to start receiving ${options.feedName} by email.`,
     children: [
-      h(Heading, { key: "h", as: "h1", className: "text", style: { ...textStyle, fontSize: 22, lineHeight: "28px", fontWeight: 700 } }, subject),
+      h(
+        Heading,
+        {
+          key: "h",
+          as: "h1",
+          className: "text",
+          style: { ...textStyle, fontSize: 22, lineHeight: "28px", fontWeight: 700 },
+        },
+        subject,
+      ),
       h(
         Text,
         { key: "t", className: "text", style: textStyle },
@@ -209,12 +264,23 @@ export async function renderConfirmMail(options: {
           {
             href: options.confirmUrl,
             className: "button",
-            style: { backgroundColor: colors.accent, borderRadius: 6, color: "#ffffff", fontSize: 16, fontWeight: 600, padding: "12px 20px" },
+            style: {
+              backgroundColor: colors.accent,
+              borderRadius: 6,
+              color: "#ffffff",
+              fontSize: 16,
+              fontWeight: 600,
+              padding: "12px 20px",
+            },
           },
           "Confirm subscription",
         ),
       ),
-      h(Text, { key: "e", className: "muted", style: mutedStyle }, `The link works once, for ${options.hours} hours. If you did not ask, ignore this mail: you will not hear from us again.`),
+      h(
+        Text,
+        { key: "e", className: "muted", style: mutedStyle },
+        `The link works once, for ${options.hours} hours. If you did not ask, ignore this mail: you will not hear from us again.`,
+      ),
     ],
   });
   return { subject, ...(await both(element)) };

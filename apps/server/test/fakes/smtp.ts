@@ -42,7 +42,11 @@ export async function startFakeSmtp() {
         const raw = Buffer.concat(chunks).toString("utf8");
         simpleParser(raw)
           .then((parsed) => {
-            mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()), parsed, raw });
+            mails.push({
+              to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+              parsed,
+              raw,
+            });
             callback();
           })
           .catch(callback);

@@ -1,4 +1,4 @@
-import { type EmailDistributorConfig, EMAIL_TEXTS, emailDistributorConfigSchema } from "@curate/core";
+import { EMAIL_TEXTS, type EmailDistributorConfig, emailDistributorConfigSchema } from "@curate/core";
 import { and, count, eq } from "drizzle-orm";
 import type { MailSetting } from "../../config/env.ts";
 import type { Database } from "../../db/index.ts";
@@ -59,7 +59,9 @@ export function createEmailDistributor(settings: EmailSettings): DistributorPlug
       const audience = digest ? "digest" : "every";
       const fields = (input ?? {}) as { items?: unknown; recapName?: unknown };
       const entries =
-        digest && Array.isArray(fields.items) ? fields.items.slice(0, DIGEST_MAX).map(entryOf) : [entryOf(input)];
+        digest && Array.isArray(fields.items)
+          ? fields.items.slice(0, DIGEST_MAX).map(entryOf)
+          : [entryOf(input)];
       if (!entries.some((entry) => entry.title || entry.body || entry.link)) {
         throw new PluginError(
           "The email has nothing to say: map a title, text, description or link in the feed's transforms.",

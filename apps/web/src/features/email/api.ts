@@ -27,8 +27,10 @@ export const subscriptionQueryOptions = (token: string) =>
 export const subscriberSummaryQueryOptions = (feedId: string) =>
   queryOptions({
     queryKey: emailKeys.summary(feedId),
-    queryFn: ({ signal }) => api<EmailSubscriberSummary>(`/feeds/${encodeURIComponent(feedId)}/email`, { signal }),
+    queryFn: ({ signal }) =>
+      api<EmailSubscriberSummary>(`/feeds/${encodeURIComponent(feedId)}/email`, { signal }),
   });
 
 /** The owner's CSV of subscribers: a plain download with the session cookie. */
-export const subscriberExportUrl = (feedId: string) => apiUrl(`/feeds/${encodeURIComponent(feedId)}/email/export`);
+export const subscriberExportUrl = (feedId: string) =>
+  apiUrl(`/feeds/${encodeURIComponent(feedId)}/email/export`);

@@ -13,7 +13,8 @@ export function useSubscribeByEmail() {
 export function useConfirmSubscription() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (token: string) => api<EmailSubscription>("/email/confirm", { method: "POST", body: { token } }),
+    mutationFn: (token: string) =>
+      api<EmailSubscription>("/email/confirm", { method: "POST", body: { token } }),
     onSuccess: (subscription) =>
       queryClient.setQueryData(emailKeys.subscription(subscription.manageToken), subscription),
   });
@@ -31,7 +32,8 @@ export function useChangeSubscriptionMode(token: string) {
 export function useUnsubscribe(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<EmailUnsubscribed | null>("/email/unsubscribe", { method: "POST", body: { token } }),
+    mutationFn: () =>
+      api<EmailUnsubscribed | null>("/email/unsubscribe", { method: "POST", body: { token } }),
     onSuccess: () => queryClient.removeQueries({ queryKey: emailKeys.subscription(token) }),
   });
 }
@@ -39,6 +41,9 @@ export function useUnsubscribe(token: string) {
 export function useSendTestMail(feedId: string) {
   return useMutation({
     mutationFn: (email: string) =>
-      api<{ message: string }>(`/feeds/${encodeURIComponent(feedId)}/email/test`, { method: "POST", body: { email } }),
+      api<{ message: string }>(`/feeds/${encodeURIComponent(feedId)}/email/test`, {
+        method: "POST",
+        body: { email },
+      }),
   });
 }

@@ -1,6 +1,6 @@
 import { createFileRoute } from "@tanstack/react-router";
-import { ManageSubscriptionPage } from "#web/features/email/components/SubscriptionPages";
 import { subscriptionQueryOptions } from "#web/features/email/api";
+import { ManageSubscriptionPage } from "#web/features/email/components/SubscriptionPages";
 import { tokenSearch } from "#web/features/email/search";
 
 export const Route = createFileRoute("/email/manage")({

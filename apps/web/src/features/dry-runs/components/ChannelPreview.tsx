@@ -129,11 +129,14 @@ function EmailPreview({ request }: { request: Loose }) {
   const recipients = Number(request.recipients ?? 0);
   const audience = request.audience === "digest" ? "digest" : "every-item";
   return (
-    <div className="flex flex-col gap-2 rounded-md border border-line bg-surface p-3" data-testid="email-preview">
+    <div
+      className="flex flex-col gap-2 rounded-md border border-line bg-surface p-3"
+      data-testid="email-preview"
+    >
       <p className="text-sm font-semibold text-ink">{String(request.subject ?? "")}</p>
       <p className="text-xs text-muted">
-        To {recipients.toLocaleString("en")} {audience} {recipients === 1 ? "subscriber" : "subscribers"}, each with
-        their own unsubscribe link. A sent mail cannot be edited or taken back.
+        To {recipients.toLocaleString("en")} {audience} {recipients === 1 ? "subscriber" : "subscribers"},
+        each with their own unsubscribe link. A sent mail cannot be edited or taken back.
       </p>
       <pre className="max-h-72 overflow-auto font-sans text-sm leading-relaxed whitespace-pre-wrap text-ink [overflow-wrap:anywhere]">
         {String(request.text ?? "")}

@@ -23,7 +23,9 @@ export function EmailOwnerPanel({ feedId }: { feedId: string }) {
   const summary = useQuery(subscriberSummaryQueryOptions(feedId));
   if (summary.isPending) return <Skeleton className="h-64 w-full" aria-label="Loading email subscribers" />;
   if (summary.isError) {
-    return <Alert>Could not load the email subscribers: {serverMessage(summary.error) ?? "Unknown error"}</Alert>;
+    return (
+      <Alert>Could not load the email subscribers: {serverMessage(summary.error) ?? "Unknown error"}</Alert>
+    );
   }
   const data = summary.data;
   return (
@@ -32,8 +34,8 @@ export function EmailOwnerPanel({ feedId }: { feedId: string }) {
         <Alert variant="warning">{EMAIL_TEXTS.smtpOff}</Alert>
       ) : data.availability === "feed-off" ? (
         <Alert variant="info" title="Email is off for this feed.">
-          Add the “Email newsletter” channel in the feed editor: in the stream to mail every approved item, in a
-          recap to mail its digest. Readers can then subscribe on the feed's page.
+          Add the “Email newsletter” channel in the feed editor: in the stream to mail every approved item, in
+          a recap to mail its digest. Readers can then subscribe on the feed's page.
         </Alert>
       ) : null}
       <Counts data={data} />
@@ -42,12 +44,16 @@ export function EmailOwnerPanel({ feedId }: { feedId: string }) {
         <CardHeader>
           <CardTitle>Your subscribers</CardTitle>
           <p className="text-sm text-muted">
-            The list holds your readers' addresses: keep it safe. Sent mails cannot be edited or retracted: undo and
-            schedule changes act before sending; a retraction is recorded only.
+            The list holds your readers' addresses: keep it safe. Sent mails cannot be edited or retracted:
+            undo and schedule changes act before sending; a retraction is recorded only.
           </p>
         </CardHeader>
         <CardContent className="flex flex-col gap-5">
-          <a href={subscriberExportUrl(feedId)} download className={`${buttonClasses("secondary", "sm")} self-start`}>
+          <a
+            href={subscriberExportUrl(feedId)}
+            download
+            className={`${buttonClasses("secondary", "sm")} self-start`}
+          >
             <DownloadIcon aria-hidden="true" />
             Export as CSV
           </a>
@@ -105,7 +111,10 @@ function Growth({ growth }: { growth: EmailSubscriberSummary["growth"] }) {
               <span
                 aria-hidden="true"
                 className="block rounded-t-sm bg-accent"
-                style={{ height: `${Math.max(2, (day.confirmed / peak) * 88)}px`, opacity: day.confirmed ? 1 : 0.2 }}
+                style={{
+                  height: `${Math.max(2, (day.confirmed / peak) * 88)}px`,
+                  opacity: day.confirmed ? 1 : 0.2,
+                }}
               />
             </li>
           ))}
@@ -129,12 +138,23 @@ function TestMailForm({ feedId }: { feedId: string }) {
     setError(undefined);
     send.mutate(check.data.email, {
       onSuccess: (answer) => toast.success("Test mail sent", { description: answer.message }),
-      onError: (failure) => toast.error("Could not send the test", { description: serverMessage(failure) ?? undefined }),
+      onError: (failure) =>
+        toast.error("Could not send the test", { description: serverMessage(failure) ?? undefined }),
     });
   }
   return (
-    <form onSubmit={submit} noValidate aria-label="Send me a test" className="flex flex-col gap-3 sm:flex-row sm:items-end">
-      <FormField label="Send me a test" hint="A sample mail of this feed, to your own address." error={error} className="min-w-0 flex-1">
+    <form
+      onSubmit={submit}
+      noValidate
+      aria-label="Send me a test"
+      className="flex flex-col gap-3 sm:flex-row sm:items-end"
+    >
+      <FormField
+        label="Send me a test"
+        hint="A sample mail of this feed, to your own address."
+        error={error}
+        className="min-w-0 flex-1"
+      >
         <Input
           type="email"
           value={email}

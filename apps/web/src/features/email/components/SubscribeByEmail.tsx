@@ -1,4 +1,10 @@
-import { EMAIL_LIMITS, EMAIL_MODE_LABELS, EMAIL_TEXTS, type EmailMode, emailSubscribeRequestSchema } from "@curate/core";
+import {
+  EMAIL_LIMITS,
+  EMAIL_MODE_LABELS,
+  EMAIL_TEXTS,
+  type EmailMode,
+  emailSubscribeRequestSchema,
+} from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { MailIcon } from "lucide-react";
 import { type FormEvent, useState } from "react";
@@ -16,7 +22,8 @@ function fieldIssue(error: unknown, field: string): string | undefined {
   if (!(error instanceof ApiError)) return undefined;
   const details = (error.body as { error?: { details?: unknown } } | null)?.error?.details;
   if (!Array.isArray(details)) return undefined;
-  return (details as Array<{ path?: string; message?: string }>).find((issue) => issue.path === field)?.message;
+  return (details as Array<{ path?: string; message?: string }>).find((issue) => issue.path === field)
+    ?.message;
 }
 
 /**
@@ -37,7 +44,15 @@ export function SubscribeByEmail({ feedId, canEdit = false }: { feedId: string; 
   return <SubscribeForm feedId={feedId} feedName={status.data.feedName} modes={status.data.modes} />;
 }
 
-function SubscribeForm({ feedId, feedName, modes }: { feedId: string; feedName: string; modes: EmailMode[] }) {
+function SubscribeForm({
+  feedId,
+  feedName,
+  modes,
+}: {
+  feedId: string;
+  feedName: string;
+  modes: EmailMode[];
+}) {
   const subscribe = useSubscribeByEmail();
   const [email, setEmail] = useState("");
   const [mode, setMode] = useState<EmailMode>(modes[0] ?? "every");
@@ -48,13 +63,17 @@ function SubscribeForm({ feedId, feedName, modes }: { feedId: string; feedName: 
     event.preventDefault();
     const check = emailSubscribeRequestSchema.safeParse({ feedId, email, mode });
     if (!check.success) {
-      setError(check.error.issues.find((issue) => issue.path[0] === "email")?.message ?? check.error.issues[0]?.message);
+      setError(
+        check.error.issues.find((issue) => issue.path[0] === "email")?.message ??
+          check.error.issues[0]?.message,
+      );
       return;
     }
     setError(undefined);
     subscribe.mutate(check.data, {
       onSuccess: (answer) => setSent(answer.message),
-      onError: (failure) => setError(fieldIssue(failure, "email") ?? serverMessage(failure) ?? "Something went wrong"),
+      onError: (failure) =>
+        setError(fieldIssue(failure, "email") ?? serverMessage(failure) ?? "Something went wrong"),
     });
   }
 
@@ -74,7 +93,12 @@ function SubscribeForm({ feedId, feedName, modes }: { feedId: string; feedName: 
           {sent}
         </Alert>
       ) : (
-        <form onSubmit={submit} noValidate className="mt-3 flex flex-col gap-3" aria-label={`Subscribe to ${feedName} by email`}>
+        <form
+          onSubmit={submit}
+          noValidate
+          className="mt-3 flex flex-col gap-3"
+          aria-label={`Subscribe to ${feedName} by email`}
+        >
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
             <FormField label="Email address" error={error} className="min-w-0 flex-1">
               <Input
@@ -101,8 +125,8 @@ function SubscribeForm({ feedId, feedName, modes }: { feedId: string; feedName: 
             </Button>
           </div>
           <p className="text-xs text-muted">
-            {EMAIL_TEXTS.ownerSees} No account needed; we send a link to confirm first, and every mail has a one-click
-            unsubscribe.
+            {EMAIL_TEXTS.ownerSees} No account needed; we send a link to confirm first, and every mail has a
+            one-click unsubscribe.
           </p>
         </form>
       )}

@@ -65,7 +65,8 @@ export function ConfirmSubscriptionPage({ token }: { token: string | undefined }
       ) : confirm.isSuccess ? (
         <Done>
           <p>
-            You are subscribed to {feedLink(confirm.data)} ({EMAIL_MODE_LABELS[confirm.data.mode].toLowerCase()}).
+            You are subscribed to {feedLink(confirm.data)} (
+            {EMAIL_MODE_LABELS[confirm.data.mode].toLowerCase()}).
           </p>
           <p className="text-muted">Every mail has a link to unsubscribe or change what you receive.</p>
           <Link
@@ -79,7 +80,9 @@ export function ConfirmSubscriptionPage({ token }: { token: string | undefined }
       ) : (
         <>
           <p className="text-sm text-ink">Press the button to start receiving this feed by email.</p>
-          {confirm.isError ? <Alert>{serverMessage(confirm.error) ?? "The subscription could not be confirmed."}</Alert> : null}
+          {confirm.isError ? (
+            <Alert>{serverMessage(confirm.error) ?? "The subscription could not be confirmed."}</Alert>
+          ) : null}
           <Button className="self-start" loading={confirm.isPending} onClick={() => confirm.mutate(token)}>
             Confirm subscription
           </Button>
@@ -90,12 +93,25 @@ export function ConfirmSubscriptionPage({ token }: { token: string | undefined }
 }
 
 /** The subscription a manage or unsubscribe link names, with its loading and gone states. */
-function WithSubscription({ token, children }: { token: string; children: (subscription: EmailSubscription) => ReactNode }) {
+function WithSubscription({
+  token,
+  children,
+}: {
+  token: string;
+  children: (subscription: EmailSubscription) => ReactNode;
+}) {
   const subscription = useQuery(subscriptionQueryOptions(token));
-  if (subscription.isPending) return <Skeleton className="h-24 w-full" aria-label="Loading your subscription" />;
+  if (subscription.isPending)
+    return <Skeleton className="h-24 w-full" aria-label="Loading your subscription" />;
   if (subscription.isError) {
     const gone = subscription.error instanceof ApiError && subscription.error.status === 404;
-    return <Alert>{gone ? serverMessage(subscription.error) : `Could not load your subscription: ${serverMessage(subscription.error)}`}</Alert>;
+    return (
+      <Alert>
+        {gone
+          ? serverMessage(subscription.error)
+          : `Could not load your subscription: ${serverMessage(subscription.error)}`}
+      </Alert>
+    );
   }
   return children(subscription.data);
 }
@@ -106,15 +122,17 @@ function UnsubscribeButton({ token, label = "Unsubscribe" }: { token: string; la
     return (
       <Done>
         <p>
-          You are unsubscribed{unsubscribe.data ? <> from {feedLink(unsubscribe.data)}</> : null}. Your address was deleted;
-          no more mail will come from this feed.
+          You are unsubscribed{unsubscribe.data ? <> from {feedLink(unsubscribe.data)}</> : null}. Your
+          address was deleted; no more mail will come from this feed.
         </p>
       </Done>
     );
   }
   return (
     <div className="flex flex-col gap-3">
-      {unsubscribe.isError ? <Alert>{serverMessage(unsubscribe.error) ?? "Could not unsubscribe."}</Alert> : null}
+      {unsubscribe.isError ? (
+        <Alert>{serverMessage(unsubscribe.error) ?? "Could not unsubscribe."}</Alert>
+      ) : null}
       <Button
         variant="secondary"
         className="self-start text-red-700 hover:bg-red-50"
@@ -171,7 +189,8 @@ function ManageForm({ token, subscription }: { token: string; subscription: Emai
   return (
     <>
       <p className="text-sm text-ink">
-        You receive {feedLink(subscription)}: <strong>{EMAIL_MODE_LABELS[subscription.mode].toLowerCase()}</strong>.
+        You receive {feedLink(subscription)}:{" "}
+        <strong>{EMAIL_MODE_LABELS[subscription.mode].toLowerCase()}</strong>.
       </p>
       {choices.length > 1 ? (
         <form
@@ -180,7 +199,8 @@ function ManageForm({ token, subscription }: { token: string; subscription: Emai
             event.preventDefault();
             change.mutate(mode, {
               onSuccess: () => toast.success("Subscription updated"),
-              onError: (error) => toast.error("Could not update", { description: serverMessage(error) ?? undefined }),
+              onError: (error) =>
+                toast.error("Could not update", { description: serverMessage(error) ?? undefined }),
             });
           }}
         >
@@ -203,7 +223,12 @@ function ManageForm({ token, subscription }: { token: string; subscription: Emai
               </label>
             ))}
           </fieldset>
-          <Button type="submit" className="self-start" loading={change.isPending} disabled={mode === subscription.mode}>
+          <Button
+            type="submit"
+            className="self-start"
+            loading={change.isPending}
+            disabled={mode === subscription.mode}
+          >
             Save
           </Button>
         </form>
