@@ -10,6 +10,7 @@ import { sql } from "drizzle-orm";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
 import { feeds } from "../apps/server/src/db/schema.ts";
+import { queryRows } from "../apps/server/src/db/sql.ts";
 import { deliverPending, queueIssue } from "../apps/server/src/email/delivery.ts";
 import { createMailer } from "../apps/server/src/email/mailer.ts";
 import { renderIssueMail } from "../apps/server/src/email/template.ts";
@@ -127,9 +128,10 @@ async function run(driver: Driver) {
       mailer.close();
     }
     const sendMs = performance.now() - sendStart;
-    const [{ sent }] = (
-      await db.execute(sql`select count(*)::int as sent from email_deliveries where status = 'sent'`)
-    ).rows as Array<{ sent: number }>;
+    const [{ sent }] = await queryRows<{ sent: number }>(
+      db,
+      sql`select count(*)::int as sent from email_deliveries where status = 'sent'`,
+    );
     log(
       `${driver}: ${recipients} recipients; digest rendered in ${renderMs.toFixed(0)} ms (${(mail.html.length / 1024).toFixed(0)} KB HTML); ` +
         `queued in ${queueMs.toFixed(0)} ms; handed to the relay in ${(sendMs / 1000).toFixed(1)} s ` +
