@@ -94,6 +94,15 @@ describe("email newsletter", () => {
       const [, item] = await mailsTo(address, 2);
       expect(item.subject).toBe("New in Morning Letter");
       expect(item.html).toContain("Unsubscribe");
+      // The mail itself, as a mail program shows its HTML part, light and dark.
+      if (SHOTS) {
+        const mailPage = await reader.context.newPage();
+        await mailPage.setContent(item.html);
+        await shoot(mailPage, "email-mail");
+        await mailPage.emulateMedia({ colorScheme: "dark" });
+        await shoot(mailPage, "email-mail-dark");
+        await mailPage.close();
+      }
 
       await readerPage.goto(linkIn(item.text, "/email/manage"));
       await readerPage.getByText("You receive").waitFor();

@@ -5,7 +5,9 @@ import { api, apiUrl } from "#web/lib/api";
 /** Email newsletters: a feed's email status (public), a reader's subscription by its link, an owner's summary. */
 export const emailKeys = {
   all: ["email"] as const,
-  status: (feedId: string) => [...emailKeys.all, "status", feedId] as const,
+  // A root of its own: the same for every visitor, so server-rendered pages embed it (lib/ssr-state.ts); the
+  // others are a reader's or an owner's own.
+  status: (feedId: string) => ["email-status", feedId] as const,
   subscription: (token: string) => [...emailKeys.all, "subscription", token] as const,
   summary: (feedId: string) => [...emailKeys.all, "summary", feedId] as const,
 };

@@ -147,7 +147,7 @@ function TestMailForm({ feedId }: { feedId: string }) {
       onSubmit={submit}
       noValidate
       aria-label="Send me a test"
-      className="flex flex-col gap-3 sm:flex-row sm:items-end"
+      className="flex max-w-2xl flex-col gap-3 sm:flex-row sm:items-end"
     >
       <FormField
         label="Send me a test"

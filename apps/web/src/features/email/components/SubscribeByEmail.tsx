@@ -96,7 +96,7 @@ function SubscribeForm({
         <form
           onSubmit={submit}
           noValidate
-          className="mt-3 flex flex-col gap-3"
+          className="mt-3 flex max-w-2xl flex-col gap-3"
           aria-label={`Subscribe to ${feedName} by email`}
         >
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end">

@@ -116,7 +116,34 @@ function WithSubscription({
   return children(subscription.data);
 }
 
-function UnsubscribeButton({ token, label = "Unsubscribe" }: { token: string; label?: string }) {
+type Unsubscribing = ReturnType<typeof useUnsubscribe>;
+
+function UnsubscribeButton({ unsubscribe }: { unsubscribe: Unsubscribing }) {
+  return (
+    <div className="flex flex-col gap-3">
+      {unsubscribe.isError ? (
+        <Alert>{serverMessage(unsubscribe.error) ?? "Could not unsubscribe."}</Alert>
+      ) : null}
+      <Button
+        variant="secondary"
+        className="self-start text-red-700 hover:bg-red-50"
+        loading={unsubscribe.isPending}
+        onClick={() => unsubscribe.mutate()}
+      >
+        Unsubscribe
+      </Button>
+    </div>
+  );
+}
+
+/** A link's subscription, or — once its reader has unsubscribed — only that they have. */
+function SubscriptionFlow({
+  token,
+  children,
+}: {
+  token: string;
+  children: (subscription: EmailSubscription, unsubscribe: Unsubscribing) => ReactNode;
+}) {
   const unsubscribe = useUnsubscribe(token);
   if (unsubscribe.isSuccess) {
     return (
@@ -129,19 +156,7 @@ function UnsubscribeButton({ token, label = "Unsubscribe" }: { token: string; la
     );
   }
   return (
-    <div className="flex flex-col gap-3">
-      {unsubscribe.isError ? (
-        <Alert>{serverMessage(unsubscribe.error) ?? "Could not unsubscribe."}</Alert>
-      ) : null}
-      <Button
-        variant="secondary"
-        className="self-start text-red-700 hover:bg-red-50"
-        loading={unsubscribe.isPending}
-        onClick={() => unsubscribe.mutate()}
-      >
-        {label}
-      </Button>
-    </div>
+    <WithSubscription token={token}>{(subscription) => children(subscription, unsubscribe)}</WithSubscription>
   );
 }
 
@@ -151,16 +166,16 @@ export function UnsubscribePage({ token }: { token: string | undefined }) {
       {!token ? (
         <MissingToken />
       ) : (
-        <WithSubscription token={token}>
-          {(subscription) => (
+        <SubscriptionFlow token={token}>
+          {(subscription, unsubscribe) => (
             <>
               <p className="text-sm text-ink">
                 Stop receiving {feedLink(subscription)} by email? Your address is deleted at once.
               </p>
-              <UnsubscribeButton token={token} />
+              <UnsubscribeButton unsubscribe={unsubscribe} />
             </>
           )}
-        </WithSubscription>
+        </SubscriptionFlow>
       )}
     </LinkPage>
   );
@@ -172,15 +187,25 @@ export function ManageSubscriptionPage({ token }: { token: string | undefined })
       {!token ? (
         <MissingToken />
       ) : (
-        <WithSubscription token={token}>
-          {(subscription) => <ManageForm token={token} subscription={subscription} />}
-        </WithSubscription>
+        <SubscriptionFlow token={token}>
+          {(subscription, unsubscribe) => (
+            <ManageForm token={token} subscription={subscription} unsubscribe={unsubscribe} />
+          )}
+        </SubscriptionFlow>
       )}
     </LinkPage>
   );
 }
 
-function ManageForm({ token, subscription }: { token: string; subscription: EmailSubscription }) {
+function ManageForm({
+  token,
+  subscription,
+  unsubscribe,
+}: {
+  token: string;
+  subscription: EmailSubscription;
+  unsubscribe: Unsubscribing;
+}) {
   const change = useChangeSubscriptionMode(token);
   const [mode, setMode] = useState<EmailMode>(subscription.mode);
   const choices = subscription.modes.includes(subscription.mode)
@@ -234,7 +259,7 @@ function ManageForm({ token, subscription }: { token: string; subscription: Emai
         </form>
       ) : null}
       <div className="border-t border-line pt-4">
-        <UnsubscribeButton token={token} />
+        <UnsubscribeButton unsubscribe={unsubscribe} />
       </div>
     </>
   );

@@ -1,12 +1,19 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { SectionHeader } from "#web/components/ui/section-header";
+import { currentUserQueryOptions } from "#web/features/auth/api";
 import { subscriberSummaryQueryOptions } from "#web/features/email/api";
 import { EmailOwnerPanel } from "#web/features/email/components/EmailOwnerPanel";
 
 export const Route = createFileRoute("/feed/$feedId/settings/email")({
   loader: ({ context: { queryClient }, params: { feedId } }) => {
-    // A head start only: the panel shows its own states (and a 403 to anyone but the feed's managers).
-    void queryClient.prefetchQuery(subscriberSummaryQueryOptions(feedId)).catch(() => undefined);
+    // The numbers answer 401/403 to anyone but the feed's managers, so they are asked for once someone is signed in
+    // (never for the anonymous server-rendered page). A head start only: the panel shows its own states.
+    void queryClient
+      .fetchQuery(currentUserQueryOptions())
+      .then((user) => {
+        if (user) return queryClient.prefetchQuery(subscriberSummaryQueryOptions(feedId));
+      })
+      .catch(() => undefined);
   },
   component: EmailSettingsRoute,
 });
