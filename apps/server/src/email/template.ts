@@ -53,7 +53,7 @@ const colors = {
 const DARK_MODE = `
 :root { color-scheme: light dark; supported-color-schemes: light dark; }
 @media (prefers-color-scheme: dark) {
-  .page { background-color: #09090b !important; }
+  .page, .page > table > tbody > tr > td { background-color: #09090b !important; }
   .card { background-color: #18181b !important; border-color: #3f3f46 !important; }
   .text { color: #f4f4f5 !important; }
   .muted { color: #a1a1aa !important; }
