@@ -59,6 +59,7 @@ const DARK_MODE = `
   .muted { color: #a1a1aa !important; }
   .link { color: #a5b4fc !important; }
   .button { background-color: #a5b4fc !important; color: #09090b !important; }
+  .rule { border-color: #3f3f46 !important; }
 }`;
 
 function frame(options: { preview: string; children: ReactNode; footer?: ReactNode }) {
@@ -161,7 +162,7 @@ function readerFooter(feedName: string, feedUrl: string) {
   return h(
     Section,
     null,
-    h(Hr, { style: { borderColor: colors.line, margin: "20px 0 12px" } }),
+    h(Hr, { className: "rule", style: { borderColor: colors.line, margin: "20px 0 12px" } }),
     h(
       Text,
       { className: "muted", style: mutedStyle },

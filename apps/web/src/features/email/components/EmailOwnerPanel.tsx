@@ -34,8 +34,9 @@ export function EmailOwnerPanel({ feedId }: { feedId: string }) {
         <Alert variant="warning">{EMAIL_TEXTS.smtpOff}</Alert>
       ) : data.availability === "feed-off" ? (
         <Alert variant="info" title="Email is off for this feed.">
-          Add the “Email newsletter” channel in the feed editor: in the stream to mail every approved item, in
-          a recap to mail its digest. Readers can then subscribe on the feed's page.
+          Add the <code className="font-mono text-xs">@curate/email</code> distributor in the feed editor: in
+          the stream to mail every approved item, in a recap to mail its digest. Readers can then subscribe on
+          the feed's page.
         </Alert>
       ) : null}
       <Counts data={data} />
