@@ -423,6 +423,70 @@ describe("sending", () => {
   });
 });
 
+describe("previews and retraction", () => {
+  it("a preview shows the mail and its audience and sends nothing; a retraction cancels what has not gone out", async () => {
+    await emailFeed("careful");
+    await subscribed("careful", "patient@example.org");
+    const { tweetId } = await insertSubmission(server.db, {
+      content: "Worth a preview",
+      feeds: [{ feedId: "careful" }],
+    });
+    const preview = await server.json("/api/processing/preview", {
+      method: "POST",
+      headers: sessionHeaders(server, owner),
+      body: JSON.stringify({ submissionId: tweetId, feedId: "careful" }),
+    });
+    expect(preview.status).toBe(200);
+    const [channel] = preview.body.data.channels;
+    expect(channel).toMatchObject({
+      pluginName: "@curate/email",
+      status: "rendered",
+      action: "queueIssue",
+      request: { audience: "every", subject: "New in The careful letter", recipients: 1 },
+    });
+    expect(channel.request.text).toContain("Worth a preview");
+    expect(await server.db.select().from(emailIssues).where(eq(emailIssues.feedId, "careful"))).toHaveLength(
+      0,
+    );
+
+    const approved = await server.json("/api/moderate", {
+      method: "POST",
+      headers: sessionHeaders(server, owner),
+      body: JSON.stringify({ submissionId: tweetId, feedId: "careful", action: "approve" }),
+    });
+    const jobId = approved.body.data.processingJobId as string;
+    await until(
+      async () =>
+        (await server.db.select().from(emailIssues).where(eq(emailIssues.jobId, jobId))).length === 1,
+      "the issue",
+    );
+    // Retracted before the delivery pass: its mail is cancelled, and the ledger says a mail cannot be taken back.
+    const retract = await server.json("/api/moderate/retract", {
+      method: "POST",
+      headers: sessionHeaders(server, owner),
+      body: JSON.stringify({ submissionId: tweetId, feedId: "careful" }),
+    });
+    expect(retract.status).toBe(200);
+    await until(async () => {
+      const rows = await server.db
+        .select()
+        .from(emailDeliveries)
+        .where(eq(emailDeliveries.feedId, "careful"));
+      return rows.length === 1 && rows[0].status === "cancelled";
+    }, "the cancelled delivery");
+    await deliver();
+    expect(
+      smtp.to("patient@example.org").filter((m) => m.parsed.subject === "New in The careful letter"),
+    ).toHaveLength(0);
+    const [entry] = await queryRows<{ status: string; note: string }>(
+      server.db,
+      sql`select status, retraction_note as note from publications where job_id = ${jobId}`,
+    );
+    expect(entry.status).toBe("cannot_retract");
+    expect(entry.note).toMatch(/^A sent email cannot be taken back.* 0 sent; 1 not sent yet, cancelled\.$/);
+  });
+});
+
 describe("leaving, managing and owning", () => {
   it("RFC 8058 one-click POST unsubscribes without a session; the page's POST and a repeat too", async () => {
     await emailFeed("leaving", { recap: true });
