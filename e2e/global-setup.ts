@@ -111,6 +111,9 @@ async function startStack(port: number) {
       PLUGIN_ALLOWED_HOSTS: "plugins.e2e.test",
       // The platforms journey's feed reads a blog served by the test itself on this machine.
       PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
+      // The email journey reads its mails from the development catch-all (GET /api/test/mails), delivered each second.
+      EMAIL_DEV_CATCHALL: "true",
+      EMAIL_TICK_MS: "1000",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

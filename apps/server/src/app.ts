@@ -12,6 +12,7 @@ import { authRoutes } from "./auth/routes.ts";
 import { API_TOKEN_SCHEME, SESSION_SCHEME } from "./auth/scopes.ts";
 import { SESSION_COOKIE } from "./auth/sessions.ts";
 import type { AppBindings, AppDeps } from "./context.ts";
+import { EMAIL_EVENTS_PATH, EMAIL_ONE_CLICK_PATH, emailRoutes } from "./email/routes.ts";
 import { AppError, toAppError } from "./errors.ts";
 import { reservedFeedWrites } from "./feeds/reserved.ts";
 import { feedRoutes } from "./feeds/routes.ts";
@@ -103,7 +104,8 @@ export function createApp(options: AppOptions) {
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();
-  api.use(requestGuard({ rawBodyPaths: ["/api/upload"] }));
+  // RFC 8058's one-click POST comes form-encoded from mail programs; its body is not read.
+  api.use(requestGuard({ rawBodyPaths: ["/api/upload", EMAIL_ONE_CLICK_PATH] }));
   const readCache = createReadCache({
     ttlMs: deps.env.READ_CACHE_TTL_MS,
     maxBytes: deps.env.READ_CACHE_MAX_BYTES,
@@ -133,7 +135,12 @@ export function createApp(options: AppOptions) {
   api.use(reservedFeedWrites);
   api.use(sessionLoader(deps.database.db, deps.env, logger));
   const telegramWebhook = deps.intake.telegram?.webhook;
-  api.use(mutationGuard(deps.env, new Set(telegramWebhook ? [TELEGRAM_WEBHOOK_PATH] : [])));
+  api.use(
+    mutationGuard(
+      deps.env,
+      new Set([...(telegramWebhook ? [TELEGRAM_WEBHOOK_PATH] : []), EMAIL_ONE_CLICK_PATH, EMAIL_EVENTS_PATH]),
+    ),
+  );
   api.use(writeLimit(deps.database.db, deps.env));
   for (const routes of [
     healthRoutes,
@@ -155,6 +162,7 @@ export function createApp(options: AppOptions) {
     activityRoutes,
     pluginRoutes,
     operationsRoutes,
+    emailRoutes,
   ]) {
     api.route("/", routes(deps));
   }

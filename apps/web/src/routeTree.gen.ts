@@ -17,6 +17,9 @@ import { Route as RemindersRouteImport } from './routes/reminders'
 import { Route as TestRouteImport } from './routes/test'
 import { Route as CreateFeedRouteRouteImport } from './routes/create/feed/route'
 import { Route as CreatePluginRouteImport } from './routes/create/plugin'
+import { Route as EmailConfirmRouteImport } from './routes/email/confirm'
+import { Route as EmailManageRouteImport } from './routes/email/manage'
+import { Route as EmailUnsubscribeRouteImport } from './routes/email/unsubscribe'
 import { Route as FeedFeedIdRouteRouteImport } from './routes/feed/$feedId/route'
 import { Route as PluginIndexRouteImport } from './routes/plugin/index'
 import { Route as PluginPluginIdRouteImport } from './routes/plugin/$pluginId'
@@ -47,6 +50,7 @@ import { Route as ProfileSettingsNotificationsRouteImport } from './routes/profi
 import { Route as ProfileSettingsPreferencesRouteImport } from './routes/profile/settings/preferences'
 import { Route as FeedFeedIdSettingsIndexRouteImport } from './routes/feed/$feedId/settings/index'
 import { Route as FeedFeedIdSettingsConnectedRouteImport } from './routes/feed/$feedId/settings/connected'
+import { Route as FeedFeedIdSettingsEmailRouteImport } from './routes/feed/$feedId/settings/email'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -86,6 +90,21 @@ const CreateFeedRouteRoute = CreateFeedRouteRouteImport.update({
 const CreatePluginRoute = CreatePluginRouteImport.update({
   id: '/create/plugin',
   path: '/create/plugin',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const EmailConfirmRoute = EmailConfirmRouteImport.update({
+  id: '/email/confirm',
+  path: '/email/confirm',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const EmailManageRoute = EmailManageRouteImport.update({
+  id: '/email/manage',
+  path: '/email/manage',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const EmailUnsubscribeRoute = EmailUnsubscribeRouteImport.update({
+  id: '/email/unsubscribe',
+  path: '/email/unsubscribe',
   getParentRoute: () => rootRouteImport,
 } as any)
 const FeedFeedIdRouteRoute = FeedFeedIdRouteRouteImport.update({
@@ -243,6 +262,11 @@ const FeedFeedIdSettingsConnectedRoute =
     path: '/connected',
     getParentRoute: () => FeedFeedIdSettingsRouteRoute,
   } as any)
+const FeedFeedIdSettingsEmailRoute = FeedFeedIdSettingsEmailRouteImport.update({
+  id: '/email',
+  path: '/email',
+  getParentRoute: () => FeedFeedIdSettingsRouteRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -255,6 +279,9 @@ export interface FileRoutesByFullPath {
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
   '/profile/settings': typeof ProfileSettingsRouteRouteWithChildren
   '/create/plugin': typeof CreatePluginRoute
+  '/email/confirm': typeof EmailConfirmRoute
+  '/email/manage': typeof EmailManageRoute
+  '/email/unsubscribe': typeof EmailUnsubscribeRoute
   '/plugin/$pluginId': typeof PluginPluginIdRoute
   '/profile/activity': typeof ProfileActivityRoute
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
@@ -282,6 +309,7 @@ export interface FileRoutesByFullPath {
   '/feed/$feedId/': typeof FeedFeedIdIndexRoute
   '/profile/settings/': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
+  '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
   '/feed/$feedId/settings/': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRoutesByTo {
@@ -291,6 +319,9 @@ export interface FileRoutesByTo {
   '/reminders': typeof RemindersRoute
   '/test': typeof TestRoute
   '/create/plugin': typeof CreatePluginRoute
+  '/email/confirm': typeof EmailConfirmRoute
+  '/email/manage': typeof EmailManageRoute
+  '/email/unsubscribe': typeof EmailUnsubscribeRoute
   '/plugin/$pluginId': typeof PluginPluginIdRoute
   '/profile/activity': typeof ProfileActivityRoute
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
@@ -317,6 +348,7 @@ export interface FileRoutesByTo {
   '/feed/$feedId': typeof FeedFeedIdIndexRoute
   '/profile/settings': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
+  '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
   '/feed/$feedId/settings': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRoutesById {
@@ -331,6 +363,9 @@ export interface FileRoutesById {
   '/feed/$feedId': typeof FeedFeedIdRouteRouteWithChildren
   '/profile/settings': typeof ProfileSettingsRouteRouteWithChildren
   '/create/plugin': typeof CreatePluginRoute
+  '/email/confirm': typeof EmailConfirmRoute
+  '/email/manage': typeof EmailManageRoute
+  '/email/unsubscribe': typeof EmailUnsubscribeRoute
   '/plugin/$pluginId': typeof PluginPluginIdRoute
   '/profile/activity': typeof ProfileActivityRoute
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
@@ -358,6 +393,7 @@ export interface FileRoutesById {
   '/feed/$feedId/': typeof FeedFeedIdIndexRoute
   '/profile/settings/': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
+  '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
   '/feed/$feedId/settings/': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRouteTypes {
@@ -373,6 +409,9 @@ export interface FileRouteTypes {
     | '/feed/$feedId'
     | '/profile/settings'
     | '/create/plugin'
+    | '/email/confirm'
+    | '/email/manage'
+    | '/email/unsubscribe'
     | '/plugin/$pluginId'
     | '/profile/activity'
     | '/profile/my-feeds'
@@ -400,6 +439,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/'
     | '/profile/settings/'
     | '/feed/$feedId/settings/connected'
+    | '/feed/$feedId/settings/email'
     | '/feed/$feedId/settings/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -409,6 +449,9 @@ export interface FileRouteTypes {
     | '/reminders'
     | '/test'
     | '/create/plugin'
+    | '/email/confirm'
+    | '/email/manage'
+    | '/email/unsubscribe'
     | '/plugin/$pluginId'
     | '/profile/activity'
     | '/profile/my-feeds'
@@ -435,6 +478,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId'
     | '/profile/settings'
     | '/feed/$feedId/settings/connected'
+    | '/feed/$feedId/settings/email'
     | '/feed/$feedId/settings'
   id:
     | '__root__'
@@ -448,6 +492,9 @@ export interface FileRouteTypes {
     | '/feed/$feedId'
     | '/profile/settings'
     | '/create/plugin'
+    | '/email/confirm'
+    | '/email/manage'
+    | '/email/unsubscribe'
     | '/plugin/$pluginId'
     | '/profile/activity'
     | '/profile/my-feeds'
@@ -475,6 +522,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/'
     | '/profile/settings/'
     | '/feed/$feedId/settings/connected'
+    | '/feed/$feedId/settings/email'
     | '/feed/$feedId/settings/'
   fileRoutesById: FileRoutesById
 }
@@ -488,6 +536,9 @@ export interface RootRouteChildren {
   CreateFeedRouteRoute: typeof CreateFeedRouteRouteWithChildren
   FeedFeedIdRouteRoute: typeof FeedFeedIdRouteRouteWithChildren
   CreatePluginRoute: typeof CreatePluginRoute
+  EmailConfirmRoute: typeof EmailConfirmRoute
+  EmailManageRoute: typeof EmailManageRoute
+  EmailUnsubscribeRoute: typeof EmailUnsubscribeRoute
   PluginPluginIdRoute: typeof PluginPluginIdRoute
   SubmissionSubmissionIdRoute: typeof SubmissionSubmissionIdRoute
   PluginIndexRoute: typeof PluginIndexRoute
@@ -550,6 +601,27 @@ declare module '@tanstack/react-router' {
       path: '/create/plugin'
       fullPath: '/create/plugin'
       preLoaderRoute: typeof CreatePluginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/email/confirm': {
+      id: '/email/confirm'
+      path: '/email/confirm'
+      fullPath: '/email/confirm'
+      preLoaderRoute: typeof EmailConfirmRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/email/manage': {
+      id: '/email/manage'
+      path: '/email/manage'
+      fullPath: '/email/manage'
+      preLoaderRoute: typeof EmailManageRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/email/unsubscribe': {
+      id: '/email/unsubscribe'
+      path: '/email/unsubscribe'
+      fullPath: '/email/unsubscribe'
+      preLoaderRoute: typeof EmailUnsubscribeRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/feed/$feedId': {
@@ -762,6 +834,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof FeedFeedIdSettingsConnectedRouteImport
       parentRoute: typeof FeedFeedIdSettingsRouteRoute
     }
+    '/feed/$feedId/settings/email': {
+      id: '/feed/$feedId/settings/email'
+      path: '/email'
+      fullPath: '/feed/$feedId/settings/email'
+      preLoaderRoute: typeof FeedFeedIdSettingsEmailRouteImport
+      parentRoute: typeof FeedFeedIdSettingsRouteRoute
+    }
   }
 }
 
@@ -822,12 +901,14 @@ const CreateFeedRouteRouteWithChildren = CreateFeedRouteRoute._addFileChildren(
 
 interface FeedFeedIdSettingsRouteRouteChildren {
   FeedFeedIdSettingsConnectedRoute: typeof FeedFeedIdSettingsConnectedRoute
+  FeedFeedIdSettingsEmailRoute: typeof FeedFeedIdSettingsEmailRoute
   FeedFeedIdSettingsIndexRoute: typeof FeedFeedIdSettingsIndexRoute
 }
 
 const FeedFeedIdSettingsRouteRouteChildren: FeedFeedIdSettingsRouteRouteChildren =
   {
     FeedFeedIdSettingsConnectedRoute: FeedFeedIdSettingsConnectedRoute,
+    FeedFeedIdSettingsEmailRoute: FeedFeedIdSettingsEmailRoute,
     FeedFeedIdSettingsIndexRoute: FeedFeedIdSettingsIndexRoute,
   }
 
@@ -876,6 +957,9 @@ const rootRouteChildren: RootRouteChildren = {
   CreateFeedRouteRoute: CreateFeedRouteRouteWithChildren,
   FeedFeedIdRouteRoute: FeedFeedIdRouteRouteWithChildren,
   CreatePluginRoute: CreatePluginRoute,
+  EmailConfirmRoute: EmailConfirmRoute,
+  EmailManageRoute: EmailManageRoute,
+  EmailUnsubscribeRoute: EmailUnsubscribeRoute,
   PluginPluginIdRoute: PluginPluginIdRoute,
   SubmissionSubmissionIdRoute: SubmissionSubmissionIdRoute,
   PluginIndexRoute: PluginIndexRoute,

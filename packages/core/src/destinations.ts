@@ -130,6 +130,7 @@ const KNOWN: Record<
   supabase: { label: "Supabase", link: supabaseLink },
   crosspost: { label: "Crosspost", link: microblogLink },
   webhook: { label: "Webhook", link: () => null },
+  email: { label: "Email", link: () => null },
 };
 
 /** The destination of each distributor, in config order; unknown plugins get a label and no link. */
@@ -194,6 +195,8 @@ const TARGETS: Record<string, (config: Record<string, unknown>) => string[]> = {
       .join(","),
   ],
   webhook: (config) => [keyPart(config.url)],
+  // The feed's own subscribers: one list, whatever the subject or intro.
+  email: () => [],
 };
 
 /**

@@ -10,6 +10,8 @@ export * from "./config-history.ts";
 export * from "./config-quarantine.ts";
 export * from "./destinations.ts";
 export * from "./dry-runs.ts";
+export * from "./email.ts";
+export * from "./email-rules.ts";
 export * from "./encoding.ts";
 export * from "./envelope.ts";
 export * from "./explore.ts";

@@ -333,6 +333,18 @@ export const webhookDistributorConfigSchema = z.object({
 });
 export type WebhookDistributorConfig = z.infer<typeof webhookDistributorConfigSchema>;
 
+/**
+ * An email newsletter to the feed's confirmed subscribers (issue 34): in the stream, to those who chose every item;
+ * in a recap, to those who chose the digest. The relay is the server's (SMTP_URL), so the config holds no secret.
+ */
+export const emailDistributorConfigSchema = z.object({
+  /** The subject; unset, the item's title (or the recap's name). `{{feedName}}` is replaced by the feed's name. */
+  subject: z.string().trim().min(1).max(200, "A subject is at most 200 characters").optional(),
+  /** A line above the content of every mail. */
+  intro: z.string().trim().max(2000, "The intro is at most 2000 characters").optional(),
+});
+export type EmailDistributorConfig = z.infer<typeof emailDistributorConfigSchema>;
+
 /** Config schemas by built-in short name; plugins without one here accept any object. */
 export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   "object-transform": objectTransformConfigSchema,
@@ -346,6 +358,7 @@ export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   "near-social": nearSocialDistributorConfigSchema,
   crosspost: crosspostDistributorConfigSchema,
   webhook: webhookDistributorConfigSchema,
+  email: emailDistributorConfigSchema,
 };
 
 export interface PlaceholderUse {

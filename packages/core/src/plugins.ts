@@ -29,6 +29,7 @@ export const BUILTIN_PLUGINS = [
   { name: "near-social", type: "distributor", label: "NEAR Social" },
   { name: "crosspost", type: "distributor", label: "Crosspost" },
   { name: "webhook", type: "distributor", label: "Webhook" },
+  { name: "email", type: "distributor", label: "Email newsletter" },
   {
     name: "x-source",
     type: "source",

@@ -58,6 +58,14 @@ const NOT_PLAIN_READS: Record<string, RouteScope> = {
   "POST /test/tweets": "submit",
   "PUT /feeds/{feedId}/reminders": "moderate",
   "POST /reminders/read": "moderate",
+  "POST /email/subscribe": "session",
+  "POST /email/confirm": "session",
+  "PUT /email/subscription": "session",
+  "POST /email/unsubscribe": "session",
+  "POST /email/one-click": "session",
+  "POST /email/events": "session",
+  "GET /feeds/{feedId}/email/export": "session",
+  "POST /feeds/{feedId}/email/test": "manage",
 };
 
 interface Operation {

@@ -17,11 +17,18 @@ import { SESSION_COOKIE, userForSessionCookie } from "./sessions.ts";
 
 const MUTATING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** Mutations anyone may call: signing in needs no session yet, and signing out must always work. */
+/**
+ * Mutations anyone may call: signing in needs no session yet, and signing out must always work; email readers
+ * have no account (their links' tokens are the credential, checked by the routes).
+ */
 export const PUBLIC_MUTATIONS = new Set([
   "/api/auth/initiate-login",
   "/api/auth/verify-login",
   "/api/auth/logout",
+  "/api/email/subscribe",
+  "/api/email/confirm",
+  "/api/email/unsubscribe",
+  "/api/email/subscription",
 ]);
 
 export function isMutation(method: string) {

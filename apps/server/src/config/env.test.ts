@@ -124,4 +124,34 @@ describe("loadEnv", () => {
     expect(env.SUPER_ADMIN_ACCOUNTS).toEqual(["a.near", "b.near"]);
     expect(env.BOT_HANDLE).toBe("bot");
   });
+
+  it("reads SMTP_URL once; without it, mail goes to the catch-all in development and nowhere in production", () => {
+    expect(
+      loadEnv({ DATA_DIR: dataDir(), SMTP_URL: "smtps://news%40curate.example:p%3Ass@mail.example:2465" })
+        .MAIL,
+    ).toEqual({
+      kind: "smtp",
+      host: "mail.example",
+      port: 2465,
+      secure: true,
+      auth: { user: "news@curate.example", pass: "p:ss" },
+    });
+    expect(loadEnv({ DATA_DIR: dataDir(), SMTP_URL: "smtp://relay.internal" }).MAIL).toMatchObject({
+      port: 587,
+      secure: false,
+      auth: null,
+    });
+    expect(() => loadEnv({ DATA_DIR: dataDir(), SMTP_URL: "http://relay" })).toThrow(/SMTP_URL/);
+    const dir = dataDir();
+    expect(loadEnv({ DATA_DIR: dir }).MAIL).toEqual({ kind: "catch-all", dir: join(dir, "dev-mail") });
+    expect(loadEnv({ DATA_DIR: dir, NODE_ENV: "test" }).MAIL).toEqual({ kind: "off" });
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      LOG_SIGNING_KEY: "ab".repeat(32),
+      DATA_DIR: dir,
+    };
+    expect(loadEnv(production).MAIL).toEqual({ kind: "off" });
+    expect(() => loadEnv({ ...production, EMAIL_DEV_CATCHALL: "true" })).toThrow(/EMAIL_DEV_CATCHALL/);
+  });
 });

@@ -236,6 +236,37 @@ const envSchema = z.object({
   ALERT_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(5).max(1440).default(60),
   /** A source that has not read successfully this long past its own polling interval opens an alert. */
   ALERT_SOURCE_SILENT_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
+  /**
+   * The mail relay newsletters are sent through (`smtp://user:pass@host:587`, `smtps://…:465`): operator-configured
+   * like the services' base URLs, so its host is trusted wherever it is. Unset, email is off and the feature says so.
+   */
+  SMTP_URL: z
+    .string()
+    .max(2000)
+    .regex(/^smtps?:\/\/[^/?#]+/, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  /** The From of every mail (`Curate <news@example.org>`); default no-reply@ the host of PUBLIC_URL. */
+  EMAIL_FROM: z.string().max(320).optional(),
+  /** Subscribers (waiting and confirmed) one feed may have. */
+  EMAIL_SUBSCRIBERS_PER_FEED: z.coerce.number().int().min(1).max(10_000_000).default(50_000),
+  /** Mails of one feed handed to the relay per delivery pass, so a large list never starves the other feeds. */
+  EMAIL_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** The relay's rate: mails per second over every feed (a delivery pass runs on one worker at a time). */
+  EMAIL_SENDS_PER_SECOND: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** How often workers look for mails waiting to be delivered. */
+  EMAIL_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  /** The password the mail provider's bounce and complaint webhook sends (HTTP Basic); unset, the webhook is off. */
+  EMAIL_WEBHOOK_SECRET: z.string().min(16, "must be at least 16 characters").max(256).optional(),
+  /** Subscription requests per address and hour, and per client address and hour. */
+  EMAIL_SUBSCRIBES_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(3),
+  EMAIL_SUBSCRIBES_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** "Send me a test" mails one account may send an hour. */
+  EMAIL_TESTS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /**
+   * Outside production without SMTP_URL: mails are kept in DATA_DIR/dev-mail and listed at /api/test/mails
+   * instead of sent. On by default in development; refused in production.
+   */
+  EMAIL_DEV_CATCHALL: booleanFlag.optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),
   /** The web app's server-rendering entry (default: dist-server/entry-server.js beside the web build). */
@@ -265,7 +296,22 @@ export interface AppEnv extends Env {
   SECRETS_KEYS: { current: Buffer | null; previous: Buffer[] };
   /** The seed of the moderation log's signing key (LOG_SIGNING_KEY, or generated outside production). */
   LOG_SIGNING_SEED: Buffer;
+  /** Where mail goes: the relay (SMTP_URL), the development catch-all, or nowhere (email is off). */
+  MAIL: MailSetting;
+  EMAIL_FROM: string;
 }
+
+export type MailSetting =
+  | {
+      kind: "smtp";
+      host: string;
+      port: number;
+      /** smtps://: TLS from the first byte; smtp://: STARTTLS when the relay offers it. */
+      secure: boolean;
+      auth: { user: string; pass: string } | null;
+    }
+  | { kind: "catch-all"; dir: string }
+  | { kind: "off" };
 
 /** A 32-byte key written as base64 or hex. */
 function secretsKey(value: string, variable: string): Buffer {
@@ -339,6 +385,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
       "Invalid environment:\n  ALERT_TELEGRAM_CHAT_ID: ALERT_TELEGRAM_BOT_TOKEN and ALERT_TELEGRAM_CHAT_ID go together",
     );
   }
+  if (production && env.EMAIL_DEV_CATCHALL) {
+    throw new EnvError(
+      "Invalid environment:\n  EMAIL_DEV_CATCHALL: the development mail catch-all never runs in production (set SMTP_URL)",
+    );
+  }
   if (production && env.ENABLE_TEST_ROUTES) {
     throw new EnvError("Invalid environment:\n  ENABLE_TEST_ROUTES: test routes never run in production");
   }
@@ -375,10 +426,37 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
           : Buffer.from(generatedSecret(dataDir, "secrets-key"), "hex"),
       previous: env.SECRETS_KEY_PREVIOUS.map((key) => secretsKey(key, "SECRETS_KEY_PREVIOUS")),
     },
+    MAIL: mailSetting(env, dataDir),
+    EMAIL_FROM: env.EMAIL_FROM ?? `Curate <no-reply@${new URL(publicUrl).hostname}>`,
     LOG_SIGNING_SEED: env.LOG_SIGNING_KEY
       ? secretsKey(env.LOG_SIGNING_KEY, "LOG_SIGNING_KEY")
       : Buffer.from(generatedSecret(dataDir, "log-signing-key"), "hex"),
   };
+}
+
+/** The mail setting: the relay when SMTP_URL is set; else, outside production, the catch-all when it is on. */
+function mailSetting(env: Env, dataDir: string): MailSetting {
+  if (env.SMTP_URL) {
+    let url: URL;
+    try {
+      url = new URL(env.SMTP_URL);
+    } catch {
+      throw new EnvError("Invalid environment:\n  SMTP_URL: must be an smtp:// or smtps:// URL");
+    }
+    const secure = url.protocol === "smtps:";
+    return {
+      kind: "smtp",
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port ? Number(url.port) : secure ? 465 : 587,
+      secure,
+      auth: url.username
+        ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) }
+        : null,
+    };
+  }
+  const catchAll =
+    env.NODE_ENV !== "production" && (env.EMAIL_DEV_CATCHALL ?? env.NODE_ENV === "development");
+  return catchAll ? { kind: "catch-all", dir: join(dataDir, "dev-mail") } : { kind: "off" };
 }
 
 /**

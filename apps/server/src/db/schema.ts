@@ -1166,3 +1166,133 @@ export const moderationLogChecks = pgTable("moderation_log_checks", {
   brokenAt: bigint("broken_at", { mode: "number" }),
   problem: text("problem"),
 });
+
+/**
+ * Email subscribers (issue 34, decision 0034): the only table that holds email addresses. A row is waiting until
+ * its confirmation link is used (the link's token stored as a SHA-256 hash, single use, expiring); unsubscribing
+ * deletes the row, and so does deleting the feed.
+ */
+export const emailSubscribers = pgTable(
+  "email_subscribers",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    /** Trimmed and lower-cased. */
+    address: text("address").notNull(),
+    mode: text("mode", { enum: ["every", "digest"] }).notNull(),
+    status: text("status", { enum: ["pending", "confirmed"] })
+      .notNull()
+      .default("pending"),
+    confirmTokenHash: text("confirm_token_hash"),
+    confirmExpiresAt: timestamp("confirm_expires_at", { withTimezone: true, mode: "date" }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("email_subscribers_feed_address_idx").on(t.feedId, t.address),
+    uniqueIndex("email_subscribers_confirm_token_idx").on(t.confirmTokenHash),
+    // A bounce or complaint removes the address from every feed.
+    index("email_subscribers_address_idx").on(t.address),
+    // Who receives an issue: a feed's confirmed subscribers of one mode.
+    index("email_subscribers_audience_idx").on(t.feedId, t.status, t.mode),
+  ],
+);
+
+/**
+ * Addresses no mail goes to, as salted hashes only (`email_keys.salt`): a feed's unsubscribed readers (feed_id
+ * set: the record of the unsubscription; confirming again lifts it) and, for every feed, addresses the relay
+ * refused for good or the provider reported as bounced or complained (feed_id null).
+ */
+export const emailSuppressions = pgTable(
+  "email_suppressions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    addressHash: text("address_hash").notNull(),
+    feedId: text("feed_id").references(() => feeds.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: ["unsubscribed", "rejected", "bounce", "complaint"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("email_suppressions_hash_idx").on(t.addressHash),
+    index("email_suppressions_feed_idx").on(t.feedId, t.createdAt),
+  ],
+);
+
+/** One mail a distribution step made (an item or a digest), rendered once; its recipients are its deliveries. */
+export const emailIssues = pgTable(
+  "email_issues",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    jobId: text("job_id"),
+    /** The step's idempotency key: a resumed or retried send queues its issue once. */
+    idempotencyKey: text("idempotency_key").notNull(),
+    audience: text("audience", { enum: ["every", "digest"] }).notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull(),
+    text: text("text").notNull(),
+    recipients: integer("recipients").notNull(),
+    /** Set when a retraction cancelled what was not sent yet. */
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("email_issues_key_idx").on(t.idempotencyKey),
+    index("email_issues_feed_idx").on(t.feedId),
+  ],
+);
+
+/**
+ * One send record per (issue, subscriber): claimed as `sending` in its own commit before the relay is asked, so a
+ * worker killed mid-send leaves it `sending` and nobody mails that subscriber that issue again.
+ */
+export const emailDeliveries = pgTable(
+  "email_deliveries",
+  {
+    issueId: text("issue_id")
+      .notNull()
+      .references(() => emailIssues.id, { onDelete: "cascade" }),
+    subscriberId: text("subscriber_id")
+      .notNull()
+      .references(() => emailSubscribers.id, { onDelete: "cascade" }),
+    /** The issue's feed, so a delivery pass picks each feed's next batch from one index. */
+    feedId: text("feed_id").notNull(),
+    status: text("status", { enum: ["pending", "sending", "sent", "failed", "cancelled"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** The relay's reply code and a short reason (never the address). */
+    error: text("error"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.issueId, t.subscriberId] }),
+    index("email_deliveries_pending_idx").on(t.feedId, t.issueId).where(sql`status = 'pending'`),
+    index("email_deliveries_subscriber_idx").on(t.subscriberId),
+  ],
+);
+
+/** This deployment's email keys, made on first use: the suppression hashes' salt and the links' HMAC key. */
+export const emailKeys = pgTable("email_keys", {
+  id: integer("id").primaryKey(),
+  salt: text("salt").notNull(),
+  linkKey: text("link_key").notNull(),
+});
+
+/** Each feed's subscriptions confirmed and ended per day (UTC), kept as they happen: the owner's growth chart. */
+export const emailDays = pgTable(
+  "email_days",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    confirmed: integer("confirmed").notNull().default(0),
+    unsubscribed: integer("unsubscribed").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.feedId, t.day] })],
+);

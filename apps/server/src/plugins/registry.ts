@@ -1,8 +1,10 @@
 import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
+import type { MailSetting } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { consumeLimit } from "../limits/service.ts";
 import { createCrosspostDistributor } from "./distributors/crosspost.ts";
 import { createDiscordDistributor } from "./distributors/discord.ts";
+import { createEmailDistributor } from "./distributors/email.ts";
 import { createNearSocialDistributor } from "./distributors/near-social.ts";
 import { createNotionDistributor } from "./distributors/notion.ts";
 import { createRssDistributor } from "./distributors/rss.ts";
@@ -32,6 +34,8 @@ export interface BuiltinSettings {
   crosspostApiUrl: string;
   /** Hosts URLs a feed chooses may reach although they are not public (`PRIVATE_HOSTS_ALLOWED`). */
   privateHostsAllowed: readonly string[];
+  /** Where newsletters go (SMTP_URL, the development catch-all, or nowhere). */
+  mail: MailSetting;
 }
 
 /** The built-in plugins, one line each. */
@@ -60,6 +64,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
     }),
     createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
     createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
+    createEmailDistributor({ db: settings.db, publicUrl: settings.publicUrl, mail: settings.mail }),
   ];
 }
 

@@ -4,6 +4,8 @@ import { pruneTokenUses } from "../api-tokens/service.ts";
 import { createTelegramBotApi } from "../clients/telegram-bot.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
+import { type DeliveryPass, deliverPending } from "../email/delivery.ts";
+import { createMailer } from "../email/mailer.ts";
 import { feedSecretValues } from "../feeds/secret-store.ts";
 import type { Intake } from "../intake/runtime.ts";
 import { runIntakeTick } from "../intake/tick.ts";
@@ -49,6 +51,8 @@ export interface WorkerHost {
   runMediansNow(): Promise<void>;
   /** Sends the queue reminders that are due now (by the worker's clock), as the scheduled pass does. */
   runRemindersNow(): Promise<ReminderPass>;
+  /** One email delivery pass now (a batch of each feed with waiting mails), as the scheduled one does. */
+  runEmailDeliveryNow(): Promise<DeliveryPass>;
   stop(): Promise<void>;
 }
 
@@ -82,6 +86,7 @@ const LOG_CHECK_QUEUE = "curate-log-check";
 const MEDIANS_QUEUE = "curate-reputation-medians";
 const REMINDERS_QUEUE = "curate-queue-reminders";
 const BACKFILL_QUEUE = "curate-reputation-backfill";
+const EMAIL_QUEUE = "curate-email-delivery";
 /** How often a worker asks for the backfill while it is not done (a pass after it is done reads one row). */
 const BACKFILL_INTERVAL_MS = 60_000;
 /** Chunks of one backfill pass: about a million decisions, well within the queue's expiry. */
@@ -106,6 +111,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       nearRpcUrls: { mainnet: env.NEAR_RPC_URL, testnet: env.NEAR_TESTNET_RPC_URL },
       crosspostApiUrl: env.CROSSPOST_API_URL,
       privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
+      mail: env.MAIL,
     }),
     ...(options.extraPlugins ?? []),
   ]);
@@ -340,10 +346,30 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     ),
   ];
 
+  // Newsletters (decision 0034): one delivery pass at a time over every worker, so the relay's rate holds; a pass
+  // opens a few pooled connections and closes them when done.
+  const emailPass = async (): Promise<DeliveryPass> => {
+    const mailer = createMailer(env.MAIL, env.EMAIL_FROM, { pooled: true });
+    if (!mailer) return { sent: 0, failed: 0, suppressed: 0, deferred: 0 };
+    try {
+      return await deliverPending({ db: database.db, env, mailer, logger });
+    } finally {
+      mailer.close();
+    }
+  };
+  const emailTimer =
+    env.MAIL.kind === "off"
+      ? null
+      : await everyInterval(boss, EMAIL_QUEUE, env.EMAIL_TICK_MS, logger, "email delivery", async () => {
+          const pass = await emailPass();
+          if (pass.sent + pass.failed + pass.suppressed > 0) logger.info(pass, "email delivery pass");
+        });
+
   return {
     boss,
     engine,
     bulkRuns,
+    runEmailDeliveryNow: emailPass,
     runMediansNow: mediansPass,
     runRemindersNow: remindersPass,
     runIntakeNow: intakePass,
@@ -359,6 +385,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
       for (const logTimer of logTimers) clearInterval(logTimer);
       stopping = true;
       for (const reputationTimer of reputationTimers) clearInterval(reputationTimer);
+      if (emailTimer) clearInterval(emailTimer);
       await heartbeat.stop();
       await bulkRuns.stop();
       await engine.stop();

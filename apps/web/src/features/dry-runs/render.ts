@@ -5,7 +5,7 @@
  * Text is turned into runs, never into HTML, so a hostile post can only ever show as text.
  */
 
-export type ChannelKind = "telegram" | "discord" | "notion" | "rss" | "json";
+export type ChannelKind = "telegram" | "discord" | "notion" | "rss" | "email" | "json";
 
 export function channelKind(pluginName: string): ChannelKind {
   const name = pluginName.replace(/^@[\w-]+\//, "");
@@ -13,6 +13,7 @@ export function channelKind(pluginName: string): ChannelKind {
   if (name === "discord") return "discord";
   if (name === "notion") return "notion";
   if (name === "rss") return "rss";
+  if (name === "email") return "email";
   return "json";
 }
 

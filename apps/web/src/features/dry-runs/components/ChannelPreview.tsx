@@ -117,9 +117,32 @@ function ChannelBody({ channel }: { channel: DryRunChannel }) {
     case "rss":
       // A dry run stored before previews carried the reader's view shows its request as it is.
       return channel.shown ? <RssItem item={channel.shown} /> : <RequestJson request={channel.request} />;
+    case "email":
+      return <EmailPreview request={request ?? {}} />;
     default:
       return <RequestJson request={channel.request} />;
   }
+}
+
+/** A newsletter: its subject, who would get it, and its plain-text part (the HTML part says the same). */
+function EmailPreview({ request }: { request: Loose }) {
+  const recipients = Number(request.recipients ?? 0);
+  const audience = request.audience === "digest" ? "digest" : "every-item";
+  return (
+    <div
+      className="flex flex-col gap-2 rounded-md border border-line bg-surface p-3"
+      data-testid="email-preview"
+    >
+      <p className="text-sm font-semibold text-ink">{String(request.subject ?? "")}</p>
+      <p className="text-xs text-muted">
+        To {recipients.toLocaleString("en")} {audience} {recipients === 1 ? "subscriber" : "subscribers"},
+        each with their own unsubscribe link. A sent mail cannot be edited or taken back.
+      </p>
+      <pre className="max-h-72 overflow-auto font-sans text-sm leading-relaxed whitespace-pre-wrap text-ink [overflow-wrap:anywhere]">
+        {String(request.text ?? "")}
+      </pre>
+    </div>
+  );
 }
 
 function RequestJson({ request }: { request: unknown }) {

@@ -3,6 +3,8 @@ import { useQuery } from "@tanstack/react-query";
 import { createFileRoute, notFound, Outlet, useMatch } from "@tanstack/react-router";
 import { PageContainer } from "#web/components/layout/PageContainer";
 import { type TabLink, TabNav } from "#web/components/ui/tabs";
+import { emailStatusQueryOptions } from "#web/features/email/api";
+import { SubscribeByEmail } from "#web/features/email/components/SubscribeByEmail";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
 import { FeedNotFound } from "#web/features/feeds/components/FeedNotFound";
@@ -19,6 +21,8 @@ export const Route = createFileRoute("/feed/$feedId")({
     // The catch-all feed collects everything and belongs to no one: it has no page of its own.
     if (params.feedId.toLowerCase() === ALL_FEED_ID) throw notFound();
     void queryClient.prefetchQuery(feedQueryOptions(params.feedId));
+    // Whether the "Subscribe by email" form shows: asked with the feed, not after it.
+    void queryClient.prefetchQuery(emailStatusQueryOptions(params.feedId));
   },
   component: FeedLayout,
   notFoundComponent: FeedRouteNotFound,
@@ -69,6 +73,7 @@ function FeedLayout() {
             showRecentContent={!onContentTab}
             canEdit={canEdit}
           />
+          <SubscribeByEmail feedId={feedId} canEdit={canEdit} />
           <LogIntegrityNotice feedId={feedId} />
           {onCurationTab ? null : (
             <div className="mt-4">

@@ -27,6 +27,9 @@ function FeedSettingsLayout() {
         <Link to="/feed/$feedId/settings/connected" params={{ feedId }} className={settingsButtonClasses}>
           Connected Accounts
         </Link>
+        <Link to="/feed/$feedId/settings/email" params={{ feedId }} className={settingsButtonClasses}>
+          Email
+        </Link>
       </div>
       <Outlet />
     </div>
