@@ -33,6 +33,7 @@ import { pluginRoutes } from "./plugins/routes.ts";
 import { dryRunRoutes } from "./processing/dry-run-routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
 import { publicationRoutes } from "./publications/routes.ts";
+import { governanceRoutes } from "./governance/routes.ts";
 import { queueRoutes } from "./queues/routes.ts";
 import { reputationRoutes } from "./reputation/routes.ts";
 import { rssRoutes } from "./rss/routes.ts";
@@ -151,6 +152,7 @@ export function createApp(options: AppOptions) {
     uploadRoutes,
     leaderboardRoutes,
     reputationRoutes,
+    governanceRoutes,
     queueRoutes,
     activityRoutes,
     pluginRoutes,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { tallySchema } from "./governance.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
 import { PLATFORMS } from "./platforms.ts";
 import {
@@ -101,6 +102,8 @@ export const submissionFeedSchema = z.object({
   submittedAt: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** In a feed that decides by a quorum (k > 1): the votes of the current round and k; absent elsewhere. */
+  tally: tallySchema.nullable().optional(),
 });
 export type SubmissionFeed = z.infer<typeof submissionFeedSchema>;
 

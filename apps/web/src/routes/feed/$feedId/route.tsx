@@ -6,6 +6,7 @@ import { type TabLink, TabNav } from "#web/components/ui/tabs";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
 import { FeedNotFound } from "#web/features/feeds/components/FeedNotFound";
+import { FeedTrust } from "#web/features/governance/components/FeedTrust";
 import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 import { useFeedEditorAccess } from "#web/features/moderation/api";
 import { LogIntegrityNotice } from "#web/features/moderation-log/components/LogIntegrityNotice";
@@ -64,7 +65,12 @@ function FeedLayout() {
         <div className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
           <FeedHeader
             feedId={feedId}
-            topCurators={<TopCurators feedId={feedId} />}
+            topCurators={
+              <div className="flex flex-col gap-6">
+                <TopCurators feedId={feedId} />
+                <FeedTrust feedId={feedId} />
+              </div>
+            }
             moderatorNotices={<FailedJobsBadge feedId={feedId} />}
             showRecentContent={!onContentTab}
             canEdit={canEdit}
