@@ -9,6 +9,7 @@ import {
   type TrustPolicy,
   type TrustQuery,
   trustExplanation,
+  trustPolicyOf,
   trustVerdict,
 } from "@curate/core";
 import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
@@ -16,7 +17,7 @@ import type { Database } from "../db/index.ts";
 import { curatorTrust, feeds } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { logLater } from "../moderation-log/journal.ts";
-import { governanceOf } from "./votes.ts";
+import { type Governance, governanceOf } from "./votes.ts";
 
 /** A curator as trust counts them: one person over every handle linked to their Curate account. */
 export interface TrustPerson {
@@ -170,11 +171,18 @@ export async function evaluateTrust(
   return verdict.trusted;
 }
 
-/** Whether a curator (their key on the network they submit from) is trusted in a feed right now; false when off. */
-export async function isTrustedCurator(tx: Database, feedId: string, curatorKey: string): Promise<boolean> {
-  const policy = (await governanceOf(tx, [feedId])).get(feedId)?.trust;
+/**
+ * Whether a curator (their key on the network they submit from) is trusted in a feed right now, evaluated afresh;
+ * false without a query when the feed has trust off.
+ */
+export async function isTrustedCurator(
+  tx: Database,
+  feed: { id: string; config: unknown },
+  curatorKey: string,
+): Promise<boolean> {
+  const policy = trustPolicyOf(feed.config);
   if (!policy) return false;
-  return evaluateTrust(tx, feedId, policy, await trustPersonOf(tx, curatorKey));
+  return evaluateTrust(tx, feed.id, policy, await trustPersonOf(tx, curatorKey));
 }
 
 /**
@@ -184,12 +192,15 @@ export async function isTrustedCurator(tx: Database, feedId: string, curatorKey:
 export async function reevaluateCuratorsOf(
   tx: Database,
   links: ReadonlyArray<{ submissionId: string; feedId: string }>,
+  known?: ReadonlyMap<string, Governance>,
 ) {
   if (links.length === 0) return;
-  const governance = await governanceOf(
-    tx,
-    links.map((link) => link.feedId),
-  );
+  const governance =
+    known ??
+    (await governanceOf(
+      tx,
+      links.map((link) => link.feedId),
+    ));
   const wanted = links.filter((link) => governance.get(link.feedId)?.trust);
   if (wanted.length === 0) return;
   const rows = await queryRows<{ feedId: string; curator: string | null }>(

@@ -266,7 +266,7 @@ async function handleSubmit(
     await acknowledgeSubmission(tx, target.id, feed, mention.id);
     // An approver's own submission, or a trusted curator's, counts as their approval (in a quorum feed: one vote).
     const moderates = canModerateFor(moderatorReason(feed, curatorActor));
-    const trusted = !moderates && (await isTrustedCurator(tx, feed.id, authorKey(mention)));
+    const trusted = !moderates && (await isTrustedCurator(tx, feed, authorKey(mention)));
     if (moderates || trusted) {
       const decided = await moderateLink(tx, {
         submissionId: target.id,
@@ -669,7 +669,7 @@ export async function ingestMentionBatch(
           const outcome = outcomes[submit.index];
           await acknowledgeSubmission(tx, submit.target.id, feed, submit.mention.id);
           const moderates = canModerateFor(moderatorReason(feed, actor));
-          const trusted = !moderates && (await isTrustedCurator(tx, feed.id, authorKey(submit.mention)));
+          const trusted = !moderates && (await isTrustedCurator(tx, feed, authorKey(submit.mention)));
           if (moderates || trusted) {
             autoApprovals.push({
               submissionId: submit.target.id,

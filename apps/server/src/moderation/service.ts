@@ -234,6 +234,7 @@ export async function moderateLinks(
   await reevaluateCuratorsOf(
     tx,
     answers.flatMap((outcome) => (outcome && outcome.status !== "pending" ? [outcome] : [])),
+    governance,
   );
   return answers;
 }
