@@ -52,7 +52,9 @@ describe("quorum and earned trust", () => {
     await page.getByLabel("Always Trusted").fill("e2e_trusted");
     const note = page.getByTestId("quorum-change-note");
     expect(await note.innerText()).toContain("never re-decides posts already approved or rejected");
-    const section = page.locator("fieldset").filter({ has: page.getByText("Quorum and Trust", { exact: true }) });
+    const section = page
+      .locator("fieldset")
+      .filter({ has: page.getByText("Quorum and Trust", { exact: true }) });
     await section.scrollIntoViewIfNeeded();
     await section.screenshot({ path: `${SHOTS}/policy-editor-1440.png` });
     await page.getByRole("button", { name: "Save Changes" }).click();
@@ -92,7 +94,8 @@ describe("quorum and earned trust", () => {
     const postId = await page.evaluate(
       async ([id, text]) => {
         const list = await (await fetch(`/api/submissions/feed/${id}?status=pending`)).json();
-        return list.data.items.find((item: { content: string }) => item.content.includes(text)).tweetId as string;
+        return list.data.items.find((item: { content: string }) => item.content.includes(text))
+          .tweetId as string;
       },
       [feedId, marker],
     );
@@ -109,7 +112,9 @@ describe("quorum and earned trust", () => {
     await postAs(page, `!approve @${bot}`, "e2e_approver", submitId);
     await page.goto(`${baseUrl}/submission/${postId}`);
     const settled = page.getByTestId("vote-tally");
-    await expect.poll(() => settled.innerText()).toContain(`2 of 2 approvals: ${shortModerator}, @e2e_approver`);
+    await expect
+      .poll(() => settled.innerText())
+      .toContain(`2 of 2 approvals: ${shortModerator}, @e2e_approver`);
     expect(await page.getByTestId("submission-card").getAttribute("data-status")).toBe("approved");
     await page.screenshot({ path: `${SHOTS}/submission-approved-1440.png`, fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
@@ -124,9 +129,9 @@ describe("quorum and earned trust", () => {
     await phoneSection.waitFor();
     await phoneSection.scrollIntoViewIfNeeded();
     await phoneSection.screenshot({ path: `${SHOTS}/policy-editor-375.png` });
-    expect(
-      await phoneEditor.page.evaluate(() => document.documentElement.scrollWidth),
-    ).toBeLessThanOrEqual(PHONE.width);
+    expect(await phoneEditor.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE.width,
+    );
 
     expect(pageErrors).toEqual([]);
     expect(phone.pageErrors).toEqual([]);

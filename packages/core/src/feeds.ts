@@ -12,18 +12,18 @@ import {
   MIN_POLLING_INTERVAL_MS,
 } from "./feed-rules.ts";
 import {
+  GOVERNANCE_MESSAGES,
+  MAX_QUORUM_APPROVALS,
+  QUORUM_REJECTION_RULES,
+  TRUST_LIMITS,
+} from "./governance-rules.ts";
+import {
   isValidTimezone,
   RECAP_ID_PATTERN,
   RECAP_LIMITS,
   scheduleProblem,
   TIMEZONE_MESSAGE,
 } from "./recap-rules.ts";
-import {
-  GOVERNANCE_MESSAGES,
-  MAX_QUORUM_APPROVALS,
-  QUORUM_REJECTION_RULES,
-  TRUST_LIMITS,
-} from "./governance-rules.ts";
 import { MAX_DECIDE_WITHIN_HOURS, MIN_DECIDE_WITHIN_HOURS } from "./reputation-rules.ts";
 import { secretField } from "./secret-fields.ts";
 

@@ -122,7 +122,7 @@ export const DEFAULT_TRUST: TrustPolicy = {
 /** A feed's trust policy, or null when earned trust is off (the default). */
 export function trustPolicyOf(config: unknown): TrustPolicy | null {
   const trust = moderationSection(config).trust as Partial<TrustPolicy> | undefined;
-  if (!trust || trust.enabled !== true) return null;
+  if (trust?.enabled !== true) return null;
   return { ...DEFAULT_TRUST, ...trust, enabled: true };
 }
 

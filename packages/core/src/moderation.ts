@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { tallySchema } from "./governance.ts";
 import { pagedSchema } from "./envelope.ts";
+import { tallySchema } from "./governance.ts";
 import { MODERATOR_REASONS } from "./moderation-rules.ts";
 import { PLATFORMS } from "./platforms.ts";
 import { MODERATION_SOURCES, MODERATOR_ID_TYPES } from "./submission-rules.ts";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { tallySchema } from "./governance.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
+import { tallySchema } from "./governance.ts";
 import { PLATFORMS } from "./platforms.ts";
 import {
   MAX_SEARCH_LENGTH,

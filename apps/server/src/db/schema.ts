@@ -991,7 +991,15 @@ export const bulkRunItems = pgTable(
     position: integer("position").notNull(),
     submissionId: text("submission_id").notNull(),
     outcome: text("outcome", {
-      enum: ["decided", "voted", "already_voted", "already_approved", "already_rejected", "not_found", "undone"],
+      enum: [
+        "decided",
+        "voted",
+        "already_voted",
+        "already_approved",
+        "already_rejected",
+        "not_found",
+        "undone",
+      ],
     }),
   },
   (t) => [primaryKey({ columns: [t.runId, t.position] })],

@@ -24,7 +24,12 @@ function networkSource(platform: SocialPost["platform"], botHandle: string) {
       },
       post(fields) {
         clock += 1000;
-        const post = { platform, url: `https://example.test/${fields.id}`, createdAt: new Date(clock), ...fields };
+        const post = {
+          platform,
+          url: `https://example.test/${fields.id}`,
+          createdAt: new Date(clock),
+          ...fields,
+        };
         posts.push(post);
         return post;
       },
@@ -71,9 +76,17 @@ beforeAll(async () => {
     cookies[who] = (await signIn(server, keys[who])).cookie;
   }
   // Carol approves by her Bluesky handle and has linked her Mastodon handle to the same Curate account.
-  const [carol] = await server.db.select().from(users).where(eq(users.nearAccountId, account("carol")));
+  const [carol] = await server.db
+    .select()
+    .from(users)
+    .where(eq(users.nearAccountId, account("carol")));
   await server.db.insert(linkedAccounts).values([
-    { userId: carol.id, platformName: "bluesky", platformUserId: "did:plc:carol", username: "carol.bsky.social" },
+    {
+      userId: carol.id,
+      platformName: "bluesky",
+      platformUserId: "did:plc:carol",
+      username: "carol.bsky.social",
+    },
     { userId: carol.id, platformName: "mastodon", platformUserId: "109", username: "carol@fosstodon.org" },
   ]);
   await feed("council", { quorum: { approvals: 2, rejection: "veto" }, undoWindowSeconds: 300 });
@@ -154,7 +167,9 @@ describe("quorum decisions", () => {
     const again = await vote("carol", "council", key, "approve");
     expect(again.status).toBe(409);
     expect(again.body.error.message).toContain("already voted");
-    expect(await server.db.select().from(processingJobs).where(eq(processingJobs.submissionId, key))).toEqual([]);
+    expect(await server.db.select().from(processingJobs).where(eq(processingJobs.submissionId, key))).toEqual(
+      [],
+    );
 
     // Dave is the second person: the quorum is met, the post is approved and its publishing requested.
     const second = await vote("dave", "council", key, "approve");
@@ -166,7 +181,10 @@ describe("quorum decisions", () => {
       tally: { required: 2, votes: [{ voter: "@carol.bsky.social" }, { voter: account("dave") }] },
       moderation: { moderatorAccountId: account("dave"), action: "approve" },
     });
-    const history = await server.db.select().from(moderationHistory).where(eq(moderationHistory.submissionId, key));
+    const history = await server.db
+      .select()
+      .from(moderationHistory)
+      .where(eq(moderationHistory.submissionId, key));
     expect(history).toHaveLength(1);
 
     // The log holds each vote, then the decision naming its quorum; the chain still verifies.
@@ -206,7 +224,10 @@ describe("quorum decisions", () => {
 
     // A fresh round: Erin's earlier vote no longer counts, so her new one is one of two again.
     const fresh = await vote("erin", "council", "u1", "approve");
-    expect(fresh.body.data).toMatchObject({ status: "pending", tally: { votes: [{ voter: account("erin") }] } });
+    expect(fresh.body.data).toMatchObject({
+      status: "pending",
+      tally: { votes: [{ voter: account("erin") }] },
+    });
   });
 
   it("rejects at the first rejection under the veto rule", async () => {
@@ -268,8 +289,8 @@ describe("quorum decisions", () => {
     expect(decided.body.data).toMatchObject({ status: "approved" });
     expect(decided.body.data.tally ?? null).toBeNull();
     expect((await linkOf("single", "one")).tally).toBeNull();
-    expect(await server.db.select().from(moderationVotes).where(eq(moderationVotes.submissionId, "one"))).toEqual(
-      [],
-    );
+    expect(
+      await server.db.select().from(moderationVotes).where(eq(moderationVotes.submissionId, "one")),
+    ).toEqual([]);
   });
 });

@@ -24,6 +24,7 @@ function xSource() {
     },
     /** Sam submits a fresh post to the feeds named; answers the post's key. */
     submit(feeds: string) {
+      clock += 2000;
       const post: SocialPost = {
         platform: "twitter",
         id: String(++id),
@@ -31,7 +32,7 @@ function xSource() {
         authorId: "a1",
         authorUsername: "author",
         url: `https://x.com/author/status/${id}`,
-        createdAt: new Date((clock += 1000)),
+        createdAt: new Date(clock - 1000),
       };
       posts.push(post, {
         platform: "twitter",
@@ -40,7 +41,7 @@ function xSource() {
         authorId: "s1",
         authorUsername: "sam",
         url: `https://x.com/sam/status/${id}`,
-        createdAt: new Date((clock += 1000)),
+        createdAt: new Date(clock),
         inReplyToId: post.id,
         repliedTo: post,
       });
@@ -86,7 +87,13 @@ beforeAll(async () => {
   for (const [id, moderation] of [
     ["earned", { trust: trustPolicy }],
     ["plain", {}],
-    ["pinnedcouncil", { quorum: { approvals: 2, rejection: "veto" }, trust: { ...trustPolicy, pinned: { trusted: ["sam"] } } }],
+    [
+      "pinnedcouncil",
+      {
+        quorum: { approvals: 2, rejection: "veto" },
+        trust: { ...trustPolicy, pinned: { trusted: ["sam"] } },
+      },
+    ],
   ] as const) {
     await insertFeed(server.db, {
       id,
@@ -128,7 +135,9 @@ const trustOf = async (query: string) => (await server.json(`/api/trust?${query}
 
 async function logActions(feedId: string, action: string) {
   const { body } = await server.json(`/api/feeds/${feedId}/log?action=${action}&order=oldest`);
-  return body.data.items.map((entry: { fields: { details: { value: unknown } } }) => entry.fields.details.value);
+  return body.data.items.map(
+    (entry: { fields: { details: { value: unknown } } }) => entry.fields.details.value,
+  );
 }
 
 async function saveTrust(trust: Record<string, unknown>) {
@@ -184,7 +193,9 @@ describe("earned trust", () => {
       decided: 5,
       explanation: "3 of 5 approved in the last 30 days",
     });
-    expect((await logActions("earned", "demote")).at(-1)).toMatchObject({ explanation: "3 of 5 approved in the last 30 days" });
+    expect((await logActions("earned", "demote")).at(-1)).toMatchObject({
+      explanation: "3 of 5 approved in the last 30 days",
+    });
 
     const post = x.submit("#earned");
     await runMentionIntake(server.db, x);

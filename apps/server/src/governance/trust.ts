@@ -241,7 +241,10 @@ export async function reevaluatePins(
 ) {
   if (!after) return;
   const names = new Set(
-    [before, after].flatMap((policy) => [...(policy?.pinned?.trusted ?? []), ...(policy?.pinned?.untrusted ?? [])]),
+    [before, after].flatMap((policy) => [
+      ...(policy?.pinned?.trusted ?? []),
+      ...(policy?.pinned?.untrusted ?? []),
+    ]),
   );
   const changed = [...names]
     .map(pinKey)

@@ -36,7 +36,10 @@ export interface Governance {
 }
 
 /** The governance of each feed named, read in one query. */
-export async function governanceOf(tx: Database, feedIds: readonly string[]): Promise<Map<string, Governance>> {
+export async function governanceOf(
+  tx: Database,
+  feedIds: readonly string[],
+): Promise<Map<string, Governance>> {
   const ids = [...new Set(feedIds)];
   if (ids.length === 0) return new Map();
   const rows = await tx
@@ -61,7 +64,9 @@ export function voterOf(input: Pick<VoteInput, "moderatorAccountId" | "moderator
   }
   const { platform, handle } = splitHandleKey(input.moderatorAccountId);
   return {
-    key: input.account ? `near:${input.account.toLowerCase()}` : `handle:${handleKey(input.moderatorAccountId)}`,
+    key: input.account
+      ? `near:${input.account.toLowerCase()}`
+      : `handle:${handleKey(input.moderatorAccountId)}`,
     label: displayHandle(platform, handle),
   };
 }

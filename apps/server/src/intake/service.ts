@@ -419,7 +419,8 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
       if (feedIds.length && !feedIds.includes(link.feedId)) continue;
       if (!canModerateFor(moderatorReason(link, moderator))) continue;
       // A quorum feed takes every approver's vote; the votes decide when the post is settled.
-      if (!decidesByVotes(quorumPolicyOf(link.config))) link.status = action === "approve" ? "approved" : "rejected";
+      if (!decidesByVotes(quorumPolicyOf(link.config)))
+        link.status = action === "approve" ? "approved" : "rejected";
       planned.push({
         outcome,
         input: {

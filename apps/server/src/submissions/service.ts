@@ -1,7 +1,7 @@
 import {
+  ANONYMOUS_VOTER,
   handleOnPlatform,
   isTextSearch,
-  ANONYMOUS_VOTER,
   MAX_QUORUM_APPROVALS,
   type Paged,
   PLATFORMS,

@@ -205,7 +205,8 @@ export function bulkSummary(answer: Pick<BulkModerationAnswer, "action" | "resul
   const verb = ACTION_TEXT[answer.action].done;
   const voted = answer.results.filter((result) => result.outcome === "voted").length;
   const parts = [`${decided} ${decided === 1 ? "post" : "posts"} ${verb}.`];
-  if (voted) parts.push(`${voted} ${voted === 1 ? "vote" : "votes"} counted; those posts wait for more approvers.`);
+  if (voted)
+    parts.push(`${voted} ${voted === 1 ? "vote" : "votes"} counted; those posts wait for more approvers.`);
   if (already) parts.push(`${already} had already been decided.`);
   if (missing) parts.push(`${missing} ${missing === 1 ? "is" : "are"} no longer in this feed.`);
   return parts.join(" ");

@@ -63,9 +63,9 @@ export function GovernanceSection({
         className="rounded-md border border-line bg-canvas px-3 py-2 text-sm text-muted"
         data-testid="quorum-change-note"
       >
-        Changing the quorum never re-decides posts already approved or rejected. Posts with some votes are judged
-        by the new number at their next vote. The undo window starts when the quorum is met, and any approver who
-        voted may undo.
+        Changing the quorum never re-decides posts already approved or rejected. Posts with some votes are
+        judged by the new number at their next vote. The undo window starts when the quorum is met, and any
+        approver who voted may undo.
       </p>
 
       <Checkbox
@@ -76,15 +76,23 @@ export function GovernanceSection({
       {form.trustEnabled ? (
         <div className="flex flex-col gap-4" data-testid="trust-settings">
           <p className="text-sm text-muted">
-            Curators become trusted with enough approved submissions and a high enough approval rate over their
-            latest decided submissions in this feed, and lose it when they fall below. Their own approvals and
-            auto-approvals count only once another approver confirms them, or after the days below without a
-            retraction. Promotions and demotions are recorded in the moderation log.
+            Curators become trusted with enough approved submissions and a high enough approval rate over
+            their latest decided submissions in this feed, and lose it when they fall below. Their own
+            approvals and auto-approvals count only once another approver confirms them, or after the days
+            below without a retraction. Promotions and demotions are recorded in the moderation log.
           </p>
           <div className="grid gap-4 md:grid-cols-2">
             {number("minApproved", "Approved Submissions Needed", "At least this many approved.")}
-            {number("minApprovalRate", "Approval Rate (%)", "At least this share of the decided ones approved.")}
-            {number("lastDecided", "Over Their Last (decided)", "The rate counts this many latest decisions.")}
+            {number(
+              "minApprovalRate",
+              "Approval Rate (%)",
+              "At least this share of the decided ones approved.",
+            )}
+            {number(
+              "lastDecided",
+              "Over Their Last (decided)",
+              "The rate counts this many latest decisions.",
+            )}
             {number("withinDays", "Within (days)", "Only decisions this recent count. Empty: however old.")}
             {number(
               "confirmAfterDays",
@@ -98,7 +106,10 @@ export function GovernanceSection({
               hint="Accounts or handles, comma-separated (e.g. alice.near, sam, bluesky:erin.bsky.social)"
               error={errors.pinnedTrusted}
             >
-              <Input value={form.pinnedTrusted} onChange={(event) => set("pinnedTrusted", event.target.value)} />
+              <Input
+                value={form.pinnedTrusted}
+                onChange={(event) => set("pinnedTrusted", event.target.value)}
+              />
             </FormField>
             <FormField label="Never Trusted" hint="Pins win over the numbers" error={errors.pinnedUntrusted}>
               <Input

@@ -34,7 +34,10 @@ export function VoteTallies({ submission }: { submission: Submission }) {
               {meter(Math.max(tally.required, approvals)).map((segment, index) => (
                 <span
                   key={segment}
-                  className={cn("h-1.5 w-4 rounded-full", index < approvals ? "bg-emerald-600" : "bg-zinc-200")}
+                  className={cn(
+                    "h-1.5 w-4 rounded-full",
+                    index < approvals ? "bg-emerald-600" : "bg-zinc-200",
+                  )}
                 />
               ))}
             </span>
