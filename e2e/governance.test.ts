@@ -83,10 +83,12 @@ describe("quorum and earned trust", () => {
     expect(await card.getAttribute("data-status")).toBe("pending");
     await card.screenshot({ path: `${SHOTS}/curation-tally-1440.png` });
 
-    // The pinned curator is on the feed page's list of trusted curators, with why.
+    // The pinned curator is on the feed page's list of trusted curators, with why; a curator who never reached
+    // the bar is not listed for having submitted.
     const trust = page.getByTestId("feed-trust");
     await trust.waitFor();
     expect(await trust.innerText()).toContain("Pinned as trusted by the feed's owners");
+    expect(await trust.getByTestId("trust-entry").count()).toBe(1);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/feed-page-1440.png` });
 
@@ -127,8 +129,13 @@ describe("quorum and earned trust", () => {
       .locator("fieldset")
       .filter({ has: phoneEditor.page.getByText("Quorum and Trust", { exact: true }) });
     await phoneSection.waitFor();
-    await phoneSection.scrollIntoViewIfNeeded();
-    await phoneSection.screenshot({ path: `${SHOTS}/policy-editor-375.png` });
+    // The page as a person sees it there (an element shot would draw the sticky header and save bar over it).
+    await phoneSection.getByText("Quorum and Trust", { exact: true }).evaluate((heading) => {
+      heading.scrollIntoView();
+      // Clear of the sticky header.
+      window.scrollBy(0, -88);
+    });
+    await phoneEditor.page.screenshot({ path: `${SHOTS}/policy-editor-375.png` });
     expect(await phoneEditor.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       PHONE.width,
     );

@@ -113,9 +113,9 @@ async function trustStats(tx: Database, feedId: string, policy: TrustPolicy, per
 }
 
 /**
- * Evaluates a curator's trust in a feed now, in the caller's logged transaction, and keeps the verdict: a change
- * (a promotion or a demotion) is recorded with its reason and appended to the feed's moderation log. Answers
- * whether they are trusted.
+ * Evaluates a curator's trust in a feed now, in the caller's logged transaction, and keeps the verdict of anyone
+ * trusted once or pinned: a change (a promotion or a demotion) is recorded with its reason and appended to the
+ * feed's moderation log. Answers whether they are trusted.
  */
 export async function evaluateTrust(
   tx: Database,
@@ -132,6 +132,9 @@ export async function evaluateTrust(
     .from(curatorTrust)
     .where(and(eq(curatorTrust.feedId, feedId), eq(curatorTrust.personKey, person.key)))
     .for("update");
+  // Only standings worth showing are kept: someone trusted once (or pinned). A curator who never reached the bar
+  // has nothing to promote from, and the feed page lists no one for having submitted.
+  if (!previous && !verdict.trusted && pin === null) return false;
   const changed = previous ? previous.trusted !== verdict.trusted : verdict.trusted;
   await tx
     .insert(curatorTrust)
