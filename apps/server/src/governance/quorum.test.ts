@@ -94,6 +94,7 @@ beforeAll(async () => {
   await feed("majority", { quorum: { approvals: 3, rejection: "majority" } });
   await feed("shifting", { quorum: { approvals: 3, rejection: "veto" } });
   await feed("single", {});
+  await feed("quiet", { quorum: { approvals: 2, rejection: "majority" }, nameRejectersInLog: false });
   for (const [id, feedId] of [
     ["v1", "vetoed"],
     ["m1", "majority"],
@@ -101,6 +102,9 @@ beforeAll(async () => {
     ["s1", "shifting"],
     ["s2", "shifting"],
     ["one", "single"],
+    ["b1", "council"],
+    ["b2", "council"],
+    ["q1", "quiet"],
   ]) {
     await insertSubmission(server.db, { tweetId: id, feeds: [{ feedId }] });
   }
@@ -282,6 +286,43 @@ describe("quorum decisions", () => {
     // The change itself is in the log as a change of the moderation rules.
     const log = await server.json(`/api/feeds/shifting/log?action=rules_changed`);
     expect(log.body.data.items).toHaveLength(1);
+  });
+
+  it("counts a bulk decision as one vote per post, and a person's second bulk vote as nothing", async () => {
+    const bulk = (who: keyof typeof keys, submissionIds: string[]) =>
+      server.json("/api/moderate/bulk", {
+        method: "POST",
+        headers: sessionHeaders(server, cookies[who]),
+        body: JSON.stringify({ feedId: "council", action: "approve", submissionIds }),
+      });
+    const first = await bulk("erin", ["b1", "b2"]);
+    expect(first.body.data).toMatchObject({
+      decided: 0,
+      results: [
+        { submissionId: "b1", outcome: "voted" },
+        { submissionId: "b2", outcome: "voted" },
+      ],
+    });
+    const again = await bulk("erin", ["b1"]);
+    expect(again.body.data.results).toEqual([
+      { submissionId: "b1", outcome: "already_voted", processingJobId: null },
+    ]);
+    const second = await bulk("fay", ["b1"]);
+    expect(second.body.data).toMatchObject({
+      decided: 1,
+      results: [{ submissionId: "b1", outcome: "decided", processingJobId: expect.any(String) }],
+    });
+    expect((await linkOf("council", "b2")).status).toBe("pending");
+  });
+
+  it("keeps a rejecting voter anonymous in the tally and the log where the feed names no rejecters", async () => {
+    const cast = await vote("dave", "quiet", "q1", "reject");
+    expect(cast.body.data.status).toBe("pending");
+    expect((await linkOf("quiet", "q1")).tally.votes).toEqual([{ voter: "an approver", action: "reject" }]);
+    const log = await server.json("/api/feeds/quiet/log?action=vote");
+    const [entry] = log.body.data.items;
+    expect(entry.fields.actor).toEqual({ digest: expect.any(String), withheld: "private" });
+    expect(JSON.stringify(log.body.data.items)).not.toContain(account("dave"));
   });
 
   it("leaves a feed without a quorum deciding at one click, with no tally", async () => {

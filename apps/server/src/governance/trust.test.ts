@@ -47,7 +47,24 @@ function xSource() {
       });
       return post.id;
     },
-  } satisfies MentionSource & { submit(feeds: string): string };
+    /** `author` replies to the post with this id. */
+    reply(author: string, inReplyToId: string, text: string) {
+      clock += 1000;
+      posts.push({
+        platform: "twitter",
+        id: String(++id),
+        text,
+        authorId: `id-${author}`,
+        authorUsername: author,
+        url: `https://x.com/${author}/status/${id}`,
+        createdAt: new Date(clock),
+        inReplyToId,
+      });
+    },
+  } satisfies MentionSource & {
+    submit(feeds: string): string;
+    reply(author: string, inReplyToId: string, text: string): void;
+  };
 }
 
 let server: TestServer;
@@ -94,6 +111,14 @@ beforeAll(async () => {
         trust: { ...trustPolicy, pinned: { trusted: ["sam"] } },
       },
     ],
+    [
+      "confirmed",
+      {
+        approvers: { twitter: [modKey.implicitAccountId, "tia"] },
+        quorum: { approvals: 2, rejection: "veto" },
+        trust: { ...trustPolicy, minApproved: 1 },
+      },
+    ],
   ] as const) {
     await insertFeed(server.db, {
       id,
@@ -109,6 +134,7 @@ beforeAll(async () => {
       feeds: [{ feedId: "earned", status: "approved" }],
     });
   }
+  await insertSubmission(server.db, { tweetId: "tia-1", curatorUsername: "tia", feeds: [{ feedId: "confirmed" }] });
   for (const id of ["sam-p1", "sam-p2", "sam-p3"]) {
     await insertSubmission(server.db, { tweetId: id, curatorUsername: "sam", feeds: [{ feedId: "earned" }] });
   }
@@ -249,6 +275,22 @@ describe("earned trust", () => {
     });
     const settled = await moderate(post, "approve", "pinnedcouncil");
     expect(settled.body.data).toMatchObject({ status: "approved", tally: { votes: [{}, {}] } });
+  });
+
+  it("counts a curator's own approval once a distinct approver confirmed the post", async () => {
+    // The moderator votes first; Tia, an approver, settles her own post by reply: a self-decision, confirmed.
+    expect((await moderate("tia-1", "approve", "confirmed")).body.data.status).toBe("pending");
+    x.reply("tia", "9tia-1", "!approve @curatebot");
+    await runMentionIntake(server.db, x);
+    expect(await statusIn("confirmed", "tia-1")).toBe("approved");
+    const [history] = await server.db
+      .select()
+      .from(moderationHistory)
+      .where(eq(moderationHistory.submissionId, "tia-1"));
+    expect(history).toMatchObject({ moderatorAccountId: "tia", counts: false });
+    expect(await trustOf("feedId=confirmed")).toEqual([
+      expect.objectContaining({ curator: "tia", trusted: true, approved: 1, decided: 1 }),
+    ]);
   });
 
   it("answers 400 to a trust query naming neither a feed nor a curator", async () => {
