@@ -49,7 +49,8 @@ describe("quorum and earned trust", () => {
     await page.getByLabel("Approvals Needed").fill("2");
     await page.getByLabel("Earned trust: a trusted curator's submission counts as one approval").check();
     await page.getByTestId("trust-settings").waitFor();
-    await page.getByLabel("Always Trusted").fill("e2e_trusted");
+    // The moderator pins their own account too, so their profile shows a standing.
+    await page.getByLabel("Always Trusted").fill(`e2e_trusted, ${MODERATOR_ACCOUNT_ID}`);
     const note = page.getByTestId("quorum-change-note");
     expect(await note.innerText()).toContain("never re-decides posts already approved or rejected");
     const section = page
@@ -64,7 +65,10 @@ describe("quorum and earned trust", () => {
       feedId,
     );
     expect(saved.quorum).toEqual({ approvals: 2, rejection: "veto" });
-    expect(saved.trust).toMatchObject({ enabled: true, pinned: { trusted: ["e2e_trusted"] } });
+    expect(saved.trust).toMatchObject({
+      enabled: true,
+      pinned: { trusted: ["e2e_trusted", MODERATOR_ACCOUNT_ID] },
+    });
     // The JSON view holds the same policy.
     await page.getByRole("tab", { name: "JSON View" }).click();
     await expect.poll(() => page.getByLabel("Feed configuration (JSON)").inputValue()).toContain('"quorum"');
@@ -88,7 +92,7 @@ describe("quorum and earned trust", () => {
     const trust = page.getByTestId("feed-trust");
     await trust.waitFor();
     expect(await trust.innerText()).toContain("Pinned as trusted by the feed's owners");
-    expect(await trust.getByTestId("trust-entry").count()).toBe(1);
+    expect(await trust.getByTestId("trust-entry").count()).toBe(2);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: `${SHOTS}/feed-page-1440.png` });
 
@@ -140,8 +144,23 @@ describe("quorum and earned trust", () => {
       PHONE.width,
     );
 
+    // The curator's profile lists their standing in the feed, and why.
+    await page.goto(`${baseUrl}/profile/overview`);
+    const standing = page.getByTestId("profile-trust");
+    await standing.getByTestId("trust-entry").waitFor();
+    expect(await standing.innerText()).toContain("Quorum Journey");
+    expect(await standing.innerText()).toContain("Pinned as trusted by the feed's owners");
+    await page.screenshot({ path: `${SHOTS}/profile-trust-1440.png`, fullPage: true });
+    const phoneProfile = await session.visit("/profile/overview", PHONE);
+    await phoneProfile.page.getByTestId("profile-trust").getByTestId("trust-entry").waitFor();
+    await phoneProfile.page.screenshot({ path: `${SHOTS}/profile-trust-375.png`, fullPage: true });
+    expect(await phoneProfile.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE.width,
+    );
+
     expect(pageErrors).toEqual([]);
     expect(phone.pageErrors).toEqual([]);
+    expect(phoneProfile.pageErrors).toEqual([]);
     expect(phoneEditor.pageErrors).toEqual([]);
   });
 });
