@@ -94,6 +94,14 @@ beforeAll(async () => {
   await feed("majority", { quorum: { approvals: 3, rejection: "majority" } });
   await feed("shifting", { quorum: { approvals: 3, rejection: "veto" } });
   await feed("single", {});
+  await insertFeed(server.db, {
+    id: "acked",
+    createdBy: account("owner"),
+    config: {
+      ...feedConfig("acked", { quorum: { approvals: 2, rejection: "veto" } }),
+      acknowledgements: { networks: { twitter: true }, onSubmit: false, onApprove: true },
+    },
+  });
   await feed("quiet", { quorum: { approvals: 2, rejection: "majority" }, nameRejectersInLog: false });
   for (const [id, feedId] of [
     ["v1", "vetoed"],
@@ -105,6 +113,7 @@ beforeAll(async () => {
     ["b1", "council"],
     ["b2", "council"],
     ["q1", "quiet"],
+    ["ack1", "acked"],
   ]) {
     await insertSubmission(server.db, { tweetId: id, feeds: [{ feedId }] });
   }
@@ -323,6 +332,20 @@ describe("quorum decisions", () => {
     const [entry] = log.body.data.items;
     expect(entry.fields.actor).toEqual({ digest: expect.any(String), withheld: "private" });
     expect(JSON.stringify(log.body.data.items)).not.toContain(account("dave"));
+  });
+
+  it("has the bot reply once, when the quorum is met, never per vote", async () => {
+    const acknowledgements = () =>
+      server.db
+        .select()
+        .from(processingJobs)
+        .where(and(eq(processingJobs.submissionId, "ack1"), eq(processingJobs.kind, "acknowledgement")));
+    expect((await vote("dave", "acked", "ack1", "approve")).body.data.status).toBe("pending");
+    expect(await acknowledgements()).toEqual([]);
+    expect((await vote("erin", "acked", "ack1", "approve")).body.data.status).toBe("approved");
+    const replies = await acknowledgements();
+    expect(replies).toHaveLength(1);
+    expect(replies[0].idempotencyKey).toBe("acknowledgement:approved:ack1:acked");
   });
 
   it("leaves a feed without a quorum deciding at one click, with no tally", async () => {
