@@ -134,7 +134,11 @@ beforeAll(async () => {
       feeds: [{ feedId: "earned", status: "approved" }],
     });
   }
-  await insertSubmission(server.db, { tweetId: "tia-1", curatorUsername: "tia", feeds: [{ feedId: "confirmed" }] });
+  await insertSubmission(server.db, {
+    tweetId: "tia-1",
+    curatorUsername: "tia",
+    feeds: [{ feedId: "confirmed" }],
+  });
   for (const id of ["sam-p1", "sam-p2", "sam-p3"]) {
     await insertSubmission(server.db, { tweetId: id, curatorUsername: "sam", feeds: [{ feedId: "earned" }] });
   }
