@@ -14,7 +14,15 @@ export interface SsrState {
  * Query families whose answers are the same for every visitor. Only these are fetched by the server and embedded in
  * a page; anything about the visitor (the session, moderation rights, their feeds) is left for the browser to ask.
  */
-const PUBLIC_QUERY_ROOTS = new Set(["config", "feeds", "submissions", "leaderboard", "rss", "queue-health"]);
+const PUBLIC_QUERY_ROOTS = new Set([
+  "config",
+  "feeds",
+  "submissions",
+  "leaderboard",
+  "rss",
+  "queue-health",
+  "trust",
+]);
 
 export function isPublicQuery(query: Pick<Query, "queryKey">): boolean {
   const root = query.queryKey[0];

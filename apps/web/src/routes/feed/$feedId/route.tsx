@@ -6,6 +6,7 @@ import { type TabLink, TabNav } from "#web/components/ui/tabs";
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
 import { FeedNotFound } from "#web/features/feeds/components/FeedNotFound";
+import { feedTrustQueryOptions } from "#web/features/governance/api";
 import { FeedTrust } from "#web/features/governance/components/FeedTrust";
 import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 import { useFeedEditorAccess } from "#web/features/moderation/api";
@@ -20,6 +21,7 @@ export const Route = createFileRoute("/feed/$feedId")({
     // The catch-all feed collects everything and belongs to no one: it has no page of its own.
     if (params.feedId.toLowerCase() === ALL_FEED_ID) throw notFound();
     void queryClient.prefetchQuery(feedQueryOptions(params.feedId));
+    void queryClient.prefetchQuery(feedTrustQueryOptions(params.feedId));
   },
   component: FeedLayout,
   notFoundComponent: FeedRouteNotFound,
