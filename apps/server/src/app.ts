@@ -17,6 +17,7 @@ import { AppError, toAppError } from "./errors.ts";
 import { reservedFeedWrites } from "./feeds/reserved.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { feedSecretRoutes } from "./feeds/secret-routes.ts";
+import { governanceRoutes } from "./governance/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
@@ -158,6 +159,7 @@ export function createApp(options: AppOptions) {
     uploadRoutes,
     leaderboardRoutes,
     reputationRoutes,
+    governanceRoutes,
     queueRoutes,
     activityRoutes,
     pluginRoutes,

@@ -1637,6 +1637,23 @@ export interface paths {
                             undoWindowSeconds?: number;
                             nameRejectersInLog?: boolean;
                             decideWithinHours?: number;
+                            quorum?: {
+                                approvals: number;
+                                /** @enum {string} */
+                                rejection: "veto" | "majority";
+                            };
+                            trust?: {
+                                enabled: boolean;
+                                minApproved: number;
+                                minApprovalRate: number;
+                                lastDecided: number;
+                                withinDays?: number;
+                                confirmAfterDays: number;
+                                pinned?: {
+                                    trusted?: string[];
+                                    untrusted?: string[];
+                                };
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -1848,6 +1865,23 @@ export interface paths {
                                         undoWindowSeconds?: number;
                                         nameRejectersInLog?: boolean;
                                         decideWithinHours?: number;
+                                        quorum?: {
+                                            approvals: number;
+                                            /** @enum {string} */
+                                            rejection: "veto" | "majority";
+                                        };
+                                        trust?: {
+                                            enabled: boolean;
+                                            minApproved: number;
+                                            minApprovalRate: number;
+                                            lastDecided: number;
+                                            withinDays?: number;
+                                            confirmAfterDays: number;
+                                            pinned?: {
+                                                trusted?: string[];
+                                                untrusted?: string[];
+                                            };
+                                        };
                                     } & {
                                         [key: string]: unknown;
                                     };
@@ -2161,6 +2195,23 @@ export interface paths {
                                         undoWindowSeconds?: number;
                                         nameRejectersInLog?: boolean;
                                         decideWithinHours?: number;
+                                        quorum?: {
+                                            approvals: number;
+                                            /** @enum {string} */
+                                            rejection: "veto" | "majority";
+                                        };
+                                        trust?: {
+                                            enabled: boolean;
+                                            minApproved: number;
+                                            minApprovalRate: number;
+                                            lastDecided: number;
+                                            withinDays?: number;
+                                            confirmAfterDays: number;
+                                            pinned?: {
+                                                trusted?: string[];
+                                                untrusted?: string[];
+                                            };
+                                        };
                                     } & {
                                         [key: string]: unknown;
                                     };
@@ -2404,6 +2455,23 @@ export interface paths {
                             undoWindowSeconds?: number;
                             nameRejectersInLog?: boolean;
                             decideWithinHours?: number;
+                            quorum?: {
+                                approvals: number;
+                                /** @enum {string} */
+                                rejection: "veto" | "majority";
+                            };
+                            trust?: {
+                                enabled: boolean;
+                                minApproved: number;
+                                minApprovalRate: number;
+                                lastDecided: number;
+                                withinDays?: number;
+                                confirmAfterDays: number;
+                                pinned?: {
+                                    trusted?: string[];
+                                    untrusted?: string[];
+                                };
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -2615,6 +2683,23 @@ export interface paths {
                                         undoWindowSeconds?: number;
                                         nameRejectersInLog?: boolean;
                                         decideWithinHours?: number;
+                                        quorum?: {
+                                            approvals: number;
+                                            /** @enum {string} */
+                                            rejection: "veto" | "majority";
+                                        };
+                                        trust?: {
+                                            enabled: boolean;
+                                            minApproved: number;
+                                            minApprovalRate: number;
+                                            lastDecided: number;
+                                            withinDays?: number;
+                                            confirmAfterDays: number;
+                                            pinned?: {
+                                                trusted?: string[];
+                                                untrusted?: string[];
+                                            };
+                                        };
                                     } & {
                                         [key: string]: unknown;
                                     };
@@ -3387,6 +3472,23 @@ export interface paths {
                                         undoWindowSeconds?: number;
                                         nameRejectersInLog?: boolean;
                                         decideWithinHours?: number;
+                                        quorum?: {
+                                            approvals: number;
+                                            /** @enum {string} */
+                                            rejection: "veto" | "majority";
+                                        };
+                                        trust?: {
+                                            enabled: boolean;
+                                            minApproved: number;
+                                            minApprovalRate: number;
+                                            lastDecided: number;
+                                            withinDays?: number;
+                                            confirmAfterDays: number;
+                                            pinned?: {
+                                                trusted?: string[];
+                                                untrusted?: string[];
+                                            };
+                                        };
                                     } & {
                                         [key: string]: unknown;
                                     };
@@ -4191,6 +4293,14 @@ export interface paths {
                                         submittedAt: string;
                                         createdAt: string;
                                         updatedAt: string;
+                                        tally?: {
+                                            votes: {
+                                                voter: string;
+                                                /** @enum {string} */
+                                                action: "approve" | "reject";
+                                            }[];
+                                            required: number;
+                                        } | null;
                                     }[];
                                     moderationHistory: {
                                         id: number;
@@ -4359,6 +4469,14 @@ export interface paths {
                                         submittedAt: string;
                                         createdAt: string;
                                         updatedAt: string;
+                                        tally?: {
+                                            votes: {
+                                                voter: string;
+                                                /** @enum {string} */
+                                                action: "approve" | "reject";
+                                            }[];
+                                            required: number;
+                                        } | null;
                                     }[];
                                     moderationHistory: {
                                         id: number;
@@ -4538,6 +4656,14 @@ export interface paths {
                                     submittedAt: string;
                                     createdAt: string;
                                     updatedAt: string;
+                                    tally?: {
+                                        votes: {
+                                            voter: string;
+                                            /** @enum {string} */
+                                            action: "approve" | "reject";
+                                        }[];
+                                        required: number;
+                                    } | null;
                                 }[];
                                 moderationHistory: {
                                     id: number;
@@ -4688,6 +4814,14 @@ export interface paths {
                                     submittedAt: string;
                                     createdAt: string;
                                     updatedAt: string;
+                                    tally?: {
+                                        votes: {
+                                            voter: string;
+                                            /** @enum {string} */
+                                            action: "approve" | "reject";
+                                        }[];
+                                        required: number;
+                                    } | null;
                                 }[];
                                 moderationHistory: {
                                     id: number;
@@ -4800,7 +4934,15 @@ export interface paths {
                                 submissionId: string;
                                 feedId: string;
                                 /** @enum {string} */
-                                status: "approved" | "rejected";
+                                status: "approved" | "rejected" | "pending";
+                                tally?: {
+                                    votes: {
+                                        voter: string;
+                                        /** @enum {string} */
+                                        action: "approve" | "reject";
+                                    }[];
+                                    required: number;
+                                } | null;
                                 moderation: {
                                     id: number;
                                     submissionId: string;
@@ -4827,7 +4969,7 @@ export interface paths {
                                     undoes?: number;
                                     createdAt: string;
                                     updatedAt: string;
-                                };
+                                } | null;
                                 processingJobId: string | null;
                                 undoUntil: string | null;
                             };
@@ -4997,7 +5139,7 @@ export interface paths {
                                 results: {
                                     submissionId: string;
                                     /** @enum {string} */
-                                    outcome: "decided" | "already_approved" | "already_rejected" | "not_found";
+                                    outcome: "decided" | "voted" | "already_voted" | "already_approved" | "already_rejected" | "not_found";
                                     processingJobId: string | null;
                                 }[];
                             };
@@ -6058,7 +6200,7 @@ export interface paths {
                     cursor?: string;
                     limit?: number;
                     order?: "newest" | "oldest";
-                    action?: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                    action?: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                     moderator?: string;
                     network?: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss";
                     from?: string;
@@ -6092,7 +6234,7 @@ export interface paths {
                                     seq: number;
                                     at: string;
                                     /** @enum {string} */
-                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                                     /** @enum {string} */
                                     via: "app" | "reply" | "auto_approval" | "bulk_run" | "feed_source" | "system" | "api_token";
                                     network: string | null;
@@ -6295,7 +6437,7 @@ export interface paths {
                                     seq: number;
                                     at: string;
                                     /** @enum {string} */
-                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                                     /** @enum {string} */
                                     via: "app" | "reply" | "auto_approval" | "bulk_run" | "feed_source" | "system" | "api_token";
                                     network: string | null;
@@ -6317,7 +6459,7 @@ export interface paths {
                                     seq: number;
                                     at: string;
                                     /** @enum {string} */
-                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                                     /** @enum {string} */
                                     via: "app" | "reply" | "auto_approval" | "bulk_run" | "feed_source" | "system" | "api_token";
                                     network: string | null;
@@ -8783,6 +8925,23 @@ export interface paths {
                                 undoWindowSeconds?: number;
                                 nameRejectersInLog?: boolean;
                                 decideWithinHours?: number;
+                                quorum?: {
+                                    approvals: number;
+                                    /** @enum {string} */
+                                    rejection: "veto" | "majority";
+                                };
+                                trust?: {
+                                    enabled: boolean;
+                                    minApproved: number;
+                                    minApprovalRate: number;
+                                    lastDecided: number;
+                                    withinDays?: number;
+                                    confirmAfterDays: number;
+                                    pinned?: {
+                                        trusted?: string[];
+                                        untrusted?: string[];
+                                    };
+                                };
                             } & {
                                 [key: string]: unknown;
                             };
@@ -11216,6 +11375,98 @@ export interface paths {
                 };
                 /** @description No such feed (NOT_FOUND) */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/trust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Earned trust in feeds that have it on: a feed's curators (trusted first) or one curator's feeds (an account or a handle), each with why ("12 of 13 approved in the last 30 days") and when it last changed */
+        get: {
+            parameters: {
+                query?: {
+                    feedId?: string;
+                    curator?: string;
+                    trusted?: "true" | "false";
+                    page?: number | null;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of curators' standings */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                items: {
+                                    feedId: string;
+                                    feedName: string | null;
+                                    curator: string;
+                                    account: string | null;
+                                    trusted: boolean;
+                                    /** @enum {string|null} */
+                                    pinned: "trusted" | "untrusted" | null;
+                                    approved: number;
+                                    decided: number;
+                                    explanation: string;
+                                    changedAt: string;
+                                    evaluatedAt: string;
+                                }[];
+                                pagination: {
+                                    page: number;
+                                    limit: number;
+                                    hasNextPage: boolean;
+                                    totalCount: number;
+                                    totalCountCapped?: boolean;
+                                    offset?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
                     headers: {
                         [name: string]: unknown;
                     };

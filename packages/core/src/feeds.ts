@@ -12,6 +12,12 @@ import {
   MIN_POLLING_INTERVAL_MS,
 } from "./feed-rules.ts";
 import {
+  GOVERNANCE_MESSAGES,
+  MAX_QUORUM_APPROVALS,
+  QUORUM_REJECTION_RULES,
+  TRUST_LIMITS,
+} from "./governance-rules.ts";
+import {
   isValidTimezone,
   RECAP_ID_PATTERN,
   RECAP_LIMITS,
@@ -191,6 +197,47 @@ export const nearIntegrationSchema = z.strictObject({
 });
 export type NearIntegration = z.infer<typeof nearIntegrationSchema>;
 
+/** A whole number in [min, max], one message for every way to miss it. */
+const wholeNumber = (min: number, max: number, message: string) =>
+  z.number(message).refine((value) => Number.isInteger(value) && value >= min && value <= max, message);
+
+/** Quorum decisions (docs/decisions/0033): k distinct approvers, and how a post is rejected. */
+export const quorumPolicySchema = z.strictObject({
+  approvals: wholeNumber(1, MAX_QUORUM_APPROVALS, GOVERNANCE_MESSAGES.approvals),
+  rejection: z.enum(QUORUM_REJECTION_RULES, GOVERNANCE_MESSAGES.rejection),
+});
+
+const pinnedNames = z
+  .array(z.string().trim().min(1, GOVERNANCE_MESSAGES.pin).max(200, GOVERNANCE_MESSAGES.pin))
+  .max(TRUST_LIMITS.pins, `At most ${TRUST_LIMITS.pins} pinned curators`);
+
+/** Earned trust (docs/decisions/0033): who becomes trusted in this feed, and whom the owners pin in or out. */
+export const trustPolicySchema = z.strictObject({
+  enabled: z.boolean(),
+  minApproved: wholeNumber(
+    TRUST_LIMITS.minApproved.min,
+    TRUST_LIMITS.minApproved.max,
+    GOVERNANCE_MESSAGES.minApproved,
+  ),
+  minApprovalRate: wholeNumber(0, 100, GOVERNANCE_MESSAGES.minApprovalRate),
+  lastDecided: wholeNumber(
+    TRUST_LIMITS.lastDecided.min,
+    TRUST_LIMITS.lastDecided.max,
+    GOVERNANCE_MESSAGES.lastDecided,
+  ),
+  withinDays: wholeNumber(
+    TRUST_LIMITS.withinDays.min,
+    TRUST_LIMITS.withinDays.max,
+    GOVERNANCE_MESSAGES.withinDays,
+  ).optional(),
+  confirmAfterDays: wholeNumber(
+    TRUST_LIMITS.confirmAfterDays.min,
+    TRUST_LIMITS.confirmAfterDays.max,
+    GOVERNANCE_MESSAGES.confirmAfterDays,
+  ),
+  pinned: z.strictObject({ trusted: pinnedNames.optional(), untrusted: pinnedNames.optional() }).optional(),
+});
+
 export const feedConfigSchema = z
   .looseObject({
     id: feedIdSchema,
@@ -240,6 +287,10 @@ export const feedConfigSchema = z
             DECIDE_WITHIN_MESSAGE,
           )
           .optional(),
+        /** Decisions by k distinct approvers (none: one approval decides). */
+        quorum: quorumPolicySchema.optional(),
+        /** Earned trust (none: off). */
+        trust: trustPolicySchema.optional(),
       })
       .optional(),
     acknowledgements: acknowledgementsSchema.optional(),

@@ -20,6 +20,8 @@ export * from "./feed-rules.ts";
 export * from "./feed-secrets.ts";
 export * from "./feed-sources.ts";
 export * from "./feeds.ts";
+export * from "./governance.ts";
+export * from "./governance-rules.ts";
 export * from "./leaderboard.ts";
 export * from "./leaderboard-rules.ts";
 export * from "./moderation.ts";

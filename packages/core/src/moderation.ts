@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pagedSchema } from "./envelope.ts";
+import { tallySchema } from "./governance.ts";
 import { MODERATOR_REASONS } from "./moderation-rules.ts";
 import { PLATFORMS } from "./platforms.ts";
 import { MODERATION_SOURCES, MODERATOR_ID_TYPES } from "./submission-rules.ts";
@@ -36,8 +37,12 @@ export type ModerateRequest = z.infer<typeof moderateRequestSchema>;
 export const moderationOutcomeSchema = z.object({
   submissionId: z.string(),
   feedId: z.string(),
-  status: z.enum(["approved", "rejected"]),
-  moderation: moderationRecordSchema,
+  /** Pending: the feed decides by a quorum, and this vote did not settle the post (see `tally`). */
+  status: z.enum(["approved", "rejected", "pending"]),
+  /** In a quorum feed: the votes after this one, and the approvals needed. */
+  tally: tallySchema.nullable().optional(),
+  /** The decision's history row; null for a vote that left the post pending. */
+  moderation: moderationRecordSchema.nullable(),
   processingJobId: z.string().nullable(),
   /** Until when the approval can be undone (the feed's undo window); null when it publishes at once. */
   undoUntil: z.string().nullable(),
@@ -95,6 +100,10 @@ export type BulkModerateRequest = z.infer<typeof bulkModerateRequestSchema>;
 
 export const BULK_DECISION_OUTCOMES = [
   "decided",
+  /** A quorum feed: the vote counted, the post still waits for more. */
+  "voted",
+  /** A quorum feed: this person had voted on the post already. */
+  "already_voted",
   "already_approved",
   "already_rejected",
   "not_found",

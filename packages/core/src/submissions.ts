@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
+import { tallySchema } from "./governance.ts";
 import { PLATFORMS } from "./platforms.ts";
 import {
   MAX_SEARCH_LENGTH,
@@ -146,6 +147,8 @@ export const submissionFeedSchema = z.object({
   submittedAt: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** In a feed that decides by a quorum (k > 1): the votes of the current round and k; absent elsewhere. */
+  tally: tallySchema.nullable().optional(),
 });
 export type SubmissionFeed = z.infer<typeof submissionFeedSchema>;
 

@@ -991,7 +991,15 @@ export const bulkRunItems = pgTable(
     position: integer("position").notNull(),
     submissionId: text("submission_id").notNull(),
     outcome: text("outcome", {
-      enum: ["decided", "already_approved", "already_rejected", "not_found", "undone"],
+      enum: [
+        "decided",
+        "voted",
+        "already_voted",
+        "already_approved",
+        "already_rejected",
+        "not_found",
+        "undone",
+      ],
     }),
   },
   (t) => [primaryKey({ columns: [t.runId, t.position] })],
@@ -1295,4 +1303,74 @@ export const emailDays = pgTable(
     unsubscribed: integer("unsubscribed").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.feedId, t.day] })],
+);
+
+/**
+ * Votes in feeds that decide by a quorum (docs/decisions/0033): one row per person per post and round. A person is
+ * their Curate account when the handle they voted with is linked to one (one person across networks), else that
+ * handle; an undo withdraws the round's votes, so the post is voted on afresh.
+ */
+export const moderationVotes = pgTable(
+  "moderation_votes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    submissionId: text("submission_id")
+      .notNull()
+      .references(() => submissions.tweetId, { onDelete: "cascade" }),
+    /** `near:<account>` or `handle:<handle key>`: who counts once. */
+    voterKey: text("voter_key").notNull(),
+    /** The voter as tallies show them: the handle they voted with (`@carol.bsky.social`) or their account. */
+    voterLabel: text("voter_label").notNull(),
+    /** Who voted as the moderation history names a decider: the account, or the handle key they replied with. */
+    moderatorAccountId: text("moderator_account_id").notNull(),
+    moderatorAccountIdType: text("moderator_account_id_type", {
+      enum: ["near", "platform_username"],
+    }).notNull(),
+    action: text("action", { enum: ["approve", "reject"] }).notNull(),
+    source: text("source", {
+      enum: ["ui", "platform_comment", "auto_approval", "super_admin_direct"],
+    }).notNull(),
+    createdAt: createdAt(),
+    withdrawnAt: timestamp("withdrawn_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("moderation_votes_current_idx")
+      .on(t.feedId, t.submissionId, t.voterKey)
+      .where(sql`withdrawn_at is null`),
+    index("moderation_votes_link_idx").on(t.submissionId, t.feedId),
+  ],
+);
+
+/**
+ * Each curator's standing in each feed with earned trust on (docs/decisions/0033): whether trusted, why, and when
+ * that last changed (a promotion or demotion, also in the feed's moderation log).
+ */
+export const curatorTrust = pgTable(
+  "curator_trust",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    /** `near:<account>` or `handle:<curator key>`, as votes key people. */
+    personKey: text("person_key").notNull(),
+    /** The curator as shown: their account, or their handle key. */
+    curator: text("curator").notNull(),
+    account: text("account"),
+    trusted: boolean("trusted").notNull(),
+    pinned: text("pinned", { enum: ["trusted", "untrusted"] }),
+    approved: integer("approved").notNull().default(0),
+    decided: integer("decided").notNull().default(0),
+    explanation: text("explanation").notNull(),
+    changedAt: timestamp("changed_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    evaluatedAt: timestamp("evaluated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.feedId, t.personKey] }),
+    index("curator_trust_feed_idx").on(t.feedId, t.trusted, t.changedAt),
+    index("curator_trust_curator_idx").on(t.curator),
+    index("curator_trust_account_idx").on(t.account),
+  ],
 );

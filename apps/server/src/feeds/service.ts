@@ -10,6 +10,7 @@ import {
   feedDestinations,
   handleKey,
   moderatorReason,
+  trustPolicyOf,
   type XSearchWait,
 } from "@curate/core";
 import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
@@ -19,6 +20,7 @@ import type { Database } from "../db/index.ts";
 import { feeds, submissions } from "../db/schema.ts";
 import { containsPattern, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { reevaluatePins } from "../governance/trust.ts";
 import { xSearchWaitOf } from "../intake/x-budget-store.ts";
 import { moderationChanges } from "../moderation-log/config-changes.ts";
 import { logLater, withModerationLog } from "../moderation-log/journal.ts";
@@ -327,6 +329,7 @@ export async function createFeed(
     if (inserted) {
       await recordCreation(tx, inserted, creator.nearAccountId);
       logLater(tx, moderationChanges(null, inserted, creator.nearAccountId));
+      await reevaluatePins(tx, id, null, trustPolicyOf(inserted.config));
     }
     return inserted;
   });
@@ -380,6 +383,8 @@ export async function updateFeed(
     if (updated) {
       await recordSave(tx, previous, updated, user.nearAccountId, provenance);
       logLater(tx, moderationChanges(previous, updated, user.nearAccountId));
+      // A pin takes effect when saved; a changed quorum or bar judges posts and curators at their next event.
+      await reevaluatePins(tx, id, trustPolicyOf(previous.config), trustPolicyOf(updated.config));
     }
     return updated;
   });

@@ -2,6 +2,7 @@ import {
   ALL_FEED_ID,
   canModerateFor,
   canonicalPostUrl,
+  decidesByVotes,
   handleKey,
   handleOnPlatform,
   listedHandles,
@@ -11,6 +12,7 @@ import {
   namedPostsIn,
   type Platform,
   parseCommand,
+  quorumPolicyOf,
   submissionKey,
 } from "@curate/core";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
@@ -22,6 +24,7 @@ import { activities, feeds, sourceCursors, submissionFeeds, submissions } from "
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
+import { isTrustedCurator } from "../governance/trust.ts";
 import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
 import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { mentionNetwork } from "../operations/intake-sources.ts";
@@ -60,7 +63,8 @@ type FeedRow = Pick<typeof feeds.$inferSelect, "id" | "config" | "createdBy" | "
 
 export interface IngestOutcome {
   submitted: Array<{ submissionId: string; feedId: string; status: "pending" | "approved" }>;
-  moderated: Array<{ submissionId: string; feedId: string; status: "approved" | "rejected" }>;
+  /** Decisions made; pending: a vote counted in a quorum feed, the post waits for more. */
+  moderated: Array<{ submissionId: string; feedId: string; status: "approved" | "rejected" | "pending" }>;
   /** The user a `!link <code>` post linked its author's handle to. */
   linkedTo?: number;
   ignored?: string;
@@ -276,17 +280,24 @@ async function handleSubmit(
     if (!(await linkToFeed(tx, target, feed.id, curator, at))) continue;
     logLater(tx, [submissionDraft(target, feed.id, mention, curator, curatorActor.nearAccountId)]);
     await acknowledgeSubmission(tx, target.id, feed, mention.id);
-    if (canModerateFor(moderatorReason(feed, curatorActor))) {
-      await moderateLink(tx, {
+    // An approver's own submission, or a trusted curator's, counts as their approval (in a quorum feed: one vote).
+    const moderates = canModerateFor(moderatorReason(feed, curatorActor));
+    const trusted = !moderates && (await isTrustedCurator(tx, feed, authorKey(mention)));
+    if (moderates || trusted) {
+      const decided = await moderateLink(tx, {
         submissionId: target.id,
         feedId: feed.id,
         action: "approve",
         moderatorAccountId: authorKey(mention),
         moderatorAccountIdType: "platform_username",
         source: "auto_approval",
-        origin: { account: curatorActor.nearAccountId ?? null },
+        origin: { account: curatorActor.nearAccountId ?? null, ...(trusted ? { trusted } : {}) },
       });
-      outcome.submitted.push({ submissionId: target.id, feedId: feed.id, status: "approved" });
+      outcome.submitted.push({
+        submissionId: target.id,
+        feedId: feed.id,
+        status: decided.status === "approved" ? "approved" : "pending",
+      });
     } else {
       outcome.submitted.push({ submissionId: target.id, feedId: feed.id, status: "pending" });
     }
@@ -423,7 +434,9 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
       if (link.status !== "pending") continue;
       if (feedIds.length && !feedIds.includes(link.feedId)) continue;
       if (!canModerateFor(moderatorReason(link, moderator))) continue;
-      link.status = action === "approve" ? "approved" : "rejected";
+      // A quorum feed takes every approver's vote; the votes decide when the post is settled.
+      if (!decidesByVotes(quorumPolicyOf(link.config)))
+        link.status = action === "approve" ? "approved" : "rejected";
       planned.push({
         outcome,
         input: {
@@ -654,6 +667,7 @@ export async function ingestMentionBatch(
           );
         }
         const autoApprovals: ModerationInput[] = [];
+        const autoApproved: Array<IngestOutcome["submitted"][number]> = [];
         logLater(
           tx,
           newLinks.map(({ submit, feed }) =>
@@ -670,7 +684,9 @@ export async function ingestMentionBatch(
           const actor = actors.get(actorKey(submit.mention)) ?? {};
           const outcome = outcomes[submit.index];
           await acknowledgeSubmission(tx, submit.target.id, feed, submit.mention.id);
-          if (canModerateFor(moderatorReason(feed, actor))) {
+          const moderates = canModerateFor(moderatorReason(feed, actor));
+          const trusted = !moderates && (await isTrustedCurator(tx, feed, authorKey(submit.mention)));
+          if (moderates || trusted) {
             autoApprovals.push({
               submissionId: submit.target.id,
               feedId: feed.id,
@@ -678,15 +694,25 @@ export async function ingestMentionBatch(
               moderatorAccountId: authorKey(submit.mention),
               moderatorAccountIdType: "platform_username",
               source: "auto_approval",
-              origin: { account: actor.nearAccountId ?? null },
+              origin: { account: actor.nearAccountId ?? null, ...(trusted ? { trusted } : {}) },
             });
-            outcome.submitted.push({ submissionId: submit.target.id, feedId: feed.id, status: "approved" });
+            const entry: IngestOutcome["submitted"][number] = {
+              submissionId: submit.target.id,
+              feedId: feed.id,
+              status: "approved",
+            };
+            outcome.submitted.push(entry);
+            autoApproved.push(entry);
           } else {
             outcome.submitted.push({ submissionId: submit.target.id, feedId: feed.id, status: "pending" });
           }
         }
-        // Links this batch made: nobody else can have decided them, so each is approved.
-        await moderateLinks(tx, autoApprovals);
+        // Links this batch made: nobody else can have decided them, so each is approved (or, in a quorum feed,
+        // has its curator's vote).
+        const decided = await moderateLinks(tx, autoApprovals);
+        for (const [index, entry] of autoApproved.entries()) {
+          if (decided[index]?.status === "pending") entry.status = "pending";
+        }
       }
     }
 

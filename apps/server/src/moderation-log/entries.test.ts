@@ -368,7 +368,7 @@ describe("the moderation log's entries", () => {
       "limit=101",
       "cursor=abc",
       "order=sideways",
-      "action=vote",
+      "action=ballot",
       "from=2026-13-45",
       "network=fax",
     ]) {

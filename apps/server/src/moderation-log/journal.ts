@@ -219,6 +219,15 @@ async function anonymousRejections(tx: Database, feedIds: string[]): Promise<Set
   return new Set(rows.filter((row) => row.named === false).map((row) => row.id));
 }
 
+/** A rejection, a retraction, or a quorum feed's vote to reject: what `nameRejectersInLog: false` keeps anonymous. */
+function isRejection(draft: LogDraft): boolean {
+  return (
+    draft.action === "reject" ||
+    draft.action === "retract" ||
+    (draft.action === "vote" && draft.details?.vote === "reject")
+  );
+}
+
 const ROWS_PER_INSERT = 500;
 
 /**
@@ -231,13 +240,10 @@ export async function appendToLog(tx: Database, entries: readonly LogDraft[]): P
   const feedIds = [...new Set(entries.map((entry) => entry.feedId))].sort();
   const { heads, nowMs } = await lockHeads(tx, feedIds);
   for (const feedId of feedIds) if (!heads.has(feedId)) heads.set(feedId, await openLog(tx, feedId, nowMs));
-  const anonymous = entries.some((entry) => entry.action === "reject" || entry.action === "retract")
-    ? await anonymousRejections(tx, feedIds)
-    : new Set<string>();
+  const anonymous = entries.some(isRejection) ? await anonymousRejections(tx, feedIds) : new Set<string>();
 
   const rows = entries.map((draft) => {
-    const actorHidden =
-      anonymous.has(draft.feedId) && (draft.action === "reject" || draft.action === "retract");
+    const actorHidden = anonymous.has(draft.feedId) && isRejection(draft);
     const row = chained(draft.feedId, heads.get(draft.feedId) as Head, nowMs, {
       action: draft.action,
       via: draft.via,

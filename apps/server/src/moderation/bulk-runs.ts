@@ -270,8 +270,9 @@ export async function runBulkRun(
       await tx
         .update(bulkRuns)
         .set({
-          decided: sql`${bulkRuns.decided} + ${tally("decided")}`,
-          alreadyDecided: sql`${bulkRuns.alreadyDecided} + ${tally("already_approved") + tally("already_rejected")}`,
+          // In a quorum feed the run's part is a vote: counted as its work, a repeated vote as already decided.
+          decided: sql`${bulkRuns.decided} + ${tally("decided") + tally("voted")}`,
+          alreadyDecided: sql`${bulkRuns.alreadyDecided} + ${tally("already_approved") + tally("already_rejected") + tally("already_voted")}`,
           failed: sql`${bulkRuns.failed} + ${tally("not_found")}`,
           firstUndoUntil: first
             ? sql`least(coalesce(${bulkRuns.firstUndoUntil}, ${first}), ${first})`

@@ -7,6 +7,7 @@ import type { Database } from "../db/index.ts";
 import { moderationHistory, processingJobs, submissionFeeds } from "../db/schema.ts";
 import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
+import { reevaluateCuratorsOf } from "../governance/trust.ts";
 import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { requestRetraction } from "../processing/retraction.ts";
 import { livePublications } from "../publications/ledger.ts";
@@ -124,6 +125,8 @@ export async function retractSubmission(
         details: { publications: entries.length, cancelledJobs: cancelled.length },
       },
     ]);
+    // A retraction counts against the curator's earned trust at once.
+    await reevaluateCuratorsOf(tx, [{ submissionId, feedId }]);
     const retractionJobId = entries.length
       ? await requestRetraction(tx, { submissionId, feedId, entries, requestedBy: user.nearAccountId })
       : null;

@@ -4,12 +4,14 @@ import {
   type BulkFilter,
   type BulkModerateRequest,
   type BulkModerationAnswer,
+  decidesByVotes,
   type ModerateRequest,
   type ModerationOutcome,
   type ModerationRecord,
   moderatorFields,
   normaliseFeedId,
   splitHandleKey,
+  type Tally,
   type UndoAnswer,
   type UndoRequest,
 } from "@curate/core";
@@ -21,6 +23,8 @@ import { activities, moderationHistory, processingJobs, submissionFeeds } from "
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
 import { moderationRight } from "../feeds/permissions.ts";
+import { reevaluateCuratorsOf } from "../governance/trust.ts";
+import { castVote, governanceOf, voteDraft, withdrawVotes } from "../governance/votes.ts";
 import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import { approvalJobKey, requestProcessing } from "../processing/requests.ts";
@@ -44,24 +48,33 @@ export interface DecisionOrigin {
   /** The Curate account the deciding handle is linked to. */
   account?: string | null;
   bulkRunId?: string;
+  /** An auto-approval because the curator is trusted in the feed (earned trust, decision 0033). */
+  trusted?: boolean;
 }
 
 /** A decision as the feed's moderation log records it: who (account and handle), from where, on what. */
-function decisionDraft(input: ModerationInput, note: string | null): LogDraft {
+function viaOf(input: ModerationInput): LogDraft["via"] {
+  return input.origin?.bulkRunId !== undefined
+    ? "bulk_run"
+    : input.source === "platform_comment"
+      ? "reply"
+      : input.source === "auto_approval"
+        ? "auto_approval"
+        : "app";
+}
+
+function decisionDraft(input: ModerationInput, note: string | null, tally?: Tally): LogDraft {
   const byHandle = input.moderatorAccountIdType === "platform_username";
   const identity = byHandle ? splitHandleKey(input.moderatorAccountId) : null;
-  const via =
-    input.origin?.bulkRunId !== undefined
-      ? "bulk_run"
-      : input.source === "platform_comment"
-        ? "reply"
-        : input.source === "auto_approval"
-          ? "auto_approval"
-          : "app";
+  const details: Record<string, unknown> = {
+    ...(input.origin?.bulkRunId ? { bulkRun: input.origin.bulkRunId } : {}),
+    ...(input.origin?.trusted ? { trustedCurator: true } : {}),
+    ...(tally ? { quorum: quorumDetails(tally) } : {}),
+  };
   return {
     feedId: input.feedId,
     action: input.action,
-    via,
+    via: viaOf(input),
     network: identity?.platform ?? null,
     actor: {
       account: byHandle ? (input.origin?.account ?? null) : input.moderatorAccountId,
@@ -69,8 +82,36 @@ function decisionDraft(input: ModerationInput, note: string | null): LogDraft {
     },
     item: input.submissionId,
     note,
-    details: input.origin?.bulkRunId ? { bulkRun: input.origin.bulkRunId } : null,
+    details: Object.keys(details).length ? details : null,
   };
+}
+
+/**
+ * Who made the quorum, as the decision's log entry records it: the approvers by name, the rejections counted only
+ * (each is named in its own vote entry, which `nameRejectersInLog: false` keeps anonymous).
+ */
+function quorumDetails(tally: Tally) {
+  return {
+    required: tally.required,
+    approvals: tally.votes.filter((vote) => vote.action === "approve").map((vote) => vote.voter),
+    rejections: tally.votes.filter((vote) => vote.action === "reject").length,
+  };
+}
+
+/** A vote as the log records it: the person, the network they voted from, and where the tally stands. */
+function loggedVote(input: ModerationInput, tally: Tally): LogDraft {
+  const identity =
+    input.moderatorAccountIdType === "platform_username" ? splitHandleKey(input.moderatorAccountId) : null;
+  return voteDraft(
+    {
+      ...input,
+      account: input.origin?.account ?? null,
+      via: viaOf(input),
+      network: identity?.platform ?? null,
+      handle: identity?.handle ?? null,
+    },
+    tally,
+  );
 }
 
 /**
@@ -89,6 +130,11 @@ export async function moderateLink(tx: Database, input: ModerationInput): Promis
     );
   if (!existing) {
     throw AppError.notFound(`Submission "${input.submissionId}" is not in feed "${input.feedId}".`);
+  }
+  if (existing.status === "pending") {
+    throw AppError.conflict(
+      `You have already voted on "${input.submissionId}" in "${input.feedId}": it waits for other approvers.`,
+    );
   }
   throw AppError.conflict(
     `Submission "${input.submissionId}" is already ${existing.status} in "${input.feedId}".`,
@@ -116,15 +162,100 @@ const linkKey = (link: { submissionId: string; feedId: string }) =>
   `${link.submissionId}\u0000${link.feedId}`;
 
 /**
- * `moderateLink` for many links at once, with one statement per table whatever their number (intake applies a page
- * of replies, a bulk run a chunk): each link still pending is decided, in the order given. A link that is not
- * pending any more (decided meanwhile, or earlier in the list) answers null and nothing is written for it.
+ * `moderateLink` for many links at once (intake applies a page of replies, a bulk run a chunk): each link still
+ * pending is decided, in the order given. A link that is not pending any more (decided meanwhile, or earlier in the
+ * list) answers null and nothing is written for it.
+ *
+ * In a feed that decides by a quorum (k > 1, decision 0033) each input is one person's vote instead: it is counted
+ * once per person and round, logged, and answered as pending until the votes settle the post — then the post is
+ * decided as a single decision would be, under the voter who settled it, and its undo window starts. A person's
+ * second vote answers null. Feeds with earned trust evaluate the curators of what was decided.
  */
 export async function moderateLinks(
   tx: Database,
   inputs: readonly ModerationInput[],
 ): Promise<Array<ModerationOutcome | null>> {
   if (inputs.length === 0) return [];
+  const governance = await governanceOf(
+    tx,
+    inputs.map((input) => input.feedId),
+  );
+  const answers: Array<ModerationOutcome | null> = inputs.map(() => null);
+  const direct: number[] = [];
+  for (const [index, input] of inputs.entries()) {
+    const quorum = governance.get(input.feedId)?.quorum;
+    if (!quorum || !decidesByVotes(quorum)) {
+      direct.push(index);
+      continue;
+    }
+    const vote = await castVote(tx, { ...input, account: input.origin?.account ?? null }, quorum);
+    if (vote.kind !== "counted") continue;
+    logLater(tx, [loggedVote(input, vote.tally)]);
+    if (vote.outcome === "pending" || !vote.decider) {
+      answers[index] = {
+        submissionId: input.submissionId,
+        feedId: input.feedId,
+        status: "pending",
+        tally: vote.tally,
+        processingJobId: null,
+        undoUntil: null,
+        moderation: null,
+      };
+      continue;
+    }
+    // Settled now, so a later vote in this call finds the post decided. The decision is the quorum's, recorded
+    // under the latest voter who voted its way (this one, unless an approval completed a majority of rejections).
+    const decider = vote.decider;
+    const byThisVoter =
+      decider.action === input.action && decider.moderatorAccountId === input.moderatorAccountId;
+    const [outcome] = await settleLinks(
+      tx,
+      [
+        byThisVoter
+          ? input
+          : {
+              ...input,
+              action: decider.action,
+              moderatorAccountId: decider.moderatorAccountId,
+              moderatorAccountIdType: decider.moderatorAccountIdType,
+              source: decider.source,
+              note: null,
+              origin: { bulkRunId: input.origin?.bulkRunId },
+            },
+      ],
+      [vote.tally],
+    );
+    answers[index] = outcome ? { ...outcome, tally: vote.tally } : null;
+  }
+  const settled = await settleLinks(
+    tx,
+    direct.map((index) => inputs[index]),
+    [],
+  );
+  for (const [position, outcome] of settled.entries()) answers[direct[position]] = outcome;
+  await reevaluateCuratorsOf(
+    tx,
+    answers.flatMap((outcome) => (outcome && outcome.status !== "pending" ? [outcome] : [])),
+    governance,
+  );
+  return answers;
+}
+
+/**
+ * Decides pending links with one statement per table whatever their number: the status changes only where still
+ * pending, with its history row, log entry (with the quorum that made it, if any), activity and processing request.
+ */
+async function settleLinks(
+  tx: Database,
+  inputs: readonly ModerationInput[],
+  tallies: ReadonlyArray<Tally | undefined>,
+): Promise<Array<ModerationOutcome | null>> {
+  if (inputs.length === 0) return [];
+  const tallyOfLink = new Map<string, Tally>();
+  for (const [index, input] of inputs.entries()) {
+    const tally = tallies[index];
+    if (tally) tallyOfLink.set(linkKey(input), tally);
+  }
   const firstOfLink = new Map<string, ModerationInput>();
   for (const input of inputs) if (!firstOfLink.has(linkKey(input))) firstOfLink.set(linkKey(input), input);
   const statusOf = (input: ModerationInput) => (input.action === "approve" ? "approved" : "rejected");
@@ -161,7 +292,9 @@ export async function moderateLinks(
   const historyOf = new Map(histories.map((history) => [linkKey(history), history]));
   logLater(
     tx,
-    decided.map((input) => decisionDraft(input, historyOf.get(linkKey(input))?.note ?? null)),
+    decided.map((input) =>
+      decisionDraft(input, historyOf.get(linkKey(input))?.note ?? null, tallyOfLink.get(linkKey(input))),
+    ),
   );
 
   await tx.insert(activities).values(
@@ -360,8 +493,13 @@ export async function decideChunk(tx: Database, decision: ChunkDecision, ids: st
     pending.map((submissionId) => ({ ...decision, submissionId })),
   );
   for (const [index, outcome] of outcomes.entries()) {
-    if (!outcome) continue;
     const result = results.get(pending[index]);
+    if (!outcome) {
+      // Locked and pending, so only a quorum feed leaves one undecided: this person had voted on it already.
+      if (result?.outcome === "decided") result.outcome = "already_voted";
+      continue;
+    }
+    if (result?.outcome === "decided" && outcome.status === "pending") result.outcome = "voted";
     if (result?.outcome === "decided") result.processingJobId = outcome.processingJobId;
     if (outcome.undoUntil) {
       if (!firstUndoUntil || outcome.undoUntil < firstUndoUntil) firstUndoUntil = outcome.undoUntil;
@@ -480,6 +618,13 @@ export async function undoChunk(
       .where(and(eq(submissionFeeds.submissionId, submissionId), eq(submissionFeeds.feedId, feedId)));
     results.push({ submissionId, outcome: "undone" });
   }
+  const undone = results.flatMap((result) => (result.outcome === "undone" ? [result.submissionId] : []));
+  // In a quorum feed the post is voted on afresh; trust counts the approval no more.
+  await withdrawVotes(tx, feedId, undone);
+  await reevaluateCuratorsOf(
+    tx,
+    undone.map((submissionId) => ({ submissionId, feedId })),
+  );
   logLater(
     tx,
     results.flatMap((result) =>

@@ -1,7 +1,9 @@
 import {
+  ANONYMOUS_VOTER,
   curatorFields,
   handleOnPlatform,
   isTextSearch,
+  MAX_QUORUM_APPROVALS,
   moderatorFields,
   type Paged,
   PLATFORMS,
@@ -15,15 +17,33 @@ import { containsPattern, isoUtc, queryRows, queryRowsPrepared } from "../db/sql
 import { AppError } from "../errors.ts";
 import { findFeed } from "../feeds/service.ts";
 
+/** The approvals a link's feed requires (its quorum's k), as text; null without a quorum. */
+const quorumOfLink = sql`(fq.config #>> '{moderation,quorum,approvals}')`;
+
+/** Whether the link's feed keeps rejecters anonymous (`moderation.nameRejectersInLog: false`): tallies do too. */
+const rejectersHidden = sql`coalesce(fq.config #>> '{moderation,nameRejectersInLog}' = 'false', false)`;
+
+/**
+ * A link's tally in a feed that decides by a quorum (k > 1): the current round's votes, oldest first, and k;
+ * null in every other feed, whose links read no votes at all (decision 0033).
+ */
+const tallyJson = sql`case when ${quorumOfLink} ~ '^[0-9]+$' and ${quorumOfLink}::int > 1 then json_build_object(
+    'votes', coalesce((select json_agg(json_build_object('voter', case when v.action = 'reject' and ${rejectersHidden}
+        then ${ANONYMOUS_VOTER} else v.voter_label end, 'action', v.action) order by v.id)
+      from moderation_votes v
+      where v.submission_id = sf2.submission_id and v.feed_id = sf2.feed_id and v.withdrawn_at is null), '[]'::json),
+    'required', least(${quorumOfLink}::int, ${sql.raw(String(MAX_QUORUM_APPROVALS))})
+  ) end`;
+
 /** The feeds a submission went to and its moderation history, built in SQL for a page of rows at once. */
 const feedsJson = sql`coalesce((
   select json_agg(json_build_object(
-    'submissionId', sf2.submission_id, 'feedId', sf2.feed_id, 'feedName', (select f2.name from feeds f2 where f2.id = sf2.feed_id), 'status', sf2.status,
+    'submissionId', sf2.submission_id, 'feedId', sf2.feed_id, 'feedName', fq.name, 'status', sf2.status,
     'curatorId', sf2.curator_id, 'curatorUsername', sf2.curator_username, 'curatorNotes', sf2.curator_notes,
     'submittedAt', ${isoUtc("sf2.submitted_at")}, 'createdAt', ${isoUtc("sf2.created_at")},
-    'updatedAt', ${isoUtc("sf2.updated_at")}
+    'updatedAt', ${isoUtc("sf2.updated_at")}, 'tally', ${tallyJson}
   ) order by sf2.submitted_at, sf2.feed_id)
-  from submission_feeds sf2
+  from submission_feeds sf2 left join feeds fq on fq.id = sf2.feed_id
   where sf2.submission_id = s.tweet_id
 ), '[]'::json)`;
 

@@ -22,6 +22,7 @@ const PUBLIC_QUERY_ROOTS = new Set([
   "rss",
   "queue-health",
   "email-status",
+  "trust",
 ]);
 
 export function isPublicQuery(query: Pick<Query, "queryKey">): boolean {

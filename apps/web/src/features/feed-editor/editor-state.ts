@@ -12,6 +12,7 @@ import {
   type WorkingConfig,
   withRssTextInStep,
 } from "./form-model";
+import type { GovernanceForm } from "./governance-form";
 
 /**
  * The edit page's state machine (document 2 §2/§4/§5): one working config, shown either as the form or as JSON
@@ -117,11 +118,23 @@ function formIssues(errors: FormErrors): FieldIssue[] {
   if (errors.decideWithinHours) {
     issues.push({ path: "moderation.decideWithinHours", message: errors.decideWithinHours });
   }
+  for (const [field, message] of Object.entries(errors.governance ?? {})) {
+    issues.push({ path: governancePath(field as keyof GovernanceForm), message });
+  }
   for (const [at, message] of Object.entries(errors.searches ?? {})) {
     const [source, search] = at.split(".");
     issues.push({ path: `sources.${source}.search.${search}.query`, message });
   }
   return issues;
+}
+
+/** Where a governance field lives in the config, as the schema's issues name it. */
+function governancePath(field: keyof GovernanceForm): string {
+  if (field === "quorumApprovals") return "moderation.quorum.approvals";
+  if (field === "rejection") return "moderation.quorum.rejection";
+  if (field === "pinnedTrusted") return "moderation.trust.pinned.trusted";
+  if (field === "pinnedUntrusted") return "moderation.trust.pinned.untrusted";
+  return `moderation.trust.${field}`;
 }
 
 /** Issues in order, each path and message once. */

@@ -15,6 +15,13 @@ import {
   scheduleProblem,
   TIMEZONE_MESSAGE,
 } from "@curate/core";
+import {
+  type GovernanceErrors,
+  type GovernanceForm,
+  governanceErrors,
+  governanceForm,
+  withGovernance,
+} from "./governance-form";
 
 /** The edit page's working config: whatever the JSON holds, unknown keys included. */
 export type WorkingConfig = Record<string, unknown>;
@@ -75,6 +82,8 @@ export interface FeedForm {
   nameRejectersInLog: boolean;
   /** The queue's service level in hours, as typed; empty means none. */
   decideWithinHours: string;
+  /** Quorum decisions and earned trust (off unless set). */
+  governance: GovernanceForm;
   /** The bot's replies on the post's network: which networks, and on which occasions. */
   acknowledgements: AcknowledgementsForm;
   recaps: RecapForm[];
@@ -176,6 +185,7 @@ export function formFromConfig(config: WorkingConfig | null): FeedForm {
     nameRejectersInLog: moderation.nameRejectersInLog !== false,
     decideWithinHours:
       typeof moderation.decideWithinHours === "number" ? String(moderation.decideWithinHours) : "",
+    governance: governanceForm(moderation),
     acknowledgements: acknowledgementsForm(c.acknowledgements),
     recaps: (Array.isArray(outputs.recap)
       ? entries(outputs.recap)
@@ -291,7 +301,7 @@ export function configFromForm(base: WorkingConfig | null, form: FeedForm): Work
   else outputs.recap = recaps;
   config.outputs = outputs;
 
-  const moderation = isEntry(config.moderation) ? { ...config.moderation } : {};
+  const moderation = withGovernance(isEntry(config.moderation) ? config.moderation : {}, form.governance);
   const approvers = withNetworks(moderation.approvers, form.approvers);
   const blacklist = withNetworks(moderation.blacklist, form.blacklist);
   if (approvers) moderation.approvers = approvers;
@@ -407,6 +417,7 @@ export interface FormErrors {
   pollingIntervalMs?: string;
   undoWindowSeconds?: string;
   decideWithinHours?: string;
+  governance?: GovernanceErrors;
   recaps?: RecapErrors;
 }
 
@@ -455,6 +466,8 @@ export function validateForm(form: FeedForm): FormErrors {
   ) {
     errors.decideWithinHours = DECIDE_WITHIN_MESSAGE;
   }
+  const governance = governanceErrors(form.governance);
+  if (governance) errors.governance = governance;
   const searches = incompleteSearches(form.sources);
   if (searches) errors.searches = searches;
   const recaps = recapErrors(form.recaps);

@@ -95,4 +95,36 @@ describe("describeEntry", () => {
         .details,
     ).toBe("Commits to the 12 decisions made before the log began.");
   });
+  it("reads votes, the quorum that decided, and promotions with their reason", () => {
+    expect(
+      describeEntry(
+        entry({
+          action: "vote",
+          fields: { details: field({ vote: "approve", approvals: 1, rejections: 0, required: 2 }) },
+        }),
+      ),
+    ).toMatchObject({ title: "Voted", details: "To approve: 1 of 2 approvals so far" });
+    expect(
+      describeEntry(
+        entry({
+          fields: { details: field({ quorum: { required: 2, approvals: ["@a", "@b"], rejections: 1 } }) },
+        }),
+      ).details,
+    ).toBe("Quorum: 2 approvals (@a, @b), 1 rejection");
+    expect(
+      describeEntry(
+        entry({
+          action: "promote",
+          via: "system",
+          fields: {
+            details: field({
+              approved: 12,
+              decided: 13,
+              explanation: "12 of 13 approved in the last 30 days",
+            }),
+          },
+        }),
+      ),
+    ).toMatchObject({ title: "Curator trusted", details: "12 of 13 approved in the last 30 days" });
+  });
 });

@@ -122,6 +122,29 @@ function describeDetails(entry: LogEntry): string | null {
         : null;
     case "submit":
       return typeof details?.source === "string" ? "Found by the feed's own source" : null;
+    case "vote": {
+      if (!details) return null;
+      const way = details.vote === "reject" ? "To reject" : "To approve";
+      return `${way}: ${details.approvals} of ${details.required} approvals so far`;
+    }
+    case "promote":
+    case "demote":
+      return typeof details?.explanation === "string" ? details.explanation : null;
+    case "approve":
+    case "reject": {
+      const quorum = details?.quorum as { approvals?: unknown; rejections?: unknown } | undefined;
+      if (quorum) {
+        const approvals = list(quorum.approvals);
+        const rejections = typeof quorum.rejections === "number" ? quorum.rejections : 0;
+        return [
+          `Quorum: ${approvals.length} ${approvals.length === 1 ? "approval" : "approvals"}${approvals.length ? ` (${approvals.join(", ")})` : ""}`,
+          rejections ? `${rejections} ${rejections === 1 ? "rejection" : "rejections"}` : "",
+        ]
+          .filter(Boolean)
+          .join(", ");
+      }
+      return details?.trustedCurator ? "Submitted by a trusted curator" : null;
+    }
     default:
       return null;
   }

@@ -10,6 +10,7 @@ import type {
   UndoAnswer,
   UndoRequest,
 } from "@curate/core";
+import { tallyText } from "@curate/core";
 import { type QueryClient, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { toast } from "#web/components/ui/toast";
@@ -17,6 +18,7 @@ import { authKeys, useCurrentUser } from "#web/features/auth/api";
 import { leaderboardKeys } from "#web/features/leaderboard/api";
 import { moderationLogKeys } from "#web/features/moderation-log/api";
 import { submissionKeys } from "#web/features/submissions/api";
+import { shortAccountId } from "#web/lib/account";
 import { ApiError, api } from "#web/lib/api";
 import { moderationKeys } from "./api";
 import { applyFeedStatus, type FeedStatusChange, listScope, type SubmissionPages } from "./cache";
@@ -118,6 +120,20 @@ export function useModerateSubmission(feedId: string, callbacks: ModerationCallb
       setStatus({ submissionId, feedId, status: action === "approve" ? "approved" : "rejected" });
     },
     onSuccess: (outcome, variables) => {
+      if (outcome.status === "pending") {
+        // A quorum feed: the vote counted, and the post waits for more approvers.
+        setStatus({ submissionId: variables.submissionId, feedId, status: "pending" });
+        toast.success("Vote counted", {
+          description: outcome.tally
+            ? tallyText(
+                outcome.tally.votes.map((vote) => ({ ...vote, voter: shortAccountId(vote.voter) })),
+                outcome.tally.required,
+              )
+            : "The post waits for more approvers.",
+        });
+        callbacks.onDecided?.(variables);
+        return;
+      }
       const undoable = undoableFor(outcome.undoUntil);
       toast.success("Success", {
         description: `Submission successfully ${ACTION_TEXT[variables.action].done}.`,
@@ -187,7 +203,10 @@ export function bulkSummary(answer: Pick<BulkModerationAnswer, "action" | "resul
   const already = answer.results.filter((result) => result.outcome.startsWith("already_")).length;
   const missing = answer.results.filter((result) => result.outcome === "not_found").length;
   const verb = ACTION_TEXT[answer.action].done;
+  const voted = answer.results.filter((result) => result.outcome === "voted").length;
   const parts = [`${decided} ${decided === 1 ? "post" : "posts"} ${verb}.`];
+  if (voted)
+    parts.push(`${voted} ${voted === 1 ? "vote" : "votes"} counted; those posts wait for more approvers.`);
   if (already) parts.push(`${already} had already been decided.`);
   if (missing) parts.push(`${missing} ${missing === 1 ? "is" : "are"} no longer in this feed.`);
   return parts.join(" ");

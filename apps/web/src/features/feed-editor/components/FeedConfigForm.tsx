@@ -16,6 +16,7 @@ import { Textarea } from "#web/components/ui/textarea";
 import type { FeedForm, FormErrors, SourceForm } from "#web/features/feed-editor/form-model";
 import type { FieldIssue } from "#web/features/feeds/mutations";
 import { Checkbox, RemoveButton, removeAt, replaceAt, Section, StepList } from "./form-parts";
+import { GovernanceSection } from "./GovernanceSection";
 import { RecapsSection } from "./RecapsSection";
 
 /** The spec names X "Twitter" in these settings; the other networks by their own names. */
@@ -44,7 +45,7 @@ interface FeedConfigFormProps {
 
 /**
  * The sections of the edit form: General, Content Sources, Output Settings, Moderation Settings (document 2 §2),
- * Acknowledgements (the bot's replies, issue 18) and Recaps (scheduled digests).
+ * Quorum and Trust (issue 32), Acknowledgements (the bot's replies, issue 18) and Recaps (scheduled digests).
  */
 export function FeedConfigForm({
   feedId,
@@ -268,6 +269,12 @@ export function FeedConfigForm({
           onChange={(value) => set("nameRejectersInLog", value)}
         />
       </Section>
+
+      <GovernanceSection
+        form={form.governance}
+        errors={errors.governance}
+        onChange={(governance) => set("governance", governance)}
+      />
 
       <Section title="Acknowledgements">
         <p className="text-sm text-muted">

@@ -4,6 +4,7 @@ import { Alert } from "#web/components/ui/alert";
 import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/card";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { FeedLink } from "#web/features/feeds/components/FeedLink";
+import { ProfileTrust } from "#web/features/governance/components/ProfileTrust";
 import { approverForQueryOptions, curatorForQueryOptions } from "#web/features/profile/api";
 
 /** The feeds the signed-in user moderates and the feeds they have submitted to. */
@@ -26,6 +27,9 @@ export function ProfileOverview({ accountId }: { accountId: string }) {
         feeds={curatorFor.data}
         status={curatorFor.status}
       />
+      <div className="md:col-span-2">
+        <ProfileTrust accountId={accountId} />
+      </div>
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { Skeleton } from "#web/components/ui/skeleton";
 import { cn } from "#web/lib/cn";
 import { formatDateTime } from "#web/lib/format";
 import { STATUS_LABELS, StatusDot, StatusPill } from "./StatusPill";
+import { VoteTallies } from "./VoteTallies";
 
 /** An X post's address, for a curator's reply that is known by its id alone. */
 export function postUrl(username: string, tweetId: string): string {
@@ -121,6 +122,8 @@ export function SubmissionCard({ submission, actions, linkToPage = true }: Submi
               {curatorNotes ? <p className="mt-1.5 break-words text-ink">{curatorNotes}</p> : null}
             </div>
           ) : null}
+
+          <VoteTallies submission={submission} />
 
           <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
             {submission.feeds.length > 0 ? (

@@ -8,6 +8,8 @@ import { SubscribeByEmail } from "#web/features/email/components/SubscribeByEmai
 import { feedQueryOptions } from "#web/features/feeds/api";
 import { FeedHeader } from "#web/features/feeds/components/FeedHeader";
 import { FeedNotFound } from "#web/features/feeds/components/FeedNotFound";
+import { feedTrustQueryOptions } from "#web/features/governance/api";
+import { FeedTrust } from "#web/features/governance/components/FeedTrust";
 import { TopCurators } from "#web/features/leaderboard/components/TopCurators";
 import { useFeedEditorAccess } from "#web/features/moderation/api";
 import { LogIntegrityNotice } from "#web/features/moderation-log/components/LogIntegrityNotice";
@@ -23,6 +25,7 @@ export const Route = createFileRoute("/feed/$feedId")({
     void queryClient.prefetchQuery(feedQueryOptions(params.feedId));
     // Whether the "Subscribe by email" form shows: asked with the feed, not after it.
     void queryClient.prefetchQuery(emailStatusQueryOptions(params.feedId));
+    void queryClient.prefetchQuery(feedTrustQueryOptions(params.feedId));
   },
   component: FeedLayout,
   notFoundComponent: FeedRouteNotFound,
@@ -68,7 +71,12 @@ function FeedLayout() {
         <div className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
           <FeedHeader
             feedId={feedId}
-            topCurators={<TopCurators feedId={feedId} />}
+            topCurators={
+              <div className="flex flex-col gap-6">
+                <TopCurators feedId={feedId} />
+                <FeedTrust feedId={feedId} />
+              </div>
+            }
             moderatorNotices={<FailedJobsBadge feedId={feedId} />}
             showRecentContent={!onContentTab}
             canEdit={canEdit}

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { MAX_PAGE_SIZE } from "./api.ts";
+import { paginationSchema } from "./envelope.ts";
+
+/** One person's vote on a post in a quorum feed: who (their handle or account, as shown) and which way. */
+export const voteSchema = z.object({
+  voter: z.string(),
+  action: z.enum(["approve", "reject"]),
+});
+
+/** Where a post's votes stand in one feed: the votes cast in the current round, and the approvals needed. */
+export const tallySchema = z.object({
+  votes: z.array(voteSchema),
+  /** k: the feed's approvals needed now. */
+  required: z.number().int(),
+});
+export type Tally = z.infer<typeof tallySchema>;
+
+/** A curator's standing in one feed under its trust policy (GET /api/trust). */
+export const curatorTrustSchema = z.object({
+  feedId: z.string(),
+  feedName: z.string().nullable(),
+  /** The curator as shown: their Curate account, or their handle. */
+  curator: z.string(),
+  account: z.string().nullable(),
+  trusted: z.boolean(),
+  pinned: z.enum(["trusted", "untrusted"]).nullable(),
+  approved: z.number().int(),
+  decided: z.number().int(),
+  /** "12 of 13 approved in the last 30 days", or the pin. */
+  explanation: z.string(),
+  /** When they were last promoted or demoted (or first evaluated). */
+  changedAt: z.string(),
+  evaluatedAt: z.string(),
+});
+export type CuratorTrust = z.infer<typeof curatorTrustSchema>;
+
+/** GET /api/trust: one feed's curators, or one curator's feeds (an account or a handle). */
+export const trustQuerySchema = z
+  .object({
+    feedId: z.string().trim().toLowerCase().min(1).max(64).optional(),
+    curator: z.string().trim().min(1).max(200).optional(),
+    trusted: z.enum(["true", "false"]).optional(),
+    page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1, "limit must be at least 1")
+      .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
+      .default(20),
+  })
+  .refine((query) => query.feedId !== undefined || query.curator !== undefined, {
+    message: "Give feedId or curator",
+    path: ["feedId"],
+  });
+export type TrustQuery = z.infer<typeof trustQuerySchema>;
+
+export const trustPageSchema = z.object({
+  items: z.array(curatorTrustSchema),
+  pagination: paginationSchema,
+});
+export type TrustPage = z.infer<typeof trustPageSchema>;
