@@ -23,7 +23,7 @@ describe("parseLogSearch", () => {
   it("leaves out what the API would refuse, and turns a backwards range around", () => {
     expect(
       parseLogSearch({
-        action: "vote",
+        action: "ballot",
         moderator: "  ",
         network: "fax",
         from: "yesterday",
