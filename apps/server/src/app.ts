@@ -53,6 +53,12 @@ export interface AppOptions extends AppDeps {
   intake: Intake;
 }
 
+/**
+ * Mutations other services make, with no session and no browser: each route checks the caller's own credential
+ * (Telegram's secret header, the one-click link's token, the mail provider's Basic auth) instead of the guard.
+ */
+export const CALLBACK_PATHS = [TELEGRAM_WEBHOOK_PATH, EMAIL_ONE_CLICK_PATH, EMAIL_EVENTS_PATH];
+
 export function createApp(options: AppOptions) {
   // Dry runs run the pipeline within the request, with the same plugins and limits as the worker's.
   const deps: AppOptions = {
@@ -139,7 +145,7 @@ export function createApp(options: AppOptions) {
   api.use(
     mutationGuard(
       deps.env,
-      new Set([...(telegramWebhook ? [TELEGRAM_WEBHOOK_PATH] : []), EMAIL_ONE_CLICK_PATH, EMAIL_EVENTS_PATH]),
+      new Set(CALLBACK_PATHS.filter((path) => path !== TELEGRAM_WEBHOOK_PATH || telegramWebhook)),
     ),
   );
   api.use(writeLimit(deps.database.db, deps.env));

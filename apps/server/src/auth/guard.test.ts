@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readJson, startTestServer, type TestServer } from "../../test/harness.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
+import { CALLBACK_PATHS } from "../app.ts";
 import { isMutation, PUBLIC_MUTATIONS } from "./middleware.ts";
 
 let server: TestServer;
@@ -12,6 +13,9 @@ beforeAll(async () => {
 });
 
 afterAll(() => server.close());
+
+/** Routes the guard lets through to check a credential of their own (each file of theirs tests it). */
+const GUARDED_ELSEWHERE = new Set([...PUBLIC_MUTATIONS, ...CALLBACK_PATHS]);
 
 /** Every mutating API route the app has, with path parameters filled in. */
 function mutatingRoutes() {
@@ -33,7 +37,7 @@ describe("the mutation guard", () => {
   });
 
   it("refuses every non-public mutating route without a session: 401 with the spec's message", async () => {
-    for (const { method, path } of mutatingRoutes().filter((r) => !PUBLIC_MUTATIONS.has(r.path))) {
+    for (const { method, path } of mutatingRoutes().filter((r) => !GUARDED_ELSEWHERE.has(r.path))) {
       const response = await server.request(path, {
         method,
         headers: { "Content-Type": "application/json", Origin: server.baseUrl },
@@ -45,7 +49,7 @@ describe("the mutation guard", () => {
   });
 
   it("refuses cookie-authenticated mutations without a same-origin Origin: 403", async () => {
-    for (const { method, path } of mutatingRoutes().filter((r) => !PUBLIC_MUTATIONS.has(r.path))) {
+    for (const { method, path } of mutatingRoutes().filter((r) => !GUARDED_ELSEWHERE.has(r.path))) {
       for (const origin of [undefined, "https://evil.example"]) {
         const headers: Record<string, string> = { Cookie: cookie, "Content-Type": "application/json" };
         if (origin) headers.Origin = origin;
