@@ -160,13 +160,22 @@ export function submissionSearch(q: string, { indexed = true } = {}): SQL {
   }
   if (!indexed) {
     return sql`(strpos(lower(s.content), lower(${q})) > 0 or strpos(lower(coalesce(s.username, '')), lower(${handle})) > 0
-      or strpos(lower(coalesce(s.curator_username, '')), lower(${handle})) > 0)`;
+      or strpos(lower(coalesce(${CURATOR_HANDLE}, '')), lower(${handle})) > 0)`;
   }
   const pattern = containsPattern(q);
   const handlePattern = containsPattern(handle);
+  // The key's own match reads the trigram index; the handle's rechecks it.
   return sql`(s.content ilike ${pattern} escape '\\' or s.username ilike ${handlePattern} escape '\\'
-      or s.curator_username ilike ${handlePattern} escape '\\')`;
+      or (s.curator_username ilike ${handlePattern} escape '\\' and ${CURATOR_HANDLE} ilike ${handlePattern} escape '\\'))`;
 }
+
+/**
+ * The curator's handle without the network its key starts with: a search for "telegram" is about the words people
+ * see, and a card shows "@tg_cur", not the stored "telegram:tg_cur".
+ */
+const CURATOR_HANDLE = sql.raw(
+  `regexp_replace(s.curator_username, '^(${PLATFORMS.filter((p) => p !== "twitter").join("|")}):', '')`,
+);
 
 /**
  * A curator is stored as `<platform>:<handle>` off X (decision 0019), but people search for the handle as the app

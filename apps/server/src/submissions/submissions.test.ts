@@ -159,6 +159,26 @@ describe("GET /api/submissions", () => {
     expect(scoped.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20001"]);
   });
 
+  it("matches a curator by the handle people see, never by the network its stored key starts with", async () => {
+    await insertSubmission(server.db, {
+      tweetId: "20009",
+      content: "A post about rollups",
+      curatorUsername: "telegram:tg_words",
+      feeds: [{ feedId: "ai" }],
+    });
+    try {
+      const ids = async (q: string) =>
+        (await list(`?q=${encodeURIComponent(q)}`)).body.data.items.map(
+          (s: { tweetId: string }) => s.tweetId,
+        );
+      expect(await ids("telegram")).toEqual([]);
+      expect(await ids("tg_words")).toEqual(["20009"]);
+      expect(await ids("@tg_wo")).toEqual(["20009"]);
+    } finally {
+      await server.db.execute(sql`delete from submissions where tweet_id = '20009'`);
+    }
+  });
+
   it("takes % and _ in the search literally", async () => {
     const percent = await list(`?q=${encodeURIComponent("100%")}`);
     expect(percent.body.data.items.map((s: { tweetId: string }) => s.tweetId)).toEqual(["20002"]);
