@@ -1,4 +1,4 @@
-import { authorUrl, curatorFields, networkName, type Platform } from "@curate/core";
+import { authorUrl, curatorFields, moderatorFields, networkName, type Platform } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { isoUtc, queryRows } from "../db/sql.ts";
@@ -31,7 +31,12 @@ export interface SubmissionInput {
   curatorNotes: string | null;
   curatorTweetId: string | null;
   submittedAt: string;
+  /** The approving moderator as stored: a NEAR account, or a handle key ("mastodon:mo@social.example"). */
   approver: string | null;
+  /** The same person as templates should name them: their network (none for a NEAR account), handle and profile. */
+  approverNetwork: Platform | null;
+  approverHandle: string | null;
+  approverProfileUrl: string | null;
   approvalNote: string | null;
   approvedAt: string | null;
 }
@@ -42,7 +47,13 @@ export async function submissionInput(
   feedId: string,
 ): Promise<SubmissionInput | null> {
   const [row] = await queryRows<
-    Omit<SubmissionInput, "network" | "authorUrl" | keyof ReturnType<typeof curatorFields>>
+    Omit<
+      SubmissionInput,
+      | "network"
+      | "authorUrl"
+      | keyof ReturnType<typeof curatorFields>
+      | keyof ReturnType<typeof approverFields>
+    > & { approverIdType: "near" | "platform_username" | null }
   >(
     db,
     sql`select s.tweet_id as "tweetId", s.platform, s.user_id as "userId", s.username,
@@ -54,22 +65,35 @@ export async function submissionInput(
         sf.curator_notes as "curatorNotes",
         coalesce(sf.curator_tweet_id, s.curator_tweet_id) as "curatorTweetId",
         ${isoUtc("sf.submitted_at")} as "submittedAt",
-        mh.moderator_account_id as approver, mh.note as "approvalNote",
+        mh.moderator_account_id as approver, mh.moderator_account_id_type as "approverIdType",
+        mh.note as "approvalNote",
         ${isoUtc("mh.created_at")} as "approvedAt"
       from submissions s
       join submission_feeds sf on sf.submission_id = s.tweet_id and sf.feed_id = ${feedId}
       left join lateral (
-        select moderator_account_id, note, created_at from moderation_history
+        select moderator_account_id, moderator_account_id_type, note, created_at from moderation_history
         where submission_id = s.tweet_id and feed_id = ${feedId} and action = 'approve'
         order by created_at desc, id desc limit 1
       ) mh on true
       where s.tweet_id = ${submissionId}`,
   );
   if (!row) return null;
+  const { approverIdType, ...input } = row;
   return {
-    ...row,
+    ...input,
     network: networkName(row.platform, row.url),
     authorUrl: authorUrl(row.platform, row.username, row.url),
     ...curatorFields(row.curatorUsername),
+    ...approverFields(row.approver, approverIdType),
+  };
+}
+
+function approverFields(accountId: string | null, idType: "near" | "platform_username" | null) {
+  if (!accountId || !idType) return { approverNetwork: null, approverHandle: null, approverProfileUrl: null };
+  const { moderatorNetwork, moderatorHandle, moderatorProfileUrl } = moderatorFields(accountId, idType);
+  return {
+    approverNetwork: moderatorNetwork,
+    approverHandle: moderatorHandle,
+    approverProfileUrl: moderatorProfileUrl,
   };
 }

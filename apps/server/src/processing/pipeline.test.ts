@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { failingTransform, recordingDistributor } from "../../test/plugins.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import { processingJobs, processingSteps, rssItems } from "../db/schema.ts";
+import { moderationHistory, processingJobs, processingSteps, rssItems } from "../db/schema.ts";
+import { submissionInput } from "./input.ts";
 
 let server: TestServer;
 const recorder = recordingDistributor();
@@ -69,6 +70,7 @@ beforeAll(async () => {
           mappings: {
             title: "{{curatorHandle}} found {{username}} on {{network}}",
             authorLink: "{{authorUrl}}",
+            approvedBy: "{{approverHandle}}",
           },
         },
       },
@@ -253,7 +255,7 @@ describe("an approval runs the feed's pipeline", () => {
 });
 
 describe("templates know each post's network", () => {
-  it("fills {{network}}, {{authorUrl}} and the curator's handle without its network prefix", async () => {
+  it("fills {{network}}, {{authorUrl}}, the curator's handle without its network prefix and the approver's", async () => {
     const { tweetId } = await insertSubmission(server.db, {
       username: "mo@social.example",
       curatorUsername: "telegram:tg_cur",
@@ -271,6 +273,32 @@ describe("templates know each post's network", () => {
     expect(recorder.deliveries[0].input).toMatchObject({
       title: "tg_cur found mo@social.example on Mastodon",
       authorLink: "https://social.example/@mo",
+      // Approved in the app: a NEAR account is its own handle, on no network.
+      approvedBy: moderatorKey.implicitAccountId,
+      approverNetwork: null,
+      approverProfileUrl: null,
+    });
+  });
+});
+
+describe("the approver in a template", () => {
+  it("is the handle on their network, with its profile, for an approval by reply", async () => {
+    const { tweetId } = await insertSubmission(server.db, {
+      feeds: [{ feedId: "places", status: "approved" }],
+    });
+    await server.db.insert(moderationHistory).values({
+      submissionId: tweetId,
+      feedId: "places",
+      moderatorAccountId: "mastodon:mo@social.example",
+      moderatorAccountIdType: "platform_username",
+      source: "auto_approval",
+      action: "approve",
+    });
+    expect(await submissionInput(server.db, tweetId, "places")).toMatchObject({
+      approver: "mastodon:mo@social.example",
+      approverNetwork: "mastodon",
+      approverHandle: "mo@social.example",
+      approverProfileUrl: "https://social.example/@mo",
     });
   });
 });
