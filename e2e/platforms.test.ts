@@ -84,7 +84,8 @@ describe("posts from every network in one queue", () => {
       .filter({ hasText: title });
     await card.waitFor();
     expect(await card.getByTestId("platform-label").textContent()).toBe("RSS");
-    const original = card.getByRole("link", { name: "View on RSS" });
+    // A blog post is viewed on its site, which "RSS" (a file format) does not name.
+    const original = card.getByRole("link", { name: "View on blog.example.org" });
     expect(await original.getAttribute("href")).toBe(link);
     expect(await original.getAttribute("rel")).toBe("noopener noreferrer");
     expect(await original.getAttribute("target")).toBe("_blank");
