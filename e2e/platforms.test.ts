@@ -105,7 +105,9 @@ describe("posts from every network in one queue", () => {
     await page.waitForURL((url) => !url.searchParams.has("platform"));
     const queued = page.locator('[data-testid="submission-card"][data-platform="rss"]');
     await queued.filter({ hasText: title }).waitFor();
-    expect(await queued.getByRole("link", { name: "View on blog.example.org" }).getAttribute("href")).toBe(link);
+    expect(await queued.getByRole("link", { name: "View on blog.example.org" }).getAttribute("href")).toBe(
+      link,
+    );
     expect(pageErrors).toEqual([]);
   });
 });
