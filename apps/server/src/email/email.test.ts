@@ -478,12 +478,16 @@ describe("previews and retraction", () => {
     expect(
       smtp.to("patient@example.org").filter((m) => m.parsed.subject === "New in The careful letter"),
     ).toHaveLength(0);
-    const [entry] = await queryRows<{ status: string; note: string }>(
-      server.db,
-      sql`select status, retraction_note as note from publications where job_id = ${jobId}`,
-    );
-    expect(entry.status).toBe("cannot_retract");
-    expect(entry.note).toMatch(/^A sent email cannot be taken back.* 0 sent; 1 not sent yet, cancelled\.$/);
+    // The retraction's job records the ledger's answer after it has cancelled the deliveries: wait for that state.
+    let entry: { status: string; note: string } | undefined;
+    await until(async () => {
+      [entry] = await queryRows<{ status: string; note: string }>(
+        server.db,
+        sql`select status, retraction_note as note from publications where job_id = ${jobId}`,
+      );
+      return entry?.status === "cannot_retract";
+    }, "the ledger entry the retraction recorded");
+    expect(entry?.note).toMatch(/^A sent email cannot be taken back.* 0 sent; 1 not sent yet, cancelled\.$/);
   });
 });
 
