@@ -110,9 +110,12 @@ describe("bulkInsert", () => {
     expect(written.every((row) => row.id > 0 && row.timestamp instanceof Date)).toBe(true);
   });
 
-  it("refuses rows that leave out a column another row gives", () => {
+  it("refuses rows that do not all give the same columns", () => {
     expect(() =>
       bulkInsert(submissions, [post(1, "a"), { ...post(2, "b"), url: undefined as unknown as string }]),
     ).toThrow(/row 1 of submissions leaves out url/);
+    expect(() =>
+      bulkInsert(submissions, [{ ...post(1, "a"), url: undefined as unknown as string }, post(2, "b")]),
+    ).toThrow(/row 1 of submissions gives url, row 0 does not/);
   });
 });

@@ -19,6 +19,16 @@ export function bulkInsert<TTable extends PgTable>(
   if (rows.length === 0) throw new Error("bulkInsert needs at least one row");
   const byKey = getTableColumns(table) as Record<string, Column>;
   const keys = Object.keys(byKey).filter((key) => (rows[0] as Record<string, unknown>)[key] !== undefined);
+  for (const [index, row] of rows.entries()) {
+    const extra = Object.keys(byKey).find(
+      (key) => !keys.includes(key) && (row as Record<string, unknown>)[key] !== undefined,
+    );
+    if (extra) {
+      throw new Error(
+        `bulkInsert: row ${index} of ${getTableName(table)} gives ${byKey[extra].name}, row 0 does not`,
+      );
+    }
+  }
   for (const [key, column] of Object.entries(byKey)) {
     if (!keys.includes(key) && (column.defaultFn || column.onUpdateFn)) {
       throw new Error(
