@@ -74,6 +74,8 @@ describe("server-rendered first paint", () => {
       const feed = await firstFeed();
       for (const path of ["/", "/leaderboard", `/feed/${feed.id}/curation`]) {
         const { page, problems } = await firstLoad(path, viewport);
+        // The page the server rendered, not the app's fallback for data that came too late.
+        expect(await page.locator("#curate-ssr-state").count(), path).toBe(1);
         // Settle: the visitor's own parts (session) and the relative times' clock run after hydration.
         await page.waitForLoadState("networkidle");
         await page.waitForTimeout(500);

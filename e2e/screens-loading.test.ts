@@ -75,6 +75,39 @@ describe("a slow answer never blanks the page", () => {
   });
 });
 
+describe("a server-rendered page becoming interactive", () => {
+  it("keeps the place of a visitor who scrolled before it hydrated, and their next click lands", async () => {
+    const page = await session.newPage();
+    // The app's code is held, so the visitor reads and scrolls the server's HTML for as long as a slow phone would.
+    const heldScripts: Route[] = [];
+    let scriptsReleased = false;
+    await page.route(
+      (url) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js"),
+      async (route) => {
+        if (scriptsReleased) await route.continue().catch(() => undefined);
+        else heldScripts.push(route);
+      },
+    );
+    await page.goto(`${baseUrl}/feed/near/curation`, { waitUntil: "domcontentloaded" });
+    const details = page.getByTestId("submission-details-link");
+    await details.first().waitFor();
+    const lastDetails = details.last();
+    await lastDetails.scrollIntoViewIfNeeded();
+    const scrolledTo = await page.evaluate(() => window.scrollY);
+    expect(scrolledTo).toBeGreaterThan(0);
+    expect(await page.evaluate(() => document.documentElement.dataset.hydrated)).toBeUndefined();
+
+    scriptsReleased = true;
+    for (const route of heldScripts.splice(0)) await route.continue().catch(() => undefined);
+    await hydrated(page);
+    expect(await page.evaluate(() => window.scrollY)).toBe(scrolledTo);
+
+    const target = await lastDetails.getAttribute("href");
+    await lastDetails.click();
+    await page.waitForURL((url) => url.pathname === target);
+  });
+});
+
 describe("an unknown feed", () => {
   for (const path of ["/feed/doesnotexist", "/edit/feed/doesnotexist", "/feed/all", "/edit/feed/all"]) {
     it(`${path} is a 404 that shows one not-found state at once, with a way to Explore`, async () => {

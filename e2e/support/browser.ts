@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
@@ -64,6 +64,38 @@ export async function hydrated(page: Page): Promise<void> {
   );
 }
 
+/**
+ * What a failed journey's pages showed, printed with the failure: a flake on a busy CI machine is then explained
+ * by its own run (the address, whether the app had hydrated, the toasts on screen, a screenshot) instead of guessed.
+ */
+async function describePagesOnFailure(pages: Page[], testName: string): Promise<void> {
+  const folder = path.join(tmpdir(), "curate-e2e-failures");
+  mkdirSync(folder, { recursive: true });
+  for (const [index, page] of pages.entries()) {
+    if (page.isClosed()) continue;
+    const state = await page
+      .evaluate(() => ({
+        hydrated: document.documentElement.dataset.hydrated ?? "no",
+        scrollY: window.scrollY,
+        toasts: Array.from(document.querySelectorAll("[data-sonner-toast]")).map(
+          (toast) => toast.textContent ?? "",
+        ),
+        alerts: Array.from(document.querySelectorAll('[role="alert"]')).map(
+          (alert) => alert.textContent ?? "",
+        ),
+      }))
+      .catch((error: Error) => ({ unreadable: error.message }));
+    const screenshot = path.join(
+      folder,
+      `${testName.replace(/[^a-z0-9]+/gi, "-").slice(0, 80)}-${index}.png`,
+    );
+    await page.screenshot({ path: screenshot, fullPage: false, timeout: 10_000 }).catch(() => undefined);
+    console.error(
+      `[e2e failure] page ${index}: ${page.url()}\n${JSON.stringify(state, null, 2)}\nscreenshot: ${screenshot}`,
+    );
+  }
+}
+
 export interface BrowserSessionOptions {
   /** Runs once the browser is up, e.g. to route external requests to fakes. */
   setup?(context: BrowserContext): Promise<void>;
@@ -82,7 +114,9 @@ export function browserSession(baseUrl: string, options: BrowserSessionOptions =
     browser = await launchBrowser();
     await options.setup?.(browser.context);
   });
-  afterEach(async () => {
+  afterEach(async (context) => {
+    const failed = context.task.result?.state === "fail" || (context.task.result?.errors?.length ?? 0) > 0;
+    if (failed) await describePagesOnFailure(opened, context.task.name);
     await options.afterEachTest?.(opened[0]);
     await Promise.all(opened.splice(0).map((page) => page.close()));
   });

@@ -15,6 +15,21 @@ export interface RouterOverrides {
   scrollRestoration?: boolean;
 }
 
+/**
+ * Scroll restoration (back and forward return to where the visitor was, a new page starts at the top), except on the
+ * document's first render when the visitor has already scrolled: a server-rendered page can be read and scrolled
+ * before it hydrates, and moving it back to the top then loses their place and lands their next tap on whatever
+ * slid under it.
+ */
+function restoreScrollUnlessVisitorMoved() {
+  let firstRender = true;
+  return () => {
+    if (!firstRender) return true;
+    firstRender = false;
+    return window.scrollX === 0 && window.scrollY === 0;
+  };
+}
+
 export function createAppRouter(queryClient: QueryClient, overrides: RouterOverrides = {}) {
   return createRouter({
     routeTree,
@@ -27,7 +42,7 @@ export function createAppRouter(queryClient: QueryClient, overrides: RouterOverr
     // A page whose code is still on its way shows the layout and a sign of work rather than nothing.
     defaultPendingComponent: PagePending,
     defaultPendingMs: 300,
-    scrollRestoration: true,
+    scrollRestoration: restoreScrollUnlessVisitorMoved(),
     ...overrides,
   });
 }

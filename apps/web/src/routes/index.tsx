@@ -32,6 +32,7 @@ function ExploreRoute() {
   const changeFilters = (patch: Partial<SubmissionFilters>) => {
     void navigate({
       replace: true,
+      resetScroll: false,
       search: (previous) => toListSearch({ ...toSubmissionFilters(previous), ...patch }),
     });
   };

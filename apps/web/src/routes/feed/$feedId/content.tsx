@@ -36,7 +36,7 @@ function ContentRoute() {
   const filters = useMemo(() => withDefaults(search), [search]);
 
   const changeFilters = (next: ContentFilters) => {
-    void navigate({ replace: true, search: toContentSearch(next) });
+    void navigate({ replace: true, resetScroll: false, search: toContentSearch(next) });
   };
 
   return <FeedContent feedId={feedId} filters={filters} onFiltersChange={changeFilters} />;

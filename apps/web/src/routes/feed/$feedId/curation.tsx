@@ -39,6 +39,7 @@ function CurationRoute() {
   const changeFilters = (patch: Partial<SubmissionFilters>) => {
     void navigate({
       replace: true,
+      resetScroll: false,
       search: (previous) => toListSearch({ ...toSubmissionFilters(previous), ...patch }),
     });
   };

@@ -18,6 +18,7 @@ function ModerationLogRoute() {
   const { feedId } = Route.useParams();
   const filters = Route.useSearch();
   const navigate = Route.useNavigate();
-  const changeFilters = (next: LogFilters) => void navigate({ replace: true, search: next });
+  const changeFilters = (next: LogFilters) =>
+    void navigate({ replace: true, resetScroll: false, search: next });
   return <ModerationLog feedId={feedId} filters={filters} onFiltersChange={changeFilters} />;
 }

@@ -33,6 +33,6 @@ function ProcessingRoute() {
   const { feedId } = Route.useParams();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const clearFailures = () => void navigate({ replace: true, search: {} });
+  const clearFailures = () => void navigate({ replace: true, resetScroll: false, search: {} });
   return <ProcessingHistory feedId={feedId} search={search} onClearFailures={clearFailures} />;
 }
