@@ -48,6 +48,7 @@ const DERIVED_TABLES = new Set([
   "curator_stats",
   "curator_daily_stats",
   "curator_monthly_stats",
+  "curator_weekly_stats",
   "moderator_stats",
   "curator_reputation",
   "approver_reputation",

@@ -438,6 +438,34 @@ export const curatorMonthlyStats = pgTable(
   ],
 );
 
+/**
+ * The weekly twin of `curator_monthly_stats`, per UTC week of submission (`week` is its Monday): the This Week
+ * leaderboard. Same scopes and `"*"` rows; kept by the same trigger function. Seven days of daily rows were about
+ * as many rows as a week of links, summed on every request; the rank index reads the top of a week in order.
+ */
+export const curatorWeeklyStats = pgTable(
+  "curator_weekly_stats",
+  {
+    week: date("week", { mode: "string" }).notNull(),
+    curatorUsername: text("curator_username").notNull(),
+    scope: text("scope").notNull(),
+    curatorId: text("curator_id"),
+    submissionCount: integer("submission_count").notNull().default(0),
+    approvalCount: integer("approval_count").notNull().default(0),
+    rejectionCount: integer("rejection_count").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.week, t.curatorUsername, t.scope] }),
+    index("curator_weekly_stats_rank_idx").on(
+      t.scope,
+      t.week,
+      t.submissionCount.desc(),
+      t.approvalCount.desc(),
+      t.curatorUsername,
+    ),
+  ],
+);
+
 /** Decisions per moderator (approver ranks). Kept by triggers. */
 export const moderatorStats = pgTable(
   "moderator_stats",

@@ -58,20 +58,31 @@ function rankedOrLinked(table: SQL, where: SQL, limit: number): SQL {
 }
 
 /**
- * The curators' rows in scope from the trigger-kept statistics: all-time totals, per-feed totals, the month's
- * roll-up, or the daily rows of a shorter range — never the raw links (docs/decisions/0004). This Month is the
- * calendar month of `now` (UTC).
+ * The roll-up that holds a whole range as one row per curator and scope (docs/decisions/0014, 0035): the week's
+ * or the month's, keyed by the range's first day. Today stays on daily rows, which are already one day's.
+ */
+function rollupOf(range: TimeRange): { table: SQL; period: SQL } | null {
+  if (range === "month") return { table: sql`curator_monthly_stats`, period: sql`month` };
+  if (range === "week") return { table: sql`curator_weekly_stats`, period: sql`week` };
+  return null;
+}
+
+/**
+ * The curators' rows in scope from the trigger-kept statistics: all-time totals, per-feed totals, the week's or
+ * month's roll-up, or a day's daily rows — never the raw links (docs/decisions/0004). This Week and This Month
+ * are the calendar week (from Monday) and month of `now` (UTC).
  */
 function curatorRows(query: LeaderboardQuery, since: string | null): SQL {
   if (!since && !query.feedId) return rankedOrLinked(sql`curator_stats`, sql`true`, query.limit);
   if (!since) {
     return rankedOrLinked(sql`feed_user_stats`, sql`s.feed_id = ${query.feedId}`, query.limit);
   }
-  if (query.timeRange === "month") {
-    // The month's roll-up (all feeds under scope "*"); "*" as a curator is a feed's month total.
+  const rollup = rollupOf(query.timeRange);
+  if (rollup) {
+    // All feeds under scope "*"; "*" as a curator is a feed's total for the range.
     return rankedOrLinked(
-      sql`curator_monthly_stats`,
-      sql`s.scope = ${query.feedId ?? "*"} and s.month = ${since}::date and s.curator_username <> '*'
+      rollup.table,
+      sql`s.scope = ${query.feedId ?? "*"} and s.${rollup.period} = ${since}::date and s.curator_username <> '*'
         and s.submission_count > 0`,
       query.limit,
     );
@@ -173,18 +184,19 @@ function perFeed(query: LeaderboardQuery, since: string | null): { counts: SQL; 
         where scope in (select feed_id from per_feed) group by scope`,
     };
   }
-  if (query.timeRange === "month") {
+  const rollup = rollupOf(query.timeRange);
+  if (rollup) {
     const scopeFilter = query.feedId ? sql` and s.scope = ${query.feedId}` : sql` and s.scope <> '*'`;
     return {
       counts: sql`select m.member, f.feed_id, f.count from members m
         cross join lateral (
-          select s.scope as feed_id, s.submission_count as count from curator_monthly_stats s
-          where s.month = ${since}::date and s.curator_username = m.member
+          select s.scope as feed_id, s.submission_count as count from ${rollup.table} s
+          where s.${rollup.period} = ${since}::date and s.curator_username = m.member
             and s.submission_count > 0${scopeFilter}
           order by s.submission_count desc, s.scope limit ${TOP_FEEDS_PER_CURATOR}
         ) f`,
-      totals: sql`select scope as feed_id, submission_count as total from curator_monthly_stats
-        where month = ${since}::date and curator_username = '*' and scope in (select feed_id from per_feed)`,
+      totals: sql`select scope as feed_id, submission_count as total from ${rollup.table}
+        where ${rollup.period} = ${since}::date and curator_username = '*' and scope in (select feed_id from per_feed)`,
     };
   }
   return {
