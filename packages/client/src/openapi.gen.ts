@@ -4300,6 +4300,7 @@ export interface paths {
                                                 action: "approve" | "reject";
                                             }[];
                                             required: number;
+                                            undoUntil?: string | null;
                                         } | null;
                                     }[];
                                     moderationHistory: {
@@ -4476,6 +4477,7 @@ export interface paths {
                                                 action: "approve" | "reject";
                                             }[];
                                             required: number;
+                                            undoUntil?: string | null;
                                         } | null;
                                     }[];
                                     moderationHistory: {
@@ -4663,6 +4665,7 @@ export interface paths {
                                             action: "approve" | "reject";
                                         }[];
                                         required: number;
+                                        undoUntil?: string | null;
                                     } | null;
                                 }[];
                                 moderationHistory: {
@@ -4821,6 +4824,7 @@ export interface paths {
                                             action: "approve" | "reject";
                                         }[];
                                         required: number;
+                                        undoUntil?: string | null;
                                     } | null;
                                 }[];
                                 moderationHistory: {
@@ -4942,6 +4946,7 @@ export interface paths {
                                         action: "approve" | "reject";
                                     }[];
                                     required: number;
+                                    undoUntil?: string | null;
                                 } | null;
                                 moderation: {
                                     id: number;

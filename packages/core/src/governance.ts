@@ -13,6 +13,11 @@ export const tallySchema = z.object({
   votes: z.array(voteSchema),
   /** k: the feed's approvals needed now. */
   required: z.number().int(),
+  /**
+   * An approved post whose publishing still waits out the feed's undo window: until when any approver who voted
+   * may undo it (ISO). Null or absent otherwise.
+   */
+  undoUntil: z.string().nullable().optional(),
 });
 export type Tally = z.infer<typeof tallySchema>;
 
