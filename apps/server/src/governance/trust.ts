@@ -1,6 +1,8 @@
 import {
   type CuratorTrust,
   handleOnPlatform,
+  moderatorReason,
+  overApproverBar,
   type Paged,
   type Platform,
   pinKey,
@@ -8,13 +10,14 @@ import {
   splitHandleKey,
   type TrustPolicy,
   type TrustQuery,
+  type TrustStats,
   trustExplanation,
   trustPolicyOf,
   trustVerdict,
 } from "@curate/core";
 import { and, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
-import { curatorTrust, feeds } from "../db/schema.ts";
+import { approverOffers, curatorTrust, feeds } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { type Governance, governanceOf } from "./votes.ts";
@@ -175,7 +178,64 @@ export async function evaluateTrust(
       },
     ]);
   }
+  // Earned, not pinned: a pin says nothing of the record a higher bar asks for.
+  if (verdict.trusted && pin === null) {
+    await offerApproverRights(tx, feedId, policy, person, stats, explanation);
+  }
   return verdict.trusted;
+}
+
+/**
+ * After a trusted verdict: a curator over the policy's higher bar who is not already one of the feed's moderators
+ * is offered approver rights, once (an offer the owners declined is not made again by itself). Nothing changes
+ * for the curator until an owner confirms; the offer is an entry in the feed's moderation log.
+ */
+async function offerApproverRights(
+  tx: Database,
+  feedId: string,
+  policy: TrustPolicy,
+  person: TrustPerson,
+  stats: TrustStats,
+  explanation: string,
+) {
+  if (!overApproverBar(policy, stats)) return;
+  const [existing] = await tx
+    .select({ status: approverOffers.status })
+    .from(approverOffers)
+    .where(and(eq(approverOffers.feedId, feedId), eq(approverOffers.personKey, person.key)));
+  if (existing) return;
+  const [feed] = await tx
+    .select({ createdBy: feeds.createdBy, admins: feeds.admins, config: feeds.config })
+    .from(feeds)
+    .where(eq(feeds.id, feedId));
+  if (!feed) return;
+  const reason = moderatorReason(feed, {
+    nearAccountId: person.account,
+    handles: person.curatorKeys.map((key) => splitHandleKey(key)),
+  });
+  if (reason !== "not_moderator") return;
+  const inserted = await tx
+    .insert(approverOffers)
+    .values({
+      feedId,
+      personKey: person.key,
+      curator: person.curator,
+      account: person.account,
+      handleKey: person.account ? null : person.curatorKeys[0],
+      explanation,
+    })
+    .onConflictDoNothing()
+    .returning({ personKey: approverOffers.personKey });
+  if (inserted.length === 0) return;
+  logLater(tx, [
+    {
+      feedId,
+      action: "approver_offered",
+      via: "system",
+      actor: { account: person.account, handle: person.handle },
+      details: { ...stats, explanation },
+    },
+  ]);
 }
 
 /**
