@@ -39,7 +39,8 @@ describe("quorum and earned trust", () => {
         id: feedId,
         name: "Quorum Journey",
         description: "Two approvers agree before anything is published",
-        moderation: { approvers: { twitter: ["e2e_approver"] } },
+        // An undo window, so the approvers who voted can take the approval back after the quorum.
+        moderation: { approvers: { twitter: ["e2e_approver"] }, undoWindowSeconds: 600 },
         outputs: { stream: { enabled: true } },
       }),
     ).toBe(201);
@@ -126,6 +127,19 @@ describe("quorum and earned trust", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
       DESKTOP.width,
     );
+
+    // The reply met the quorum, so only its author's side was told; the moderator, who voted first, finds Undo on
+    // the card while the window lasts, and takes the approval back.
+    await page.goto(`${baseUrl}/feed/${feedId}/curation`);
+    const approvedCard = page.getByTestId("submission-card").filter({ hasText: marker });
+    const undo = approvedCard.getByTestId("undo-approval");
+    await undo.waitFor();
+    expect(await approvedCard.getAttribute("data-status")).toBe("approved");
+    await approvedCard.screenshot({ path: `${SHOTS}/curation-undo-1440.png` });
+    await undo.click();
+    await toastShown(page, "Undone");
+    await expect.poll(() => approvedCard.getAttribute("data-status")).toBe("pending");
+    expect(await undo.count()).toBe(0);
 
     // The editor on a phone.
     const phoneEditor = await session.visit(`/edit/feed/${feedId}`, PHONE);

@@ -1653,6 +1653,10 @@ export interface paths {
                                     trusted?: string[];
                                     untrusted?: string[];
                                 };
+                                offerApprover?: {
+                                    minApproved: number;
+                                    minApprovalRate: number;
+                                };
                             };
                         } & {
                             [key: string]: unknown;
@@ -1880,6 +1884,10 @@ export interface paths {
                                             pinned?: {
                                                 trusted?: string[];
                                                 untrusted?: string[];
+                                            };
+                                            offerApprover?: {
+                                                minApproved: number;
+                                                minApprovalRate: number;
                                             };
                                         };
                                     } & {
@@ -2211,6 +2219,10 @@ export interface paths {
                                                 trusted?: string[];
                                                 untrusted?: string[];
                                             };
+                                            offerApprover?: {
+                                                minApproved: number;
+                                                minApprovalRate: number;
+                                            };
                                         };
                                     } & {
                                         [key: string]: unknown;
@@ -2471,6 +2483,10 @@ export interface paths {
                                     trusted?: string[];
                                     untrusted?: string[];
                                 };
+                                offerApprover?: {
+                                    minApproved: number;
+                                    minApprovalRate: number;
+                                };
                             };
                         } & {
                             [key: string]: unknown;
@@ -2698,6 +2714,10 @@ export interface paths {
                                             pinned?: {
                                                 trusted?: string[];
                                                 untrusted?: string[];
+                                            };
+                                            offerApprover?: {
+                                                minApproved: number;
+                                                minApprovalRate: number;
                                             };
                                         };
                                     } & {
@@ -3487,6 +3507,10 @@ export interface paths {
                                             pinned?: {
                                                 trusted?: string[];
                                                 untrusted?: string[];
+                                            };
+                                            offerApprover?: {
+                                                minApproved: number;
+                                                minApprovalRate: number;
                                             };
                                         };
                                     } & {
@@ -4300,6 +4324,7 @@ export interface paths {
                                                 action: "approve" | "reject";
                                             }[];
                                             required: number;
+                                            undoUntil?: string | null;
                                         } | null;
                                     }[];
                                     moderationHistory: {
@@ -4476,6 +4501,7 @@ export interface paths {
                                                 action: "approve" | "reject";
                                             }[];
                                             required: number;
+                                            undoUntil?: string | null;
                                         } | null;
                                     }[];
                                     moderationHistory: {
@@ -4663,6 +4689,7 @@ export interface paths {
                                             action: "approve" | "reject";
                                         }[];
                                         required: number;
+                                        undoUntil?: string | null;
                                     } | null;
                                 }[];
                                 moderationHistory: {
@@ -4821,6 +4848,7 @@ export interface paths {
                                             action: "approve" | "reject";
                                         }[];
                                         required: number;
+                                        undoUntil?: string | null;
                                     } | null;
                                 }[];
                                 moderationHistory: {
@@ -4942,6 +4970,7 @@ export interface paths {
                                         action: "approve" | "reject";
                                     }[];
                                     required: number;
+                                    undoUntil?: string | null;
                                 } | null;
                                 moderation: {
                                     id: number;
@@ -6200,7 +6229,7 @@ export interface paths {
                     cursor?: string;
                     limit?: number;
                     order?: "newest" | "oldest";
-                    action?: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                    action?: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "approver_offered" | "approver_confirmed" | "approver_declined" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                     moderator?: string;
                     network?: "twitter" | "bluesky" | "mastodon" | "telegram" | "rss";
                     from?: string;
@@ -6234,7 +6263,7 @@ export interface paths {
                                     seq: number;
                                     at: string;
                                     /** @enum {string} */
-                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "approver_offered" | "approver_confirmed" | "approver_declined" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                                     /** @enum {string} */
                                     via: "app" | "reply" | "auto_approval" | "bulk_run" | "feed_source" | "system" | "api_token";
                                     network: string | null;
@@ -6437,7 +6466,7 @@ export interface paths {
                                     seq: number;
                                     at: string;
                                     /** @enum {string} */
-                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "approver_offered" | "approver_confirmed" | "approver_declined" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                                     /** @enum {string} */
                                     via: "app" | "reply" | "auto_approval" | "bulk_run" | "feed_source" | "system" | "api_token";
                                     network: string | null;
@@ -6459,7 +6488,7 @@ export interface paths {
                                     seq: number;
                                     at: string;
                                     /** @enum {string} */
-                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
+                                    action: "genesis" | "submit" | "approve" | "reject" | "undo" | "retract" | "vote" | "promote" | "demote" | "approver_offered" | "approver_confirmed" | "approver_declined" | "bulk_run" | "approvers_changed" | "admins_changed" | "rules_changed" | "redact";
                                     /** @enum {string} */
                                     via: "app" | "reply" | "auto_approval" | "bulk_run" | "feed_source" | "system" | "api_token";
                                     network: string | null;
@@ -8940,6 +8969,10 @@ export interface paths {
                                     pinned?: {
                                         trusted?: string[];
                                         untrusted?: string[];
+                                    };
+                                    offerApprover?: {
+                                        minApproved: number;
+                                        minApprovalRate: number;
                                     };
                                 };
                             } & {
@@ -11489,6 +11522,439 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/approver-offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Approver rights offered to trusted curators over the trust policy's higher bar, waiting ones first (owner, admins, super admins) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Feed id */
+                    feedId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The feed's offers */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                items: {
+                                    feedId: string;
+                                    personKey: string;
+                                    curator: string;
+                                    account: string | null;
+                                    /** @enum {string} */
+                                    status: "offered" | "confirmed" | "declined";
+                                    explanation: string;
+                                    offeredAt: string;
+                                    decidedAt: string | null;
+                                    decidedBy: string | null;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not the feed's owner or admin (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description No such feed or offer (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/approver-offers/{personKey}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an offer: the curator joins the feed's approvers (a save of the config, logged) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    feedId: string;
+                    personKey: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The answered offer */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                feedId: string;
+                                personKey: string;
+                                curator: string;
+                                account: string | null;
+                                /** @enum {string} */
+                                status: "offered" | "confirmed" | "declined";
+                                explanation: string;
+                                offeredAt: string;
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not the feed's owner or admin (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description No such feed or offer (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description The offer was already answered (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{feedId}/approver-offers/{personKey}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Decline an offer: nothing changes, and the offer is not made again by itself */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    feedId: string;
+                    personKey: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The answered offer */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                feedId: string;
+                                personKey: string;
+                                curator: string;
+                                account: string | null;
+                                /** @enum {string} */
+                                status: "offered" | "confirmed" | "declined";
+                                explanation: string;
+                                offeredAt: string;
+                                decidedAt: string | null;
+                                decidedBy: string | null;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not the feed's owner or admin (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description No such feed or offer (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description The offer was already answered (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

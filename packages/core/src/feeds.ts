@@ -236,6 +236,16 @@ export const trustPolicySchema = z.strictObject({
     GOVERNANCE_MESSAGES.confirmAfterDays,
   ),
   pinned: z.strictObject({ trusted: pinnedNames.optional(), untrusted: pinnedNames.optional() }).optional(),
+  offerApprover: z
+    .strictObject({
+      minApproved: wholeNumber(
+        TRUST_LIMITS.minApproved.min,
+        TRUST_LIMITS.minApproved.max,
+        GOVERNANCE_MESSAGES.minApproved,
+      ),
+      minApprovalRate: wholeNumber(0, 100, GOVERNANCE_MESSAGES.minApprovalRate),
+    })
+    .optional(),
 });
 
 export const feedConfigSchema = z

@@ -108,6 +108,11 @@ export interface TrustPolicy {
   confirmAfterDays: number;
   /** Curators (a Curate account or a handle, `bluesky:erin.bsky.social` off X) the owner pins in or out. */
   pinned?: { trusted?: string[]; untrusted?: string[] };
+  /**
+   * A higher bar: a trusted curator over it (over the same last decided submissions) is offered approver rights
+   * for the feed, which take effect only when an owner confirms them. None: nobody is offered.
+   */
+  offerApprover?: { minApproved: number; minApprovalRate: number };
 }
 
 export const DEFAULT_TRUST: TrustPolicy = {
@@ -152,6 +157,13 @@ export function trustVerdict(
     stats.approved >= policy.minApproved &&
     stats.approved * 100 >= policy.minApprovalRate * stats.decided;
   return { trusted: earned, reason: earned ? "earned" : "below" };
+}
+
+/** Whether a curator's record clears the policy's higher bar for being offered approver rights. */
+export function overApproverBar(policy: TrustPolicy, stats: TrustStats): boolean {
+  const bar = policy.offerApprover;
+  if (!bar) return false;
+  return trustVerdict({ ...policy, ...bar }, stats, null).trusted;
 }
 
 /** "12 of 13 approved in the last 30 days" (or "… of their last 13 decided" without a day window). */

@@ -13,6 +13,11 @@ export const tallySchema = z.object({
   votes: z.array(voteSchema),
   /** k: the feed's approvals needed now. */
   required: z.number().int(),
+  /**
+   * An approved post whose publishing still waits out the feed's undo window: until when any approver who voted
+   * may undo it (ISO). Null or absent otherwise.
+   */
+  undoUntil: z.string().nullable().optional(),
 });
 export type Tally = z.infer<typeof tallySchema>;
 
@@ -34,6 +39,33 @@ export const curatorTrustSchema = z.object({
   evaluatedAt: z.string(),
 });
 export type CuratorTrust = z.infer<typeof curatorTrustSchema>;
+
+/**
+ * Approver rights offered to a trusted curator over the policy's higher bar (`trust.offerApprover`), which the
+ * feed's owners confirm or decline; nothing changes until they confirm.
+ */
+export const approverOfferSchema = z.object({
+  feedId: z.string(),
+  /** `near:<account>` or `handle:<curator key>`: the person, as the confirm and decline calls name them. */
+  personKey: z.string(),
+  /** The curator as shown: their Curate account, or their handle. */
+  curator: z.string(),
+  account: z.string().nullable(),
+  status: z.enum(["offered", "confirmed", "declined"]),
+  /** Their record when offered: "12 of 13 approved in the last 30 days". */
+  explanation: z.string(),
+  offeredAt: z.string(),
+  decidedAt: z.string().nullable(),
+  decidedBy: z.string().nullable(),
+});
+export type ApproverOffer = z.infer<typeof approverOfferSchema>;
+
+export const approverOfferListSchema = z.object({ items: z.array(approverOfferSchema) });
+
+export const approverOfferParamsSchema = z.object({
+  feedId: z.string().min(1).max(100),
+  personKey: z.string().min(1).max(300),
+});
 
 /** GET /api/trust: one feed's curators, or one curator's feeds (an account or a handle). */
 export const trustQuerySchema = z

@@ -98,6 +98,11 @@ const envSchema = z.object({
   LOG_CHECK_INTERVAL_MS: z.coerce.number().int().min(1000).max(604_800_000).default(3_600_000),
   /** How often the worker recomputes the medians (approvers' time to decide, each feed's time to decision). */
   REPUTATION_REFRESH_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
+  /**
+   * How often the worker re-evaluates earned trust in feeds that have it on, so a standing that depends on a day
+   * window follows the calendar, not only the curator's next submission or decision.
+   */
+  TRUST_REEVALUATION_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
   /** How often the worker looks for queues past their service level to remind approvers who opted in. */
   QUEUE_REMINDER_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(300_000),
   TELEGRAM_API_BASE_URL: z.url().default("https://api.telegram.org"),

@@ -1402,3 +1402,33 @@ export const curatorTrust = pgTable(
     index("curator_trust_account_idx").on(t.account),
   ],
 );
+
+/**
+ * Approver rights offered to a trusted curator over the trust policy's higher bar (decision 0033), one row per
+ * person and feed: offered until an owner confirms (the curator joins the feed's approvers) or declines. A declined
+ * offer is not made again by itself; the owners can still add the curator to the approvers by hand.
+ */
+export const approverOffers = pgTable(
+  "approver_offers",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    personKey: text("person_key").notNull(),
+    curator: text("curator").notNull(),
+    account: text("account"),
+    /** The handle key their approver entry would name when they have no Curate account (`bluesky:erin.bsky.social`). */
+    handleKey: text("handle_key"),
+    status: text("status", { enum: ["offered", "confirmed", "declined"] })
+      .notNull()
+      .default("offered"),
+    explanation: text("explanation").notNull(),
+    offeredAt: timestamp("offered_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
+    decidedBy: text("decided_by"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.feedId, t.personKey] }),
+    index("approver_offers_feed_idx").on(t.feedId, t.status),
+  ],
+);

@@ -350,7 +350,13 @@ export async function updateFeed(
   {
     expectedUpdatedAt,
     provenance = { kind: "saved" },
-  }: { expectedUpdatedAt?: string; provenance?: SaveProvenance } = {},
+    alongside,
+  }: {
+    expectedUpdatedAt?: string;
+    provenance?: SaveProvenance;
+    /** Work that stands or falls with the save, in its transaction (a confirmed approver offer). */
+    alongside?: (tx: Database) => Promise<void>;
+  } = {},
 ) {
   const id = feedId.toLowerCase();
   const expected = expectedUpdatedAt?.replace(/^(W\/)?"|"$/g, "");
@@ -385,6 +391,7 @@ export async function updateFeed(
       logLater(tx, moderationChanges(previous, updated, user.nearAccountId));
       // A pin takes effect when saved; a changed quorum or bar judges posts and curators at their next event.
       await reevaluatePins(tx, id, trustPolicyOf(previous.config), trustPolicyOf(updated.config));
+      await alongside?.(tx);
     }
     return updated;
   });

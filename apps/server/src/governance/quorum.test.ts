@@ -215,10 +215,16 @@ describe("quorum decisions", () => {
   it("lets any approver who voted undo after the quorum; the post is voted on afresh", async () => {
     await insertSubmission(server.db, { tweetId: "u1", feeds: [{ feedId: "council" }] });
     expect((await vote("erin", "council", "u1", "approve")).body.data.status).toBe("pending");
+    expect((await linkOf("council", "u1")).tally.undoUntil).toBeNull();
     const settled = await vote("fay", "council", "u1", "approve");
     expect(settled.body.data.status).toBe("approved");
 
-    // Erin voted first, Fay settled it: Erin may take it back inside the window that started at the quorum.
+    // Erin voted first, Fay settled it: only Fay's answer carried the window, so the post itself says until when
+    // its approval can be taken back, for Erin's card as for anyone's.
+    expect(settled.body.data.undoUntil).toEqual(expect.any(String));
+    expect((await linkOf("council", "u1")).tally.undoUntil).toBe(settled.body.data.undoUntil);
+
+    // Erin may take it back inside the window that started at the quorum.
     const undo = await server.json("/api/moderate/undo", {
       method: "POST",
       headers: sessionHeaders(server, cookies.erin),
@@ -226,7 +232,10 @@ describe("quorum decisions", () => {
     });
     expect(undo.status).toBe(200);
     expect(undo.body.data.undone).toBe(1);
-    expect(await linkOf("council", "u1")).toMatchObject({ status: "pending", tally: { votes: [] } });
+    expect(await linkOf("council", "u1")).toMatchObject({
+      status: "pending",
+      tally: { votes: [], undoUntil: null },
+    });
     const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.submissionId, "u1"));
     expect(job.status).toBe("cancelled");
     const current = await server.db

@@ -1,6 +1,8 @@
 import {
   type CuratorTrust,
   handleOnPlatform,
+  moderatorReason,
+  overApproverBar,
   type Paged,
   type Platform,
   pinKey,
@@ -8,15 +10,16 @@ import {
   splitHandleKey,
   type TrustPolicy,
   type TrustQuery,
+  type TrustStats,
   trustExplanation,
   trustPolicyOf,
   trustVerdict,
 } from "@curate/core";
-import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
-import { curatorTrust, feeds } from "../db/schema.ts";
+import { approverOffers, curatorTrust, feeds } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
-import { logLater } from "../moderation-log/journal.ts";
+import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { type Governance, governanceOf } from "./votes.ts";
 
 /** A curator as trust counts them: one person over every handle linked to their Curate account. */
@@ -79,12 +82,12 @@ function pinOf(policy: TrustPolicy, person: TrustPerson): "trusted" | "untrusted
  * approval by someone else always; an auto- or self-approval only once a distinct person approved it too, or once it
  * stood for the policy's days without being retracted (so approving oneself never earns trust on its own).
  */
-async function trustStats(tx: Database, feedId: string, policy: TrustPolicy, person: TrustPerson) {
+async function trustStats(tx: Database, feedId: string, policy: TrustPolicy, person: TrustPerson, now: SQL) {
   if (person.curatorKeys.length === 0) return { approved: 0, decided: 0 };
   const rows = await queryRows<{ status: string; counts: boolean | null; aged: boolean; confirmed: boolean }>(
     tx,
     sql`select sf.status, h.counts,
-        h.created_at < now() - make_interval(days => ${policy.confirmAfterDays}) as aged,
+        h.created_at < ${now} - make_interval(days => ${policy.confirmAfterDays}) as aged,
         exists (select 1 from moderation_votes v where v.feed_id = sf.feed_id and v.submission_id = sf.submission_id
           and v.withdrawn_at is null and v.action = 'approve' and v.voter_key <> ${person.key}) as confirmed
       from submission_feeds sf
@@ -96,7 +99,7 @@ async function trustStats(tx: Database, feedId: string, policy: TrustPolicy, per
           person.curatorKeys.map((key) => sql`${key}`),
           sql`, `,
         )})
-        ${policy.withinDays ? sql`and h.created_at >= now() - make_interval(days => ${policy.withinDays})` : sql``}
+        ${policy.withinDays ? sql`and h.created_at >= ${now} - make_interval(days => ${policy.withinDays})` : sql``}
       order by h.created_at desc, sf.submission_id desc
       limit ${policy.lastDecided}`,
   );
@@ -115,15 +118,18 @@ async function trustStats(tx: Database, feedId: string, policy: TrustPolicy, per
 /**
  * Evaluates a curator's trust in a feed now, in the caller's logged transaction, and keeps the verdict of anyone
  * trusted once or pinned: a change (a promotion or a demotion) is recorded with its reason and appended to the
- * feed's moderation log. Answers whether they are trusted.
+ * feed's moderation log. Answers whether they are trusted. `asOf` is the moment the day windows end (the database's
+ * clock unless the scheduled pass gives its own).
  */
 export async function evaluateTrust(
   tx: Database,
   feedId: string,
   policy: TrustPolicy,
   person: TrustPerson,
+  asOf?: Date,
 ): Promise<boolean> {
-  const stats = await trustStats(tx, feedId, policy, person);
+  const now = asOf ? sql`${asOf.toISOString()}::timestamptz` : sql`now()`;
+  const stats = await trustStats(tx, feedId, policy, person, now);
   const pin = pinOf(policy, person);
   const verdict = trustVerdict(policy, stats, pin);
   const explanation = trustExplanation(policy, stats, verdict.reason);
@@ -147,6 +153,7 @@ export async function evaluateTrust(
       pinned: pin,
       ...stats,
       explanation,
+      ...(asOf ? { changedAt: asOf, evaluatedAt: asOf } : {}),
     })
     .onConflictDoUpdate({
       target: [curatorTrust.feedId, curatorTrust.personKey],
@@ -156,8 +163,8 @@ export async function evaluateTrust(
         approved: stats.approved,
         decided: stats.decided,
         explanation,
-        evaluatedAt: sql`now()`,
-        ...(changed ? { changedAt: sql`now()` } : {}),
+        evaluatedAt: now,
+        ...(changed ? { changedAt: now } : {}),
       },
     });
   if (changed) {
@@ -171,7 +178,64 @@ export async function evaluateTrust(
       },
     ]);
   }
+  // Earned, not pinned: a pin says nothing of the record a higher bar asks for.
+  if (verdict.trusted && pin === null) {
+    await offerApproverRights(tx, feedId, policy, person, stats, explanation);
+  }
   return verdict.trusted;
+}
+
+/**
+ * After a trusted verdict: a curator over the policy's higher bar who is not already one of the feed's moderators
+ * is offered approver rights, once (an offer the owners declined is not made again by itself). Nothing changes
+ * for the curator until an owner confirms; the offer is an entry in the feed's moderation log.
+ */
+async function offerApproverRights(
+  tx: Database,
+  feedId: string,
+  policy: TrustPolicy,
+  person: TrustPerson,
+  stats: TrustStats,
+  explanation: string,
+) {
+  if (!overApproverBar(policy, stats)) return;
+  const [existing] = await tx
+    .select({ status: approverOffers.status })
+    .from(approverOffers)
+    .where(and(eq(approverOffers.feedId, feedId), eq(approverOffers.personKey, person.key)));
+  if (existing) return;
+  const [feed] = await tx
+    .select({ createdBy: feeds.createdBy, admins: feeds.admins, config: feeds.config })
+    .from(feeds)
+    .where(eq(feeds.id, feedId));
+  if (!feed) return;
+  const reason = moderatorReason(feed, {
+    nearAccountId: person.account,
+    handles: person.curatorKeys.map((key) => splitHandleKey(key)),
+  });
+  if (reason !== "not_moderator") return;
+  const inserted = await tx
+    .insert(approverOffers)
+    .values({
+      feedId,
+      personKey: person.key,
+      curator: person.curator,
+      account: person.account,
+      handleKey: person.account ? null : person.curatorKeys[0],
+      explanation,
+    })
+    .onConflictDoNothing()
+    .returning({ personKey: approverOffers.personKey });
+  if (inserted.length === 0) return;
+  logLater(tx, [
+    {
+      feedId,
+      action: "approver_offered",
+      via: "system",
+      actor: { account: person.account, handle: person.handle },
+      details: { ...stats, explanation },
+    },
+  ]);
 }
 
 /**
@@ -223,6 +287,69 @@ export async function reevaluateCuratorsOf(
     evaluated.add(`${row.feedId}\u0000${person.key}`);
     await evaluateTrust(tx, row.feedId, policy, person);
   }
+}
+
+/** Standings evaluated per transaction by the scheduled pass: one log append per batch, short row locks. */
+const STANDINGS_PER_BATCH = 100;
+
+/**
+ * The scheduled pass: every kept standing that no pin decides, in feeds with trust on, evaluated again as of `at`.
+ * A curator whose approvals leave the policy's day window is demoted (and one whose self-approvals reach their
+ * confirmation age promoted) without waiting for their next submission or decision; a standing that does not change
+ * logs nothing, so a second pass at the same clock changes nothing.
+ */
+export async function reevaluateStandings(
+  db: Database,
+  at: Date,
+): Promise<{ evaluated: number; changed: number }> {
+  const trustFeeds = await db
+    .select({ id: feeds.id, config: feeds.config })
+    .from(feeds)
+    .where(sql`(${feeds.config}->'moderation'->'trust'->>'enabled') = 'true'`)
+    .orderBy(feeds.id);
+  let evaluated = 0;
+  let changed = 0;
+  for (const feed of trustFeeds) {
+    const policy = trustPolicyOf(feed.config);
+    if (!policy) continue;
+    let after = "";
+    for (;;) {
+      const standings = await db
+        .select({
+          personKey: curatorTrust.personKey,
+          curator: curatorTrust.curator,
+          trusted: curatorTrust.trusted,
+        })
+        .from(curatorTrust)
+        .where(
+          and(
+            eq(curatorTrust.feedId, feed.id),
+            isNull(curatorTrust.pinned),
+            gt(curatorTrust.personKey, after),
+          ),
+        )
+        .orderBy(curatorTrust.personKey)
+        .limit(STANDINGS_PER_BATCH);
+      if (standings.length === 0) break;
+      changed += await withModerationLog(db, async (tx) => {
+        let flipped = 0;
+        for (const standing of standings) {
+          const trusted = await evaluateTrust(
+            tx,
+            feed.id,
+            policy,
+            await trustPersonOf(tx, standing.curator),
+            at,
+          );
+          if (trusted !== standing.trusted) flipped++;
+        }
+        return flipped;
+      });
+      evaluated += standings.length;
+      after = standings[standings.length - 1].personKey;
+    }
+  }
+  return { evaluated, changed };
 }
 
 /** How a policy pins a name: in, out, or not at all. */

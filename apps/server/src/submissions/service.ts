@@ -24,15 +24,28 @@ const quorumOfLink = sql`(fq.config #>> '{moderation,quorum,approvals}')`;
 const rejectersHidden = sql`coalesce(fq.config #>> '{moderation,nameRejectersInLog}' = 'false', false)`;
 
 /**
- * A link's tally in a feed that decides by a quorum (k > 1): the current round's votes, oldest first, and k;
- * null in every other feed, whose links read no votes at all (decision 0033).
+ * Until when an approved link's approval can be taken back: its publishing job still held in the outbox by the
+ * feed's undo window (the job an undo cancels), else null. Every approver who voted sees it, not only the one
+ * whose vote met the quorum and whose toast offered the undo.
+ */
+const undoUntilJson = sql`case when sf2.status = 'approved' then (select ${isoUtc("pj.not_before")}
+    from processing_jobs pj
+    where pj.submission_id = sf2.submission_id and pj.feed_id = sf2.feed_id and pj.kind = 'approval'
+      and pj.status = 'pending' and pj.queued_at is null and pj.not_before > now()
+    order by pj.not_before desc limit 1) end`;
+
+/**
+ * A link's tally in a feed that decides by a quorum (k > 1): the current round's votes, oldest first, k, and the
+ * end of the undo window while it is open; null in every other feed, whose links read no votes at all (decision
+ * 0033).
  */
 const tallyJson = sql`case when ${quorumOfLink} ~ '^[0-9]+$' and ${quorumOfLink}::int > 1 then json_build_object(
     'votes', coalesce((select json_agg(json_build_object('voter', case when v.action = 'reject' and ${rejectersHidden}
         then ${ANONYMOUS_VOTER} else v.voter_label end, 'action', v.action) order by v.id)
       from moderation_votes v
       where v.submission_id = sf2.submission_id and v.feed_id = sf2.feed_id and v.withdrawn_at is null), '[]'::json),
-    'required', least(${quorumOfLink}::int, ${sql.raw(String(MAX_QUORUM_APPROVALS))})
+    'required', least(${quorumOfLink}::int, ${sql.raw(String(MAX_QUORUM_APPROVALS))}),
+    'undoUntil', ${undoUntilJson}
   ) end`;
 
 /** The feeds a submission went to and its moderation history, built in SQL for a page of rows at once. */

@@ -7,6 +7,7 @@ import type { DatabaseHandle } from "../db/index.ts";
 import { type DeliveryPass, deliverPending } from "../email/delivery.ts";
 import { createMailer } from "../email/mailer.ts";
 import { feedSecretValues } from "../feeds/secret-store.ts";
+import { reevaluateStandings } from "../governance/trust.ts";
 import type { Intake } from "../intake/runtime.ts";
 import { runIntakeTick } from "../intake/tick.ts";
 import { createXBudget } from "../intake/x-budget-store.ts";
@@ -49,6 +50,8 @@ export interface WorkerHost {
   runHousekeepingNow(): Promise<void>;
   /** Recomputes the reputation and queue medians now, as the scheduled pass does. */
   runMediansNow(): Promise<void>;
+  /** Re-evaluates every earned-trust standing now (as of the worker's clock), as the scheduled pass does. */
+  runTrustNow(): Promise<{ evaluated: number; changed: number }>;
   /** Sends the queue reminders that are due now (by the worker's clock), as the scheduled pass does. */
   runRemindersNow(): Promise<ReminderPass>;
   /** One email delivery pass now (a batch of each feed with waiting mails), as the scheduled one does. */
@@ -87,6 +90,7 @@ const MEDIANS_QUEUE = "curate-reputation-medians";
 const REMINDERS_QUEUE = "curate-queue-reminders";
 const BACKFILL_QUEUE = "curate-reputation-backfill";
 const EMAIL_QUEUE = "curate-email-delivery";
+const TRUST_QUEUE = "curate-trust-standing";
 /** How often a worker asks for the backfill while it is not done (a pass after it is done reads one row). */
 const BACKFILL_INTERVAL_MS = 60_000;
 /** Chunks of one backfill pass: about a million decisions, well within the queue's expiry. */
@@ -296,7 +300,8 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   ];
 
   // Reputation (decision 0030): older decisions classified by a resumable backfill; the medians recomputed on a
-  // schedule; queue reminders, each pass once per interval across workers.
+  // schedule; earned trust re-evaluated as its day windows move (decision 0033); queue reminders, each pass once per
+  // interval across workers.
   let stopping = false;
   const reminderBot = env.TELEGRAM_INTAKE_BOT_TOKEN
     ? createTelegramBotApi({
@@ -309,6 +314,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   const mediansPass = () => refreshMedians(database.db, clock());
   const remindersPass = () =>
     sendQueueReminders(database.db, { env, telegram: reminderBot, logger }, clock());
+  const trustPass = () => reevaluateStandings(database.db, clock());
   const reputationTimers = [
     await everyInterval(
       boss,
@@ -334,6 +340,17 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
       mediansPass,
       {
         askNow: true,
+      },
+    ),
+    await everyInterval(
+      boss,
+      TRUST_QUEUE,
+      env.TRUST_REEVALUATION_INTERVAL_MS,
+      logger,
+      "trust re-evaluation",
+      async () => {
+        const pass = await trustPass();
+        if (pass.changed > 0) logger.info(pass, "trust re-evaluation pass");
       },
     ),
     await everyInterval(
@@ -372,6 +389,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     runEmailDeliveryNow: emailPass,
     runMediansNow: mediansPass,
     runRemindersNow: remindersPass,
+    runTrustNow: trustPass,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
     runAlertsNow: alertPass,

@@ -36,6 +36,26 @@ describe("the quorum and trust fields", () => {
     expect(governanceForm(moderation)).toEqual(form);
   });
 
+  it("write the higher bar for offering approver rights, both numbers or neither", () => {
+    const form = {
+      ...governanceForm({}),
+      trustEnabled: true,
+      offerMinApproved: "25",
+      offerMinApprovalRate: "98",
+    };
+    const moderation = withGovernance({}, form);
+    expect(moderation.trust).toMatchObject({ offerApprover: { minApproved: 25, minApprovalRate: 98 } });
+    expect(feedConfigSchema.safeParse({ ...base, moderation }).success).toBe(true);
+    expect(governanceForm(moderation)).toEqual(form);
+    expect(governanceErrors(form)).toBeUndefined();
+    expect(governanceErrors({ ...form, offerMinApprovalRate: "" })).toEqual({
+      offerMinApprovalRate: "The approval rate must be a whole percentage from 0 to 100",
+    });
+    expect(withGovernance({}, { ...governanceForm({}), trustEnabled: true }).trust).not.toHaveProperty(
+      "offerApprover",
+    );
+  });
+
   it("keep a policy turned off, to restore it when turned on again", () => {
     const moderation = withGovernance({}, { ...governanceForm({}), trustEnabled: true, minApproved: "4" });
     const off = withGovernance(moderation, { ...governanceForm(moderation), trustEnabled: false });

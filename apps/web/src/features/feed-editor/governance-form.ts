@@ -22,6 +22,9 @@ export interface GovernanceForm {
   /** Comma-separated accounts or handles. */
   pinnedTrusted: string;
   pinnedUntrusted: string;
+  /** The higher bar for offering approver rights; both empty: nobody is offered. */
+  offerMinApproved: string;
+  offerMinApprovalRate: string;
 }
 
 export type GovernanceErrors = Partial<Record<keyof GovernanceForm, string>>;
@@ -43,6 +46,7 @@ export function governanceForm(moderation: Entry): GovernanceForm {
   const quorum = isEntry(moderation.quorum) ? moderation.quorum : {};
   const trust = isEntry(moderation.trust) ? moderation.trust : {};
   const pinned = isEntry(trust.pinned) ? trust.pinned : {};
+  const offer = isEntry(trust.offerApprover) ? trust.offerApprover : {};
   return {
     quorumApprovals: numberText(quorum.approvals),
     rejection: quorum.rejection === "majority" ? "majority" : "veto",
@@ -54,6 +58,8 @@ export function governanceForm(moderation: Entry): GovernanceForm {
     confirmAfterDays: numberText(trust.confirmAfterDays, DEFAULT_TRUST.confirmAfterDays),
     pinnedTrusted: names(pinned.trusted),
     pinnedUntrusted: names(pinned.untrusted),
+    offerMinApproved: numberText(offer.minApproved),
+    offerMinApprovalRate: numberText(offer.minApprovalRate),
   };
 }
 
@@ -71,6 +77,8 @@ export function withGovernance(moderation: Entry, form: GovernanceForm): Entry {
     const trusted = splitNames(form.pinnedTrusted);
     const untrusted = splitNames(form.pinnedUntrusted);
     const withinDays = form.withinDays.trim();
+    const offerApproved = form.offerMinApproved.trim();
+    const offerRate = form.offerMinApprovalRate.trim();
     next.trust = {
       enabled: true,
       minApproved: Number(form.minApproved.trim()),
@@ -86,6 +94,9 @@ export function withGovernance(moderation: Entry, form: GovernanceForm): Entry {
             },
           }
         : {}),
+      ...(offerApproved === "" && offerRate === ""
+        ? {}
+        : { offerApprover: { minApproved: Number(offerApproved), minApprovalRate: Number(offerRate) } }),
     };
   }
   return next;
@@ -111,6 +122,13 @@ export function governanceErrors(form: GovernanceForm): GovernanceErrors | undef
       errors.withinDays = GOVERNANCE_MESSAGES.withinDays;
     if (!whole(form.confirmAfterDays, confirmAfterDays.min, confirmAfterDays.max))
       errors.confirmAfterDays = GOVERNANCE_MESSAGES.confirmAfterDays;
+    // The higher bar is both numbers or neither.
+    if (form.offerMinApproved.trim() !== "" || form.offerMinApprovalRate.trim() !== "") {
+      if (!whole(form.offerMinApproved, minApproved.min, minApproved.max))
+        errors.offerMinApproved = GOVERNANCE_MESSAGES.minApproved;
+      if (!whole(form.offerMinApprovalRate, 0, 100))
+        errors.offerMinApprovalRate = GOVERNANCE_MESSAGES.minApprovalRate;
+    }
   }
   return Object.keys(errors).length ? errors : undefined;
 }

@@ -1,5 +1,5 @@
-import type { TrustPage } from "@curate/core";
-import { queryOptions } from "@tanstack/react-query";
+import type { ApproverOffer, TrustPage } from "@curate/core";
+import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
 export const trustKeys = {
@@ -26,3 +26,28 @@ export const curatorTrustQueryOptions = (curator: string, page = 0) =>
     queryFn: ({ signal }) =>
       api<TrustPage>("/trust", { query: { curator, page, limit: TRUST_PAGE_SIZE }, signal }),
   });
+
+export const approverOfferKeys = {
+  feed: (feedId: string) => ["approver-offers", feedId] as const,
+};
+
+/** Approver rights offered in a feed, waiting ones first (its owners only). */
+export const approverOffersQueryOptions = (feedId: string) =>
+  queryOptions({
+    queryKey: approverOfferKeys.feed(feedId),
+    queryFn: ({ signal }) =>
+      api<{ items: ApproverOffer[] }>(`/feeds/${encodeURIComponent(feedId)}/approver-offers`, { signal }),
+  });
+
+/** An owner's answer to an offer; a confirmation saves the config, so the feed's caches are refreshed too. */
+export function useAnswerApproverOffer(feedId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ personKey, answer }: { personKey: string; answer: "confirm" | "decline" }) =>
+      api<ApproverOffer>(
+        `/feeds/${encodeURIComponent(feedId)}/approver-offers/${encodeURIComponent(personKey)}/${answer}`,
+        { method: "POST" },
+      ),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: approverOfferKeys.feed(feedId) }),
+  });
+}

@@ -127,4 +127,28 @@ describe("describeEntry", () => {
       ),
     ).toMatchObject({ title: "Curator trusted", details: "12 of 13 approved in the last 30 days" });
   });
+
+  it("says whose approver rights were offered, confirmed or declined, and on what record", () => {
+    const record = "25 of 25 approved in the last 30 days";
+    expect(
+      describeEntry(
+        entry({
+          action: "approver_offered",
+          via: "system",
+          fields: { details: field({ explanation: record }) },
+        }),
+      ),
+    ).toMatchObject({ title: "Approver rights offered", details: record });
+    expect(
+      describeEntry(
+        entry({
+          action: "approver_confirmed",
+          fields: { details: field({ curator: "sam", explanation: record }) },
+        }),
+      ),
+    ).toMatchObject({ title: "Approver rights confirmed", details: `sam: ${record}` });
+    expect(
+      describeEntry(entry({ action: "approver_declined", fields: { details: field({ curator: "kim" }) } })),
+    ).toMatchObject({ title: "Approver rights declined", details: "kim" });
+  });
 });

@@ -129,7 +129,13 @@ function describeDetails(entry: LogEntry): string | null {
     }
     case "promote":
     case "demote":
+    case "approver_offered":
       return typeof details?.explanation === "string" ? details.explanation : null;
+    case "approver_confirmed":
+    case "approver_declined":
+      return typeof details?.curator === "string"
+        ? `${details.curator}${typeof details.explanation === "string" ? `: ${details.explanation}` : ""}`
+        : null;
     case "approve":
     case "reject": {
       const quorum = details?.quorum as { approvals?: unknown; rejections?: unknown } | undefined;

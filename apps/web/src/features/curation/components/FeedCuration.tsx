@@ -19,6 +19,7 @@ import { BulkRunProgress } from "#web/features/moderation/components/BulkRunProg
 import { DecisionNote, latestDecision } from "#web/features/moderation/components/DecisionNote";
 import { ModerationControls, noteInputId } from "#web/features/moderation/components/ModerationControls";
 import { ShortcutHint } from "#web/features/moderation/components/ShortcutHint";
+import { UndoWindowAction } from "#web/features/moderation/components/UndoWindowAction";
 import { type TriageDecision, useTriage } from "#web/features/moderation/hooks/use-triage";
 import {
   type ModerateVariables,
@@ -258,13 +259,24 @@ function CurationList({ feedId, filters, canModerate }: CurationListProps) {
         renderItem={(submission, index) => {
           const decision = latestDecision(submission.moderationHistory, feedId);
           const showControls = canModerate && submission.status === "pending";
+          const undoUntil = submission.feeds.find((link) => link.feedId === feedId)?.tally?.undoUntil;
           const retract =
             canModerate && submission.status === "approved" ? (
-              <RetractAction
-                feedId={feedId}
-                submissionId={submission.tweetId}
-                author={displayHandle(submission.platform, submission.username)}
-              />
+              <div className="flex flex-wrap items-center gap-2">
+                {undoUntil ? (
+                  <UndoWindowAction
+                    until={undoUntil}
+                    author={displayHandle(submission.platform, submission.username)}
+                    busy={undo.isPending}
+                    onUndo={() => undo.mutate([submission.tweetId])}
+                  />
+                ) : null}
+                <RetractAction
+                  feedId={feedId}
+                  submissionId={submission.tweetId}
+                  author={displayHandle(submission.platform, submission.username)}
+                />
+              </div>
             ) : null;
           const selected = selection.allMatching ? showControls : selection.ids.has(submission.tweetId);
           return (

@@ -8,7 +8,7 @@ import {
   PLATFORM_LABELS,
 } from "@curate/core";
 import { PlusIcon } from "lucide-react";
-import { Fragment } from "react";
+import { Fragment, type ReactNode } from "react";
 import { Button } from "#web/components/ui/button";
 import { FormField } from "#web/components/ui/form-field";
 import { Input } from "#web/components/ui/input";
@@ -41,6 +41,8 @@ interface FeedConfigFormProps {
   generation: number;
   /** What the schema check or the server refused at the last save (recap fields show theirs in place). */
   issues?: FieldIssue[];
+  /** Shown under the approver lists: approver rights the trust policy offered, for the owners to answer. */
+  approverOffers?: ReactNode;
 }
 
 /**
@@ -54,6 +56,7 @@ export function FeedConfigForm({
   onChange,
   generation,
   issues = [],
+  approverOffers,
 }: FeedConfigFormProps) {
   const set = <K extends keyof FeedForm>(key: K, value: FeedForm[K]) =>
     onChange((current) => ({ ...current, [key]: value }));
@@ -239,6 +242,7 @@ export function FeedConfigForm({
             </Fragment>
           ))}
         </div>
+        {approverOffers}
         <FormField
           label="Undo Window (seconds)"
           hint="How long an approval waits before it is published, so that a mistaken one can be undone. Empty or 0: publish at once."

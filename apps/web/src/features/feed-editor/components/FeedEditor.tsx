@@ -19,6 +19,7 @@ import { FieldIssueList } from "#web/features/feeds/components/FieldIssueList";
 import { ImageUpload } from "#web/features/feeds/components/ImageUpload";
 import { PlaceholderWarnings } from "#web/features/feeds/components/PlaceholderWarnings";
 import { useDeleteFeed } from "#web/features/feeds/mutations";
+import { ApproverOffers } from "#web/features/governance/components/ApproverOffers";
 import { PausedChannelsAlert } from "#web/features/processing/components/PausedChannelsAlert";
 import { ConfigHistory } from "./ConfigHistory";
 import { FeedConfigForm } from "./FeedConfigForm";
@@ -98,6 +99,17 @@ export function FeedEditor({ feed, onRestored }: { feed: Feed; onRestored?: (fee
                 onChange={editor.editForm}
                 generation={editor.formGeneration}
                 issues={editor.issues}
+                approverOffers={
+                  <ApproverOffers
+                    feedId={feed.id}
+                    dirty={editor.dirty}
+                    onConfirmed={(saved) => {
+                      // The confirmation saved the config: the page starts again from it, as after a restore.
+                      setLeaving(true);
+                      onRestored?.(saved);
+                    }}
+                  />
+                }
               />
             </TabsContent>
             <TabsContent value="json" className="flex flex-col gap-2">

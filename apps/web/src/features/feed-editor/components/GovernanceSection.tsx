@@ -118,6 +118,22 @@ export function GovernanceSection({
               />
             </FormField>
           </div>
+          <p className="text-sm text-muted">
+            Optionally, a higher bar: trusted curators over it are offered approver rights, listed under the
+            approvers above. Nothing changes until you confirm. Empty: nobody is offered.
+          </p>
+          <div className="grid gap-4 md:grid-cols-2">
+            {number(
+              "offerMinApproved",
+              "Offer Approver Rights After (approved)",
+              "At least this many approved, over the same latest decisions.",
+            )}
+            {number(
+              "offerMinApprovalRate",
+              "Offer Approver Rights At Rate (%)",
+              "At least this share of the decided ones approved.",
+            )}
+          </div>
         </div>
       ) : null}
     </Section>
