@@ -47,9 +47,12 @@ export async function listCaughtMails(
 
 /** One caught mail by its id (the file's name, checked by the route's contract to be nothing but a name). */
 export async function caughtMail(dir: string, id: string): Promise<CaughtMail> {
-  const name = `${id}.json`;
-  if (!(await mailNames(dir)).includes(name)) {
-    throw AppError.notFound("No caught mail has this id.");
+  try {
+    return await readMail(dir, `${id}.json`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      throw AppError.notFound("No caught mail has this id.");
+    }
+    throw error;
   }
-  return readMail(dir, name);
 }
