@@ -1,3 +1,4 @@
+import type { CaughtMail } from "@curate/core";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSession, launchBrowser, openPage } from "./support/browser.ts";
@@ -7,20 +8,21 @@ import { baseUrl } from "./support/stack.ts";
 const SHOTS = process.env.E2E_SCREENSHOT_DIR;
 const session = browserSession(baseUrl);
 
-interface CaughtMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-}
+const caught = async <T>(path: string): Promise<T> =>
+  ((await (await fetch(`${baseUrl}/api/test/mails${path}`)).json()) as { data: T }).data;
 
-/** The development catch-all's mails to `to` (GET /api/test/mails), once `count` have arrived (or after two minutes). */
+/**
+ * The development catch-all's mails to `to` (GET /api/test/mails, then each one), oldest first, once `count` have
+ * arrived (or after two minutes).
+ */
 async function mailsTo(to: string, count: number): Promise<CaughtMail[]> {
   const deadline = Date.now() + 120_000;
   for (;;) {
-    const response = await fetch(`${baseUrl}/api/test/mails`);
-    const mails = ((await response.json()) as { data: CaughtMail[] }).data.filter((mail) => mail.to === to);
-    if (mails.length >= count || Date.now() > deadline) return mails.reverse();
+    const { items } = await caught<{ items: Array<{ id: string; to: string }> }>("?limit=100");
+    const mine = items.filter((mail) => mail.to === to);
+    if (mine.length >= count || Date.now() > deadline) {
+      return Promise.all(mine.reverse().map((mail) => caught<CaughtMail>(`/${mail.id}`)));
+    }
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
 }
@@ -80,7 +82,18 @@ describe("email newsletter", () => {
 
       const [confirmation] = await mailsTo(address, 1);
       expect(confirmation.subject).toBe("Confirm your subscription to Morning Letter");
-      await readerPage.goto(linkIn(confirmation.text, "/email/confirm"));
+      // A developer reads the mail on the catch-all's page and follows its confirmation link from there.
+      await readerPage.goto(`${baseUrl}/test/mails`);
+      const listed = readerPage.getByRole("link", { name: new RegExp(`^${address}`) }).first();
+      await listed.getByText("Confirm your subscription to Morning Letter").waitFor();
+      await shoot(readerPage, "email-catch-all");
+      await listed.click();
+      const opened = readerPage.getByTestId("caught-mail");
+      await opened.getByRole("heading", { name: "Confirm your subscription to Morning Letter" }).waitFor();
+      await readerPage.frameLocator("iframe").getByRole("link", { name: "Confirm subscription" }).waitFor();
+      await opened.getByRole("tab", { name: "Text" }).click();
+      await shoot(readerPage, "email-catch-all-confirmation");
+      await opened.getByRole("link", { name: linkIn(confirmation.text, "/email/confirm") }).click();
       await readerPage.getByRole("heading", { name: "Confirm your subscription" }).waitFor();
       await shoot(readerPage, "email-confirm");
       await readerPage.getByRole("button", { name: "Confirm subscription" }).click();
@@ -94,6 +107,12 @@ describe("email newsletter", () => {
       const [, item] = await mailsTo(address, 2);
       expect(item.subject).toBe("New in Morning Letter");
       expect(item.html).toContain("Unsubscribe");
+      await readerPage.goto(`${baseUrl}/test/mails?mail=${item.id}`);
+      const issue = readerPage.getByTestId("caught-mail");
+      await issue.getByRole("heading", { name: "New in Morning Letter" }).waitFor();
+      await issue.getByText("List-Unsubscribe-Post").waitFor();
+      await issue.getByText(item.headers["List-Unsubscribe"]).waitFor();
+      await shoot(readerPage, "email-catch-all-issue");
       // The mail itself, as a mail program shows its HTML part, light and dark.
       if (SHOTS) {
         const mailPage = await reader.context.newPage();

@@ -29,6 +29,7 @@ import { Route as ProfileMyFeedsRouteImport } from './routes/profile/my-feeds'
 import { Route as ProfileOverviewRouteImport } from './routes/profile/overview'
 import { Route as ProfileSettingsRouteRouteImport } from './routes/profile/settings/route'
 import { Route as SubmissionSubmissionIdRouteImport } from './routes/submission/$submissionId'
+import { Route as TestMailsRouteImport } from './routes/test_.mails'
 import { Route as CreateFeedIndexRouteImport } from './routes/create/feed/index'
 import { Route as CreateFeedReviewRouteImport } from './routes/create/feed/review'
 import { Route as CreateFeedSettingsRouteImport } from './routes/create/feed/settings'
@@ -150,6 +151,11 @@ const ProfileSettingsRouteRoute = ProfileSettingsRouteRouteImport.update({
 const SubmissionSubmissionIdRoute = SubmissionSubmissionIdRouteImport.update({
   id: '/submission/$submissionId',
   path: '/submission/$submissionId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TestMailsRoute = TestMailsRouteImport.update({
+  id: '/test_/mails',
+  path: '/test/mails',
   getParentRoute: () => rootRouteImport,
 } as any)
 const CreateFeedIndexRoute = CreateFeedIndexRouteImport.update({
@@ -287,6 +293,7 @@ export interface FileRoutesByFullPath {
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
   '/profile/overview': typeof ProfileOverviewRoute
   '/submission/$submissionId': typeof SubmissionSubmissionIdRoute
+  '/test/mails': typeof TestMailsRoute
   '/plugin/': typeof PluginIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/feed/$feedId/settings': typeof FeedFeedIdSettingsRouteRouteWithChildren
@@ -327,6 +334,7 @@ export interface FileRoutesByTo {
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
   '/profile/overview': typeof ProfileOverviewRoute
   '/submission/$submissionId': typeof SubmissionSubmissionIdRoute
+  '/test/mails': typeof TestMailsRoute
   '/plugin': typeof PluginIndexRoute
   '/profile': typeof ProfileIndexRoute
   '/create/feed/review': typeof CreateFeedReviewRoute
@@ -371,6 +379,7 @@ export interface FileRoutesById {
   '/profile/my-feeds': typeof ProfileMyFeedsRoute
   '/profile/overview': typeof ProfileOverviewRoute
   '/submission/$submissionId': typeof SubmissionSubmissionIdRoute
+  '/test_/mails': typeof TestMailsRoute
   '/plugin/': typeof PluginIndexRoute
   '/profile/': typeof ProfileIndexRoute
   '/feed/$feedId/settings': typeof FeedFeedIdSettingsRouteRouteWithChildren
@@ -417,6 +426,7 @@ export interface FileRouteTypes {
     | '/profile/my-feeds'
     | '/profile/overview'
     | '/submission/$submissionId'
+    | '/test/mails'
     | '/plugin/'
     | '/profile/'
     | '/feed/$feedId/settings'
@@ -457,6 +467,7 @@ export interface FileRouteTypes {
     | '/profile/my-feeds'
     | '/profile/overview'
     | '/submission/$submissionId'
+    | '/test/mails'
     | '/plugin'
     | '/profile'
     | '/create/feed/review'
@@ -500,6 +511,7 @@ export interface FileRouteTypes {
     | '/profile/my-feeds'
     | '/profile/overview'
     | '/submission/$submissionId'
+    | '/test_/mails'
     | '/plugin/'
     | '/profile/'
     | '/feed/$feedId/settings'
@@ -541,6 +553,7 @@ export interface RootRouteChildren {
   EmailUnsubscribeRoute: typeof EmailUnsubscribeRoute
   PluginPluginIdRoute: typeof PluginPluginIdRoute
   SubmissionSubmissionIdRoute: typeof SubmissionSubmissionIdRoute
+  TestMailsRoute: typeof TestMailsRoute
   PluginIndexRoute: typeof PluginIndexRoute
   EditFeedFeedIdRoute: typeof EditFeedFeedIdRoute
 }
@@ -685,6 +698,13 @@ declare module '@tanstack/react-router' {
       path: '/submission/$submissionId'
       fullPath: '/submission/$submissionId'
       preLoaderRoute: typeof SubmissionSubmissionIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/test_/mails': {
+      id: '/test_/mails'
+      path: '/test/mails'
+      fullPath: '/test/mails'
+      preLoaderRoute: typeof TestMailsRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/create/feed/': {
@@ -962,6 +982,7 @@ const rootRouteChildren: RootRouteChildren = {
   EmailUnsubscribeRoute: EmailUnsubscribeRoute,
   PluginPluginIdRoute: PluginPluginIdRoute,
   SubmissionSubmissionIdRoute: SubmissionSubmissionIdRoute,
+  TestMailsRoute: TestMailsRoute,
   PluginIndexRoute: PluginIndexRoute,
   EditFeedFeedIdRoute: EditFeedFeedIdRoute,
 }

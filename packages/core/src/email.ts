@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EMAIL_LIMITS, EMAIL_MODES } from "./email-rules.ts";
+import { pagedSchema } from "./envelope.ts";
 import { feedIdSchema } from "./feeds.ts";
 
 /**
@@ -94,3 +95,41 @@ export type EmailSubscriberSummary = z.infer<typeof emailSubscriberSummarySchema
 /** POST /api/feeds/{feedId}/email/test: the owner's "Send me a test". */
 export const emailTestRequestSchema = z.object({ email: emailAddress });
 export const emailTestResultSchema = z.object({ message: z.string() });
+
+/**
+ * GET /api/test/mails and /api/test/mails/{id}: the development catch-all's mails (servers in development or test
+ * mode that only their own machine reaches, without SMTP_URL), newest first, so a developer can open a confirmation
+ * link locally.
+ */
+export const caughtMailListQuerySchema = z.object({
+  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, "limit must be at least 1")
+    .max(100, "limit must be at most 100")
+    .default(20),
+});
+
+export const caughtMailSummarySchema = z.object({
+  id: z.string(),
+  from: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  sentAt: z.string(),
+});
+export type CaughtMailSummary = z.infer<typeof caughtMailSummarySchema>;
+export const caughtMailPageSchema = pagedSchema(caughtMailSummarySchema);
+
+/** The catch-all names its files after the time and a random part: nothing else is a mail's id. */
+export const caughtMailParamsSchema = z.object({
+  id: z.string().regex(/^[0-9A-Za-z-]{1,64}$/, "Not a caught mail's id"),
+});
+
+export const caughtMailSchema = caughtMailSummarySchema.extend({
+  /** The headers the mail was sent with beyond From, To and Subject (List-Unsubscribe and friends). */
+  headers: z.record(z.string(), z.string()),
+  text: z.string(),
+  html: z.string(),
+});
+export type CaughtMail = z.infer<typeof caughtMailSchema>;

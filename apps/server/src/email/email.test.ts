@@ -636,3 +636,141 @@ describe("without SMTP_URL", () => {
     }
   });
 });
+
+describe("the development catch-all", () => {
+  it("lists the caught mails a page at a time and opens one with its headers and both parts", async () => {
+    const dev = await startTestServer({ EMAIL_DEV_CATCHALL: "true", EMAIL_TICK_MS: "3600000" });
+    try {
+      await insertFeed(dev.db, {
+        id: "caught",
+        name: "Caught",
+        config: {
+          id: "caught",
+          name: "Caught",
+          description: "x",
+          outputs: { stream: { enabled: true, distribute: [emailStep()] } },
+        },
+      });
+      const headers = { "Content-Type": "application/json", Origin: dev.baseUrl };
+      for (const email of ["one@example.org", "two@example.org", "three@example.org"]) {
+        const subscribe = await dev.json("/api/email/subscribe", {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ feedId: "caught", email }),
+        });
+        expect(subscribe.status).toBe(202);
+      }
+      const first = await dev.json("/api/test/mails?limit=2");
+      expect(first.status).toBe(200);
+      expect(first.body.data.pagination).toEqual({ page: 0, limit: 2, hasNextPage: true, totalCount: 3 });
+      expect(first.body.data.items.map((mail: { to: string }) => mail.to)).toEqual([
+        "three@example.org",
+        "two@example.org",
+      ]);
+      const second = await dev.json("/api/test/mails?limit=2&page=1");
+      expect(second.body.data.items).toHaveLength(1);
+      expect(second.body.data.pagination.hasNextPage).toBe(false);
+      const [oldest] = second.body.data.items;
+      expect(oldest).toMatchObject({ to: "one@example.org", subject: "Confirm your subscription to Caught" });
+      expect(Object.keys(oldest).sort()).toEqual(["from", "id", "sentAt", "subject", "to"]);
+
+      const opened = await dev.json(`/api/test/mails/${oldest.id}`);
+      expect(opened.status).toBe(200);
+      expect(opened.body.data).toMatchObject({ ...oldest, headers: expect.any(Object) });
+      expect(opened.body.data.text).toContain(`${dev.env.PUBLIC_URL}/email/confirm?token=`);
+      expect(opened.body.data.html).toContain("/email/confirm?token=");
+
+      // An id is a file's name in the catch-all's folder and nothing else.
+      expect((await dev.json("/api/test/mails/..%2Fsession-secret")).status).toBe(400);
+      expect((await dev.json("/api/test/mails/2026-01-01T00-00-00-000Z-deadbeef")).status).toBe(404);
+      expect((await dev.json("/api/test/mails?limit=101")).status).toBe(400);
+    } finally {
+      await dev.close();
+    }
+  });
+
+  it("shows an issue's List-Unsubscribe headers", async () => {
+    const dev = await startTestServer(
+      { EMAIL_DEV_CATCHALL: "true", EMAIL_TICK_MS: "3600000", EMAIL_SENDS_PER_SECOND: "1000" },
+      { worker: {} },
+    );
+    try {
+      const { cookie } = await signIn(dev, ownerKey);
+      await insertFeed(dev.db, {
+        id: "headers",
+        name: "Headers",
+        createdBy: ownerKey.implicitAccountId,
+        config: {
+          id: "headers",
+          name: "Headers",
+          description: "x",
+          outputs: { stream: { enabled: true, distribute: [emailStep()] } },
+        },
+      });
+      const headers = { "Content-Type": "application/json", Origin: dev.baseUrl };
+      const newest = async () => {
+        const [listed] = (await dev.json("/api/test/mails")).body.data.items;
+        return (await dev.json(`/api/test/mails/${listed.id}`)).body.data;
+      };
+      await dev.json("/api/email/subscribe", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ feedId: "headers", email: "reader@example.org" }),
+      });
+      const confirmation = await newest();
+      const token = tokenOf(linkIn(confirmation.text, `${dev.env.PUBLIC_URL}/email/confirm?token=`));
+      const confirmed = await dev.json("/api/email/confirm", {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ token }),
+      });
+      expect(confirmed.status).toBe(200);
+      const { tweetId } = await insertSubmission(dev.db, {
+        content: "Headers",
+        feeds: [{ feedId: "headers" }],
+      });
+      const moderated = await dev.json("/api/moderate", {
+        method: "POST",
+        headers: sessionHeaders(dev, cookie),
+        body: JSON.stringify({ submissionId: tweetId, feedId: "headers", action: "approve" }),
+      });
+      expect(moderated.status).toBe(200);
+      await until(async () => {
+        await dev.worker?.runEmailDeliveryNow();
+        return (await newest()).subject === "New in Headers";
+      }, "the issue's mail");
+      const issue = await newest();
+      expect(issue.to).toBe("reader@example.org");
+      expect(issue.headers["List-Unsubscribe"]).toMatch(/^<http:\/\/.+\/api\/email\/one-click\?token=/);
+      expect(issue.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    } finally {
+      await dev.close();
+    }
+  });
+
+  it("is refused in production and on a development server others can reach", async () => {
+    const production = await startTestServer({
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      LOG_SIGNING_KEY: "a".repeat(64),
+    });
+    const exposed = await startTestServer({
+      NODE_ENV: "development",
+      PUBLIC_URL: "https://curate.example",
+      ALLOW_PUBLIC_TRIAL: "true",
+    });
+    try {
+      // The exposed development server does catch its mails; only no one may read them over HTTP.
+      expect(exposed.env.MAIL.kind).toBe("catch-all");
+      for (const refusing of [production, exposed]) {
+        expect((await refusing.json("/api/test/mails")).status).toBe(404);
+        expect((await refusing.json("/api/test/mails/2026-01-01T00-00-00-000Z-deadbeef")).status).toBe(404);
+        const paths = Object.keys((await refusing.json("/api/openapi.json")).body.paths);
+        expect(paths.filter((path) => path.startsWith("/test/mails"))).toEqual([]);
+      }
+    } finally {
+      await production.close();
+      await exposed.close();
+    }
+  });
+});

@@ -1,7 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
 import {
+  caughtMailListQuerySchema,
+  caughtMailPageSchema,
+  caughtMailParamsSchema,
+  caughtMailSchema,
   emailEventResultSchema,
   emailEventSchema,
   emailFeedParamsSchema,
@@ -27,6 +29,7 @@ import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { accepted, ok } from "../http/envelope.ts";
 import { clientAddress } from "../limits/middleware.ts";
+import { caughtMail, listCaughtMails } from "./catch-all.ts";
 import { createMailer } from "./mailer.ts";
 import {
   changeSubscriptionMode,
@@ -241,23 +244,24 @@ const devMailsRoute = createRoute({
   method: "get",
   path: "/test/mails",
   tags,
-  summary: "The development catch-all's newest mails (development only, without SMTP_URL)",
+  summary: "The development catch-all's mails, newest first (development only, without SMTP_URL)",
+  request: { query: caughtMailListQuerySchema },
   responses: {
-    200: jsonResponse(
-      successEnvelopeSchema(
-        z.array(
-          z.object({
-            id: z.string(),
-            to: z.string(),
-            subject: z.string(),
-            sentAt: z.string(),
-            text: z.string(),
-            html: z.string(),
-          }),
-        ),
-      ),
-      "Newest first, at most 20",
-    ),
+    200: jsonResponse(successEnvelopeSchema(caughtMailPageSchema), "A page of the caught mails"),
+    400: commonErrors[400],
+  },
+});
+
+const devMailRoute = createRoute({
+  method: "get",
+  path: "/test/mails/{id}",
+  tags,
+  summary: "One caught mail with its headers and both parts (development only, without SMTP_URL)",
+  request: { params: caughtMailParamsSchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(caughtMailSchema), "The mail"),
+    400: commonErrors[400],
+    404: errorResponse("No caught mail has this id (NOT_FOUND)"),
   },
 });
 
@@ -335,26 +339,11 @@ export function emailRoutes({ database: { db }, env }: AppDeps) {
   router.openapi(testRoute, async (c) =>
     ok(c, await sendTestMail(deps, requireUser(c), c.req.valid("param").feedId, c.req.valid("json").email)),
   );
+  // Fails closed as the other /api/test routes do: never in production, nor on a server others can reach.
   if (env.ENABLE_TEST_ROUTES && env.MAIL.kind === "catch-all") {
     const dir = env.MAIL.dir;
-    router.openapi(devMailsRoute, async (c) => {
-      const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
-      const newest = names.sort().reverse().slice(0, 20);
-      const mails = await Promise.all(
-        newest.map(async (name) => JSON.parse(await readFile(join(dir, name), "utf8"))),
-      );
-      return ok(
-        c,
-        mails.map((mail) => ({
-          id: mail.id,
-          to: mail.to,
-          subject: mail.subject,
-          sentAt: mail.sentAt,
-          text: mail.text,
-          html: mail.html,
-        })),
-      );
-    });
+    router.openapi(devMailsRoute, async (c) => ok(c, await listCaughtMails(dir, c.req.valid("query"))));
+    router.openapi(devMailRoute, async (c) => ok(c, await caughtMail(dir, c.req.valid("param").id)));
   }
   return router;
 }

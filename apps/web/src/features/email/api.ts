@@ -1,4 +1,11 @@
-import type { EmailFeedStatus, EmailSubscriberSummary, EmailSubscription } from "@curate/core";
+import type {
+  CaughtMail,
+  CaughtMailSummary,
+  EmailFeedStatus,
+  EmailSubscriberSummary,
+  EmailSubscription,
+  Paged,
+} from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api, apiUrl } from "#web/lib/api";
 
@@ -10,6 +17,8 @@ export const emailKeys = {
   status: (feedId: string) => ["email-status", feedId] as const,
   subscription: (token: string) => [...emailKeys.all, "subscription", token] as const,
   summary: (feedId: string) => [...emailKeys.all, "summary", feedId] as const,
+  caughtPage: (page: number) => [...emailKeys.all, "caught", "page", page] as const,
+  caught: (id: string) => [...emailKeys.all, "caught", id] as const,
 };
 
 export const emailStatusQueryOptions = (feedId: string) =>
@@ -36,3 +45,28 @@ export const subscriberSummaryQueryOptions = (feedId: string) =>
 /** The owner's CSV of subscribers: a plain download with the session cookie. */
 export const subscriberExportUrl = (feedId: string) =>
   apiUrl(`/feeds/${encodeURIComponent(feedId)}/email/export`);
+
+/** The development catch-all's mails, a page at a time: new mails arrive while the page is open. */
+export const CAUGHT_MAILS_PER_PAGE = 20;
+
+export const caughtMailsQueryOptions = (page: number) =>
+  queryOptions({
+    queryKey: emailKeys.caughtPage(page),
+    queryFn: ({ signal }) =>
+      api<Paged<CaughtMailSummary>>("/test/mails", {
+        query: { page, limit: CAUGHT_MAILS_PER_PAGE },
+        signal,
+      }),
+    refetchInterval: 3000,
+    // A 404 means the catch-all is off on this server; asking again will not change that.
+    retry: false,
+  });
+
+export const caughtMailQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: emailKeys.caught(id),
+    queryFn: ({ signal }) => api<CaughtMail>(`/test/mails/${encodeURIComponent(id)}`, { signal }),
+    // A caught mail never changes.
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
