@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import nodemailer from "nodemailer";
 import type { MailSetting } from "../config/env.ts";
@@ -106,9 +106,10 @@ function catchAllMailer(dir: string, from: string): Mailer {
       await mkdir(dir, { recursive: true });
       const sentAt = new Date().toISOString();
       const id = `${sentAt.replaceAll(/[:.]/g, "-")}-${randomUUID().slice(0, 8)}`;
-      await writeFile(join(dir, `${id}.json`), JSON.stringify({ id, from, sentAt, ...mail }), {
-        mode: 0o600,
-      });
+      // Written aside and renamed into place: a reader listing the folder (the page polls it) never parses half a mail.
+      const file = join(dir, `${id}.json`);
+      await writeFile(`${file}.partial`, JSON.stringify({ id, from, sentAt, ...mail }), { mode: 0o600 });
+      await rename(`${file}.partial`, file);
     },
     close: () => undefined,
   };
