@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
+import { rollupCounted, rollupKept } from "../../test/rollups.ts";
 import { queryRows } from "../db/sql.ts";
 import { getLeaderboard } from "./service.ts";
 
@@ -11,15 +12,6 @@ import { getLeaderboard } from "./service.ts";
  * direct count over the links, and nothing may be kept that the links do not hold.
  */
 let server: TestServer;
-
-interface Row {
-  month: string;
-  curator: string;
-  scope: string;
-  n: number;
-  approved: number;
-  rejected: number;
-}
 
 const FEEDS = ["north", "south", "east"];
 const CURATORS = ["ada", "bo", "cy", "di"];
@@ -33,43 +25,6 @@ const TIMES = [
   "2026-11-01T00:00:00.000Z",
   "2026-11-18T09:00:00.000Z",
 ];
-
-/** What the roll-up should hold: per (month, curator, feed), per (month, curator, "*") and per (month, "*", feed). */
-async function rawCounts(): Promise<Row[]> {
-  return queryRows<Row>(
-    server.db,
-    sql`with links as (
-        select to_char(date_trunc('month', submitted_at at time zone 'UTC'), 'YYYY-MM-DD') as month,
-          curator_username, feed_id, status
-        from submission_feeds where curator_username is not null
-      )
-      select month, curator, scope, n, approved, rejected from (
-        select month, curator_username as curator, feed_id as scope, count(*)::int as n,
-          (count(*) filter (where status = 'approved'))::int as approved,
-          (count(*) filter (where status = 'rejected'))::int as rejected
-        from links group by month, curator_username, feed_id
-        union all
-        select month, curator_username, '*', count(*)::int, (count(*) filter (where status = 'approved'))::int,
-          (count(*) filter (where status = 'rejected'))::int
-        from links group by month, curator_username
-        union all
-        select month, '*', feed_id, count(*)::int, (count(*) filter (where status = 'approved'))::int,
-          (count(*) filter (where status = 'rejected'))::int
-        from links group by month, feed_id
-      ) all_rows order by month, curator, scope`,
-  );
-}
-
-async function keptCounts(): Promise<Row[]> {
-  return queryRows<Row>(
-    server.db,
-    sql`select to_char(month, 'YYYY-MM-DD') as month, curator_username as curator, scope,
-        submission_count as n, approval_count as approved, rejection_count as rejected
-      from curator_monthly_stats
-      where submission_count <> 0 or approval_count <> 0 or rejection_count <> 0
-      order by month, curator, scope`,
-  );
-}
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -94,10 +49,10 @@ afterAll(() => server.close());
 
 describe("the monthly roll-up", () => {
   it("equals the raw counts after inserts across month boundaries", async () => {
-    const raw = await rawCounts();
+    const raw = await rollupCounted(server.db, "month");
     expect(raw.length).toBeGreaterThan(20);
-    expect(new Set(raw.map((r) => r.month))).toEqual(new Set(["2026-09-01", "2026-10-01", "2026-11-01"]));
-    expect(await keptCounts()).toEqual(raw);
+    expect(new Set(raw.map((r) => r.period))).toEqual(new Set(["2026-09-01", "2026-10-01", "2026-11-01"]));
+    expect(await rollupKept(server.db, "month")).toEqual(raw);
   });
 
   it("stays equal through status changes, deleted links and a deleted feed", async () => {
@@ -109,12 +64,12 @@ describe("the monthly roll-up", () => {
       sql`delete from submission_feeds where submission_id in ('m6', 'm7') and feed_id = 'north'`,
     );
     await server.db.execute(sql`delete from submissions where tweet_id in ('m8', 'm30')`);
-    expect(await keptCounts()).toEqual(await rawCounts());
+    expect(await rollupKept(server.db, "month")).toEqual(await rollupCounted(server.db, "month"));
 
     await server.db.execute(sql`delete from feeds where id = 'south'`);
-    const raw = await rawCounts();
+    const raw = await rollupCounted(server.db, "month");
     expect(raw.some((r) => r.scope === "south")).toBe(false);
-    expect(await keptCounts()).toEqual(raw);
+    expect(await rollupKept(server.db, "month")).toEqual(raw);
   });
 
   it("is what This Month ranks: the leaderboard's month equals a count over that month's links", async () => {
@@ -148,8 +103,8 @@ describe("the monthly roll-up", () => {
   });
 
   it("is rebuilt to the same rows by curate_rebuild_stats()", async () => {
-    const before = await keptCounts();
+    const before = await rollupKept(server.db, "month");
     await server.db.execute(sql`select curate_rebuild_stats()`);
-    expect(await keptCounts()).toEqual(before);
+    expect(await rollupKept(server.db, "month")).toEqual(before);
   });
 });

@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
+import { rollupCounted, rollupKept } from "../../test/rollups.ts";
 import { queryRows } from "../db/sql.ts";
 
 /**
@@ -107,52 +108,6 @@ async function expectEveryRangeAsCounted() {
   }
 }
 
-interface RollupRow {
-  week: string;
-  curator: string;
-  scope: string;
-  n: number;
-  approved: number;
-  rejected: number;
-}
-
-/** Per (week, curator, feed), (week, curator, "*") and (week, "*", feed), counted from the links. */
-async function weeksCounted(): Promise<RollupRow[]> {
-  return queryRows<RollupRow>(
-    server.db,
-    sql`with links as (
-        select to_char(date_trunc('week', submitted_at at time zone 'UTC'), 'YYYY-MM-DD') as week,
-          curator_username, feed_id, status
-        from submission_feeds where curator_username is not null
-      )
-      select week, curator, scope, n, approved, rejected from (
-        select week, curator_username as curator, feed_id as scope, count(*)::int as n,
-          (count(*) filter (where status = 'approved'))::int as approved,
-          (count(*) filter (where status = 'rejected'))::int as rejected
-        from links group by week, curator_username, feed_id
-        union all
-        select week, curator_username, '*', count(*)::int, (count(*) filter (where status = 'approved'))::int,
-          (count(*) filter (where status = 'rejected'))::int
-        from links group by week, curator_username
-        union all
-        select week, '*', feed_id, count(*)::int, (count(*) filter (where status = 'approved'))::int,
-          (count(*) filter (where status = 'rejected'))::int
-        from links group by week, feed_id
-      ) all_rows order by week, curator, scope`,
-  );
-}
-
-async function weeksKept(): Promise<RollupRow[]> {
-  return queryRows<RollupRow>(
-    server.db,
-    sql`select to_char(week, 'YYYY-MM-DD') as week, curator_username as curator, scope,
-        submission_count as n, approval_count as approved, rejection_count as rejected
-      from curator_weekly_stats
-      where submission_count <> 0 or approval_count <> 0 or rejection_count <> 0
-      order by week, curator, scope`,
-  );
-}
-
 beforeAll(async () => {
   server = await startTestServer();
   for (const id of FEEDS) await insertFeed(server.db, { id });
@@ -195,7 +150,7 @@ describe("today, this week and this month", () => {
     expect(sizes[1]).toBeGreaterThan(sizes[2]);
     expect(sizes[2]).toBeGreaterThan(sizes[0]);
     await expectEveryRangeAsCounted();
-    expect(await weeksKept()).toEqual(await weeksCounted());
+    expect(await rollupKept(server.db, "week")).toEqual(await rollupCounted(server.db, "week"));
   });
 
   it("count a decision in the week of its submission, whenever it is made", async () => {
@@ -232,22 +187,22 @@ describe("today, this week and this month", () => {
       sql`delete from submission_feeds where submission_id in ('w6', 'w7') and feed_id = 'north'`,
     );
     await server.db.execute(sql`delete from submissions where tweet_id in ('w8', 'w30')`);
-    expect(await weeksKept()).toEqual(await weeksCounted());
+    expect(await rollupKept(server.db, "week")).toEqual(await rollupCounted(server.db, "week"));
     await expectEveryRangeAsCounted();
 
     await server.db.execute(sql`delete from feeds where id = 'south'`);
-    const weeks = await weeksCounted();
+    const weeks = await rollupCounted(server.db, "week");
     expect(weeks.some((r) => r.scope === "south")).toBe(false);
-    expect(await weeksKept()).toEqual(weeks);
+    expect(await rollupKept(server.db, "week")).toEqual(weeks);
     for (const range of RANGES) expect(await answered(range), range).toEqual(await direct(range));
   });
 
   it("are rebuilt to the same answers by curate_rebuild_stats()", async () => {
     vi.useFakeTimers({ toFake: ["Date"], now: NOW });
-    const kept = await weeksKept();
+    const kept = await rollupKept(server.db, "week");
     const answers = await Promise.all(RANGES.map((range) => answered(range)));
     await server.db.execute(sql`select curate_rebuild_stats()`);
-    expect(await weeksKept()).toEqual(kept);
+    expect(await rollupKept(server.db, "week")).toEqual(kept);
     expect(await Promise.all(RANGES.map((range) => answered(range)))).toEqual(answers);
   });
 });
