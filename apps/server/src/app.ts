@@ -37,7 +37,7 @@ import { processingRoutes } from "./processing/routes.ts";
 import { publicationRoutes } from "./publications/routes.ts";
 import { queueRoutes } from "./queues/routes.ts";
 import { reputationRoutes } from "./reputation/routes.ts";
-import { rssRoutes } from "./rss/routes.ts";
+import { recentItemRoutes, rssRoutes } from "./rss/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
 import { requestTelemetry } from "./telemetry/http.ts";
 import { mountMetrics } from "./telemetry/routes.ts";
@@ -123,6 +123,7 @@ export function createApp(options: AppOptions) {
       },
       { pattern: /^\/api\/submissions\/single\/[^/]+$/, params: [] },
       { pattern: /^\/api\/feeds(\/[^/]+)?$/, params: [] },
+      { pattern: /^\/api\/feeds\/[^/]+\/recent-items$/, params: [] },
       { pattern: /^\/api\/leaderboard$/, params: Object.keys(leaderboardQuerySchema.shape) },
     ],
   });
@@ -155,6 +156,7 @@ export function createApp(options: AppOptions) {
     userRoutes,
     apiTokenRoutes,
     feedRoutes,
+    recentItemRoutes,
     feedSecretRoutes,
     submissionRoutes,
     moderationRoutes,

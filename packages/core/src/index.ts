@@ -43,6 +43,7 @@ export * from "./recap-rules.ts";
 export * from "./recaps.ts";
 export * from "./reputation.ts";
 export * from "./reputation-rules.ts";
+export * from "./rss.ts";
 export * from "./rss-rules.ts";
 export * from "./submission-rules.ts";
 export * from "./submissions.ts";
