@@ -2,7 +2,7 @@ import { builtinPluginName } from "./plugins.ts";
 import { recapList } from "./recap-rules.ts";
 
 /**
- * An RSS item's platform, judged by its link: document 1 §3's values, with the networks Curate also reads posts
+ * An RSS item's platform, judged by its link: the platforms the spec names, with the networks Curate also reads posts
  * from (issue 18) before the catch-all "other".
  */
 export const RSS_PLATFORMS = [

@@ -11,7 +11,7 @@ export const RSS_RECENT_MAX_ITEMS = 1000;
 export const RSS_READ_PROBLEMS = ["fetch-failed", "invalid-xml", "invalid-feed"] as const;
 export type RssReadProblem = (typeof RSS_READ_PROBLEMS)[number];
 
-/** The spec's texts of each (document 1 §8's RSS errors): the answer's message, and what the page shows. */
+/** The spec's texts of each of the RSS errors: the answer's message, and what the page shows. */
 export const RSS_READ_MESSAGES: Record<RssReadProblem, string> = {
   "fetch-failed": "Failed to fetch RSS feed",
   "invalid-xml": "Invalid XML format",

@@ -7,7 +7,7 @@ import { useHydrating } from "#web/lib/use-hydrating";
 // Reads only; the decisions live in ./mutations. Route loaders prefetch the can-moderate answer, and whatever a
 // loader imports may end up in the first load of "/", which must not carry the mutation code.
 
-/** Document 1 §9: the can-moderate answer is cached for 5 minutes. */
+/** Whether one may moderate changes rarely: the answer is kept for 5 minutes. */
 export const CAN_MODERATE_CACHE_MS = 5 * 60_000;
 
 export const moderationKeys = {
@@ -93,7 +93,7 @@ export function useModeratesAnyOf(feedIds: readonly string[]): ModeratorAccess {
   return answers.some((answer) => answer.status === "pending") ? "checking" : "denied";
 }
 
-/** Document 1 §6: moderation controls only for a signed-in user whose can-moderate check for the feed passes. */
+/** Moderation controls only for a signed-in user whose can-moderate check for the feed passes. */
 export function useCanModerate(feedId: string): boolean {
   return useModeratorAccess(feedId) === "granted";
 }

@@ -19,7 +19,7 @@ export function RecentContentCarousel({ feedId }: { feedId: string }) {
     select: (items) => newestItems(items, CAROUSEL_ITEMS),
   });
   const [page, setPage] = useState(0);
-  // A failed refetch keeps the last items in the cache; the carousel still steps aside (document 1 §8).
+  // A failed refetch keeps the last items in the cache; the carousel still steps aside, as on any RSS error.
   if (isError || !data || data.length === 0) return null;
 
   const pages = Math.ceil(data.length / CAROUSEL_PAGE_SIZE);

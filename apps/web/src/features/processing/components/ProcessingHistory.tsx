@@ -28,7 +28,7 @@ interface ProcessingHistoryProps {
   onClearFailures: () => void;
 }
 
-/** Document 2 §2: the processing tab, for the feed's moderators only. */
+/** The processing tab, for the feed's moderators only. */
 export function ProcessingHistory({ feedId, search, onClearFailures }: ProcessingHistoryProps) {
   const access = useModeratorAccess(feedId);
 

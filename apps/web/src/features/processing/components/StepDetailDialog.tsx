@@ -12,7 +12,7 @@ import { useReprocessJob, useRetryStep, useTweakStep } from "../mutations";
 import { checkInputText, prettyJson } from "../view";
 import { ProcessingStatusPill } from "./ProcessingStatusPill";
 
-// Document 2 §2/§9: the output and config panes are 300 px high and scroll.
+// The output and config panes are 300 px high and scroll, so a long output never pushes the actions away.
 const PANE_HEIGHT = "h-[300px]";
 
 interface StepDetailDialogProps {
