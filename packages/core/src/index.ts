@@ -9,6 +9,7 @@ export * from "./config-diff.ts";
 export * from "./config-history.ts";
 export * from "./config-quarantine.ts";
 export * from "./destinations.ts";
+export * from "./distributors.ts";
 export * from "./dry-runs.ts";
 export * from "./email.ts";
 export * from "./email-rules.ts";

@@ -59,6 +59,10 @@ export function isSourcePluginName(name: string | null): name is SourcePluginNam
   return BUILTIN_PLUGINS.some((plugin) => plugin.name === name && plugin.type === "source");
 }
 
+export function isDistributorPluginName(name: string | null): name is DistributorPluginName {
+  return BUILTIN_PLUGINS.some((plugin) => plugin.name === name && plugin.type === "distributor");
+}
+
 export const BUILTIN_PLUGIN_PREFIX = "@curate/";
 const LEGACY_PLUGIN_PREFIX = "@curatedotfun/";
 /** Scopes no registered plugin may use: the built-ins' own and the reference product's. */
