@@ -315,13 +315,10 @@ describe.skipIf(!postgresUrl)(
 
       // Each schedule once per interval: the workers stop (so nothing runs while it is counted), then every pass
       // of each queue had an interval of its own, and each intake pass read the mentions once.
-      await until(
-        async () => {
-          const passes = await schedulePasses(db);
-          return passes.length === SCHEDULES.length && passes.every((row) => row.passes > 1);
-        },
-        "every schedule to have run in two intervals",
-      );
+      await until(async () => {
+        const passes = await schedulePasses(db);
+        return passes.length === SCHEDULES.length && passes.every((row) => row.passes > 1);
+      }, "every schedule to have run in two intervals");
       await Promise.all(workers.map((worker) => worker.kill("SIGTERM")));
       const passes = await schedulePasses(db);
       expect(passes.map((row) => row.name)).toEqual([...SCHEDULES].sort());
