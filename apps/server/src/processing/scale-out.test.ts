@@ -83,6 +83,7 @@ describe.skipIf(!postgresUrl)(
     const children: ChildServer[] = [];
     const moderatorKey = newKey();
 
+    // Four processes starting at once on a busy machine can take minutes: the limits only stop a hang.
     beforeAll(async () => {
       scratch = await openScratchDatabase("postgres", {
         adminUrl: postgresUrl,
@@ -167,7 +168,7 @@ describe.skipIf(!postgresUrl)(
       const listening = await Promise.all(apis.map((api) => api.waitFor(/Curate listening on/)));
       await Promise.all(workers.map((worker) => worker.waitFor(/Curate worker running/)));
       proxy.route(listening.map((line) => `http://127.0.0.1:${new URL(JSON.parse(line).url).port}`));
-    });
+    }, 360_000);
 
     afterAll(async () => {
       await Promise.all(children.map((child) => child.kill("SIGKILL")));
@@ -337,7 +338,7 @@ describe.skipIf(!postgresUrl)(
       // Each decision was answered once, by one process or the other.
       const decisions = (api: ChildServer) => api.count(/"path":"\/api\/moderate"/);
       expect(decisions(apiOne) + decisions(apiTwo)).toBe(12);
-    }, 120_000);
+    }, 360_000);
   },
 );
 
