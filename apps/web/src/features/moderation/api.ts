@@ -1,4 +1,4 @@
-import type { BulkRun, CanModerate, Paged } from "@curate/core";
+import { type BulkRun, type CanModerate, canManageFor, type Paged } from "@curate/core";
 import { queryOptions, useQueries, useQuery } from "@tanstack/react-query";
 import { useCurrentUser } from "#web/features/auth/api";
 import { api } from "#web/lib/api";
@@ -98,9 +98,6 @@ export function useCanModerate(feedId: string): boolean {
   return useModeratorAccess(feedId) === "granted";
 }
 
-/** Editing a feed is for its creator, its admins and super admins; approvers moderate but do not edit. */
-const EDITOR_REASONS = new Set(["creator", "admin", "super_admin"]);
-
 export type EditorAccess = "checking" | "granted" | "denied";
 
 /** Whether the signed-in user may edit (and delete) the feed, from the same cached check as moderation. */
@@ -115,5 +112,6 @@ export function useFeedEditorAccess(feedId: string): EditorAccess {
   if (hydrating || userStatus === "pending") return "checking";
   if (accountId === null) return "denied";
   if (status === "pending") return "checking";
-  return data && EDITOR_REASONS.has(data.reason) ? "granted" : "denied";
+  // Editing a feed is for its creator, its admins and super admins; approvers moderate but do not edit.
+  return data && canManageFor(data.reason) ? "granted" : "denied";
 }
