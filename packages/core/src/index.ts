@@ -8,6 +8,7 @@ export * from "./config.ts";
 export * from "./config-diff.ts";
 export * from "./config-history.ts";
 export * from "./config-quarantine.ts";
+export * from "./crosspost.ts";
 export * from "./destinations.ts";
 export * from "./distributors.ts";
 export * from "./dry-runs.ts";
