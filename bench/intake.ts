@@ -157,7 +157,7 @@ async function xBench(): Promise<Bench> {
   const bot = "curatebot";
   const x = await startFakeX({ bearerToken: "bench-token", botUsername: bot });
   postMentions<string>({
-    post: (author, text, replyTo) => x.tweet(author, text, replyTo),
+    post: (author, text, replyTo) => x.post(author, text, replyTo),
     handle: (role, n) => `${role}_${n}`,
     submit: (feed, note) => `!submit @${bot} #feed${feed} ${note}`,
     approve: `@${bot} !approve looks right`,

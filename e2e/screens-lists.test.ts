@@ -43,7 +43,7 @@ async function signInAsModerator(page: Page) {
   await signInWithDevWallet(page);
 }
 
-async function postTestTweet(
+async function postTestPost(
   page: Page,
   text: string,
   username: string,
@@ -126,7 +126,7 @@ describe("lists stay fresh without refetching every loaded page", () => {
     await watched.evaluate((entry) => window.scrollBy(0, entry.getBoundingClientRect().top - 200));
     const before = (await watched.boundingBox())?.y;
     const marker = `fresh${Date.now()}`;
-    await postTestTweet(page, `!submit @${botHandle} #near ${marker}`, "freshposter");
+    await postTestPost(page, `!submit @${botHandle} #near ${marker}`, "freshposter");
     // Returning to the tab asks for the first page: focus until the new post has been merged on top.
     await expect
       .poll(
@@ -148,7 +148,7 @@ describe("relative times", () => {
     const { page } = await session.visit("/");
     await signInAsModerator(page);
     const marker = `tick${Date.now()}`;
-    await postTestTweet(page, `!submit @${botHandle} #near ${marker}`, "tickposter");
+    await postTestPost(page, `!submit @${botHandle} #near ${marker}`, "tickposter");
     await page.goto(`${baseUrl}/?q=${marker}`);
     const time = cards(page).first().locator("time").first();
     await time.waitFor();
@@ -163,8 +163,8 @@ describe("a submission in several feeds", () => {
     const { page } = await session.visit("/");
     await signInAsModerator(page);
     const marker = `twofeeds${Date.now()}`;
-    const parent = await postTestTweet(page, `A post worth two feeds ${marker}`, "twofeedauthor");
-    await postTestTweet(page, `!submit @${botHandle} #near #design`, "twofeedcurator", parent.id);
+    const parent = await postTestPost(page, `A post worth two feeds ${marker}`, "twofeedauthor");
+    await postTestPost(page, `!submit @${botHandle} #near #design`, "twofeedcurator", parent.id);
     const tweetId = parent.id;
     const approved = await page.evaluate(
       async ([submissionId]) =>

@@ -24,7 +24,7 @@ import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
 import { createReadCache } from "./http/read-cache.ts";
 import { requestGuard } from "./http/request-guard.ts";
-import { telegramWebhookRoutes, testTweetRoutes } from "./intake/routes.ts";
+import { telegramWebhookRoutes, testPostRoutes } from "./intake/routes.ts";
 import type { Intake } from "./intake/runtime.ts";
 import { TELEGRAM_WEBHOOK_PATH } from "./intake/telegram.ts";
 import { leaderboardRoutes } from "./leaderboard/routes.ts";
@@ -178,7 +178,7 @@ export function createApp(options: AppOptions) {
   ]) {
     api.route("/", routes(deps));
   }
-  if (deps.env.ENABLE_TEST_ROUTES) api.route("/", testTweetRoutes(deps, deps.intake));
+  if (deps.env.ENABLE_TEST_ROUTES) api.route("/", testPostRoutes(deps, deps.intake));
   if (telegramWebhook) api.route("/", telegramWebhookRoutes(deps.intake));
   api.openAPIRegistry.registerComponent("securitySchemes", API_TOKEN_SCHEME, {
     type: "http",

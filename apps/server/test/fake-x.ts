@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-interface FakeTweet {
+interface FakeXPost {
   id: string;
   text: string;
   author_id: string;
@@ -16,13 +16,13 @@ interface FakeTweet {
  */
 export async function startFakeX(options: { bearerToken: string; botUsername: string; userToken?: string }) {
   const users = new Map<string, { id: string; username: string; name: string; profile_image_url: string }>();
-  const tweets: FakeTweet[] = [];
+  const posts: FakeXPost[] = [];
   // Lookups by id and the newest-first order are kept as tweets are added: a bench of 10,000 mentions pages
   // through them a hundred times, and the fake's own cost must not be what the bench measures.
-  const byId = new Map<string, FakeTweet>();
-  const newestFirst = (a: FakeTweet, b: FakeTweet) =>
+  const byId = new Map<string, FakeXPost>();
+  const newestFirst = (a: FakeXPost, b: FakeXPost) =>
     b.id.length - a.id.length || (b.id > a.id ? 1 : b.id < a.id ? -1 : 0);
-  let mentionCache: { count: number; list: FakeTweet[] } | null = null;
+  let mentionCache: { count: number; list: FakeXPost[] } | null = null;
   const failures: Array<{ status: number; resetInSeconds?: number }> = [];
   const requests: URL[] = [];
   let nextId = 1_700_000_000_000_000_000n;
@@ -42,7 +42,7 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
   };
   const bot = user(options.botUsername);
 
-  const page = (matching: FakeTweet[], url: URL) => {
+  const page = (matching: FakeXPost[], url: URL) => {
     const sinceId = url.searchParams.get("since_id");
     const max = Number(url.searchParams.get("max_results") ?? 10);
     const offset = Number(url.searchParams.get("pagination_token") ?? 0);
@@ -52,7 +52,7 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     const referenced = slice
       .flatMap((t) => t.referenced_tweets ?? [])
       .map((r) => byId.get(r.id))
-      .filter((t): t is FakeTweet => Boolean(t));
+      .filter((t): t is FakeXPost => Boolean(t));
     const authorIds = new Set([...slice, ...referenced].map((t) => t.author_id));
     return {
       ...(slice.length ? { data: slice } : {}),
@@ -76,7 +76,7 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     if (req.method === "POST" && url.pathname === "/2/tweets") {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => postTweet(req.headers.authorization, Buffer.concat(chunks).toString("utf8"), res));
+      req.on("end", () => receiveBotPost(req.headers.authorization, Buffer.concat(chunks).toString("utf8"), res));
       return;
     }
     if (req.headers.authorization !== `Bearer ${options.bearerToken}`) {
@@ -99,11 +99,11 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
       return;
     }
     if (url.pathname === `/2/users/${bot.id}/mentions`) {
-      if (mentionCache?.count !== tweets.length) {
+      if (mentionCache?.count !== posts.length) {
         const mention = new RegExp(`@${bot.username}(?!\\w)`, "i");
         mentionCache = {
-          count: tweets.length,
-          list: tweets.filter((t) => mention.test(t.text)).sort(newestFirst),
+          count: posts.length,
+          list: posts.filter((t) => mention.test(t.text)).sort(newestFirst),
         };
       }
       res.end(JSON.stringify(page(mentionCache.list, url)));
@@ -114,7 +114,7 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
       res.end(
         JSON.stringify(
           page(
-            tweets.filter((t) => terms.every((term) => t.text.toLowerCase().includes(term))),
+            posts.filter((t) => terms.every((term) => t.text.toLowerCase().includes(term))),
             url,
           ),
         ),
@@ -124,7 +124,7 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     res.statusCode = 404;
     res.end(JSON.stringify({ title: "Not Found" }));
   });
-  const postTweet = (authorization: string | undefined, raw: string, res: ServerResponse) => {
+  const receiveBotPost = (authorization: string | undefined, raw: string, res: ServerResponse) => {
     const answer = (status: number, body: unknown) => {
       res.statusCode = status;
       res.end(JSON.stringify(body));
@@ -157,15 +157,15 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     }
     nextId += 1n;
     const id = String(nextId);
-    const tweet: FakeTweet = {
+    const post: FakeXPost = {
       id,
       text: body.text,
       author_id: bot.id,
       created_at: new Date().toISOString(),
       ...(parent ? { referenced_tweets: [{ type: "replied_to" as const, id: parent }] } : {}),
     };
-    tweets.push(tweet);
-    byId.set(id, tweet);
+    posts.push(post);
+    byId.set(id, post);
     posted.push({ id, text: body.text, inReplyTo: parent, receivedAt: Date.now() });
     return answer(201, { data: { id, text: body.text, edit_history_tweet_ids: [id] } });
   };
@@ -177,19 +177,19 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     requests,
     /** The bot's posts through POST /2/tweets, in order. */
     posted,
-    /** Posts a tweet; returns its id. */
-    tweet(username: string, text: string, inReplyTo?: string): string {
+    /** Adds a post as X would hold it; returns its id. */
+    post(username: string, text: string, inReplyTo?: string): string {
       nextId += 1n;
       const id = String(nextId);
-      const tweet: FakeTweet = {
+      const post: FakeXPost = {
         id,
         text,
         author_id: user(username).id,
         created_at: new Date().toISOString(),
         ...(inReplyTo ? { referenced_tweets: [{ type: "replied_to" as const, id: inReplyTo }] } : {}),
       };
-      tweets.push(tweet);
-      byId.set(id, tweet);
+      posts.push(post);
+      byId.set(id, post);
       return id;
     },
     failNext(status: number, resetInSeconds?: number) {

@@ -10,7 +10,7 @@ export interface XUrlEntity {
   media_key?: string;
 }
 
-export interface XTweet {
+export interface XPost {
   id: string;
   text: string;
   author_id?: string;
@@ -38,8 +38,8 @@ export interface XMedia {
 }
 
 export interface XPage {
-  data?: XTweet[];
-  includes?: { users?: XUser[]; tweets?: XTweet[]; media?: XMedia[] };
+  data?: XPost[];
+  includes?: { users?: XUser[]; tweets?: XPost[]; media?: XMedia[] };
   meta?: { newest_id?: string; next_token?: string; result_count?: number };
   errors?: unknown[];
 }
@@ -59,7 +59,7 @@ export interface XApiOptions {
   budget?: () => Promise<{ allowed: boolean; retryAfterMs: number }>;
 }
 
-const TWEET_FIELDS =
+const X_POST_FIELDS =
   "created_at,author_id,conversation_id,in_reply_to_user_id,referenced_tweets,entities,note_tweet,attachments";
 const EXPANSIONS =
   "author_id,referenced_tweets.id,referenced_tweets.id.author_id,attachments.media_keys,referenced_tweets.id.attachments.media_keys";
@@ -138,7 +138,7 @@ export class XApiClient {
    * `POST /2/tweets` as a reply; the client's token must be the bot account's user token. Not retried here: a
    * repeated POST would post twice, so the caller (the processing engine) decides when to try again.
    */
-  async reply(text: string, inReplyToTweetId: string): Promise<{ id: string }> {
+  async reply(text: string, inReplyToPostId: string): Promise<{ id: string }> {
     const url = new URL("/2/tweets", this.options.baseUrl);
     await this.spendBudget();
     let response: Response;
@@ -151,7 +151,7 @@ export class XApiClient {
             Authorization: `Bearer ${this.options.bearerToken}`,
             "Content-Type": "application/json",
           },
-          body: JSON.stringify({ text, reply: { in_reply_to_tweet_id: inReplyToTweetId } }),
+          body: JSON.stringify({ text, reply: { in_reply_to_tweet_id: inReplyToPostId } }),
         },
         {
           service: "X API",
@@ -188,7 +188,7 @@ export class XApiClient {
       const page = await this.get<XPage>(path, {
         ...params,
         pagination_token: token,
-        "tweet.fields": TWEET_FIELDS,
+        "tweet.fields": X_POST_FIELDS,
         expansions: EXPANSIONS,
         "user.fields": USER_FIELDS,
         "media.fields": MEDIA_FIELDS,

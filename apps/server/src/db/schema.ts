@@ -838,7 +838,7 @@ export const xSearchWaits = pgTable("x_search_waits", {
   until: timestamp("until", { withTimezone: true, mode: "date" }).notNull(),
 });
 
-export const testTweets = pgTable(
+export const testPosts = pgTable(
   "test_tweets",
   {
     id: text("id").primaryKey(),

@@ -105,12 +105,12 @@ const linksOf = async (key: string) =>
 describe("commands in either order, on every network", () => {
   it("X: `@bot !submit`, after other mentions too, as well as `!submit @bot`; not a quoted one", async () => {
     const posts = ["first", "second", "third", "quoted"].map((word) =>
-      x.tweet("author_x", `An X post, ${word}`),
+      x.post("author_x", `An X post, ${word}`),
     );
-    x.tweet("cat", `@${X_BOT} !submit #ai bot first`, posts[0]);
-    x.tweet("cat", `@author_x @${X_BOT} !submit #ai others first`, posts[1]);
-    x.tweet("cat", `!submit @${X_BOT} #ai command first`, posts[2]);
-    x.tweet("cat", `@author_x Tip: reply "!submit @${X_BOT} #ai" to curate this`, posts[3]);
+    x.post("cat", `@${X_BOT} !submit #ai bot first`, posts[0]);
+    x.post("cat", `@author_x @${X_BOT} !submit #ai others first`, posts[1]);
+    x.post("cat", `!submit @${X_BOT} #ai command first`, posts[2]);
+    x.post("cat", `@author_x Tip: reply "!submit @${X_BOT} #ai" to curate this`, posts[3]);
     await run("x");
     expect(await linksOf(posts[0])).toEqual([["ai", "pending", "bot first"]]);
     expect(await linksOf(posts[1])).toEqual([["ai", "pending", "others first"]]);
@@ -225,8 +225,8 @@ describe("deciding from another network by a post's address", () => {
   });
 
   it("finds an X post named by the address a share link gives it, and a Mastodon post by its status URI", async () => {
-    const tweet = x.tweet("amy", "A thread on curation");
-    x.tweet("cat", `!submit @${X_BOT} #fedi`, tweet);
+    const tweet = x.post("amy", "A thread on curation");
+    x.post("cat", `!submit @${X_BOT} #fedi`, tweet);
     const toot = mastodon.post({ by: "erin@social.example", text: "A toot worth keeping" });
     mastodon.post({ by: "dan", text: "!submit @curate #fedi", inReplyTo: toot.id });
     await run("x");

@@ -45,17 +45,17 @@ beforeAll(async () => {
   });
   await insertFeed(server.db, { id: "web3", approvers: { twitter: ["web3_mod"] } });
 
-  ids.p1 = x.tweet("author_one", "A long read about language models and their limits");
-  ids.p2 = x.tweet("author_two", "Thread: zero-knowledge proofs explained");
-  ids.m1 = x.tweet("curator_cat", `!submit @${BOT} #ai must read`, ids.p1);
-  ids.m2 = x.tweet("curator_dan", `!Submit @CurateBot #web3 #nosuchfeed different angle`, ids.p1);
-  ids.m3 = x.tweet("spammer", `!submit @${BOT} #ai buy now`, ids.p2);
-  ids.m4 = x.tweet("approver_amy", `!submit @${BOT} #ai #web3 auto`, ids.p2);
-  ids.m5 = x.tweet("web3_mod", `@${BOT} !reject off-topic`, ids.m2);
-  ids.m6 = x.tweet("approver_amy", `@${BOT} !approve #ai nice`, ids.m1);
-  ids.m7 = x.tweet("nobody", `@${BOT} !approve`, ids.m1);
-  ids.m8 = x.tweet("curator_cat", `!submit @${BOT} standalone thought worth keeping`);
-  x.tweet("someone", "not a mention at all");
+  ids.p1 = x.post("author_one", "A long read about language models and their limits");
+  ids.p2 = x.post("author_two", "Thread: zero-knowledge proofs explained");
+  ids.m1 = x.post("curator_cat", `!submit @${BOT} #ai must read`, ids.p1);
+  ids.m2 = x.post("curator_dan", `!Submit @CurateBot #web3 #nosuchfeed different angle`, ids.p1);
+  ids.m3 = x.post("spammer", `!submit @${BOT} #ai buy now`, ids.p2);
+  ids.m4 = x.post("approver_amy", `!submit @${BOT} #ai #web3 auto`, ids.p2);
+  ids.m5 = x.post("web3_mod", `@${BOT} !reject off-topic`, ids.m2);
+  ids.m6 = x.post("approver_amy", `@${BOT} !approve #ai nice`, ids.m1);
+  ids.m7 = x.post("nobody", `@${BOT} !approve`, ids.m1);
+  ids.m8 = x.post("curator_cat", `!submit @${BOT} standalone thought worth keeping`);
+  x.post("someone", "not a mention at all");
 });
 
 afterAll(async () => {
@@ -187,8 +187,8 @@ describe("mention intake from X API v2", () => {
   });
 
   it("backs off and retries on 429 and 5xx", async () => {
-    ids.p3 = x.tweet("author_three", "Benchmarks for small models");
-    ids.m9 = x.tweet("curator_eve", `!submit @${BOT} #ai late one`, ids.p3);
+    ids.p3 = x.post("author_three", "Benchmarks for small models");
+    ids.m9 = x.post("curator_eve", `!submit @${BOT} #ai late one`, ids.p3);
     x.failNext(429, 0);
     x.failNext(503);
     const result = await run();
@@ -214,8 +214,8 @@ describe("mention intake from X API v2", () => {
 
   it("keeps the cursor when a pass fails part-way, so nothing is lost", async () => {
     const [before] = await server.db.select().from(sourceCursors);
-    ids.p4 = x.tweet("author_four", "Rollups compared");
-    ids.m10 = x.tweet("curator_fay", `!submit @${BOT} #web3 keep me`, ids.p4);
+    ids.p4 = x.post("author_four", "Rollups compared");
+    ids.m10 = x.post("curator_fay", `!submit @${BOT} #web3 keep me`, ids.p4);
     for (let i = 0; i < 3; i++) x.failNext(500);
     await expect(run()).rejects.toThrow(/500/);
     const [after] = await server.db.select().from(sourceCursors);

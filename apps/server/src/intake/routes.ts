@@ -11,10 +11,10 @@ import { type AppDeps, createRouter } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
-import { createTestTweet, type Intake } from "./runtime.ts";
+import { createTestPost, type Intake } from "./runtime.ts";
 import { isTelegramWebhookSecret } from "./telegram.ts";
 
-const testTweetRoute = createRoute({
+const testPostRoute = createRoute({
   method: "post",
   path: "/test/tweets",
   tags: ["test"],
@@ -28,11 +28,11 @@ const testTweetRoute = createRoute({
 });
 
 /** Only mounted outside production: in production the path does not exist (404). */
-export function testTweetRoutes(deps: AppDeps, intake: Intake) {
+export function testPostRoutes(deps: AppDeps, intake: Intake) {
   const router = createRouter({ writes: "submit" });
-  router.openapi(testTweetRoute, async (c) => {
+  router.openapi(testPostRoute, async (c) => {
     requireUser(c);
-    const tweet = await createTestTweet(deps.database.db, intake, c.req.valid("json"));
+    const tweet = await createTestPost(deps.database.db, intake, c.req.valid("json"));
     return created(c, tweet);
   });
   return router;

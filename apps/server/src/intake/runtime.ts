@@ -6,12 +6,12 @@ import { MastodonClient } from "../clients/mastodon.ts";
 import { XApiClient } from "../clients/x-api.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
-import { testTweets } from "../db/schema.ts";
+import { testPosts } from "../db/schema.ts";
 import { queryRows, tryExclusive } from "../db/sql.ts";
 import { BlueskyMentionSource, BlueskySearchSource } from "../sources/bluesky.ts";
 import { MastodonMentionSource, MastodonSearchSource } from "../sources/mastodon.ts";
 import { RssSearchSource } from "../sources/rss.ts";
-import { TestMentionSource, TestSearchSource, testTweetId } from "../sources/test-source.ts";
+import { TestMentionSource, TestSearchSource, testPostId } from "../sources/test-source.ts";
 import type { MentionSource, SearchSource } from "../sources/types.ts";
 import { XMentionSource, XSearchSource } from "../sources/x.ts";
 import type { Telemetry } from "../telemetry/telemetry.ts";
@@ -179,7 +179,7 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger, options:
   };
 }
 
-export interface TestTweetInput {
+export interface TestPostInput {
   text: string;
   username: string;
   hashtags?: string[];
@@ -187,7 +187,7 @@ export interface TestTweetInput {
 }
 
 /** Stores a test post (hashtags appended as X would show them) and runs the intake pass that reads it. */
-export async function createTestTweet(db: Database, intake: Intake, input: TestTweetInput) {
+export async function createTestPost(db: Database, intake: Intake, input: TestPostInput) {
   if (!intake.testMentions) throw new Error("Test posts are disabled on this server");
   const hashtags = (input.hashtags ?? []).map((h) => h.replace(/^#/, "").toLowerCase());
   const missing = hashtags.filter((tag) => !new RegExp(`#${tag}(?!\\w)`, "i").test(input.text));
@@ -197,9 +197,9 @@ export async function createTestTweet(db: Database, intake: Intake, input: TestT
     sql`select nextval(pg_get_serial_sequence('test_tweets', 'seq'))::int as seq`,
   );
   const [row] = await db
-    .insert(testTweets)
+    .insert(testPosts)
     .values({
-      id: testTweetId(seq),
+      id: testPostId(seq),
       seq,
       text,
       username: input.username,

@@ -85,7 +85,7 @@ beforeAll(async () => {
       createdBy: "greedy.near",
       config: { sources: [{ plugin: "@curate/x-source", search }] } as never,
     });
-    for (let s = 0; s < SEARCHES_PER_FEED; s++) x.tweet("writer", `A post about ${greedyQuery(f, s)}`);
+    for (let s = 0; s < SEARCHES_PER_FEED; s++) x.post("writer", `A post about ${greedyQuery(f, s)}`);
   }
   await insertFeed(server.db, {
     id: "otherfeed",
@@ -94,7 +94,7 @@ beforeAll(async () => {
       sources: [{ plugin: "@curate/x-source", search: otherQueries.map((query) => ({ query })) }],
     } as never,
   });
-  for (const query of otherQueries) x.tweet("writer", `A post about ${query}`);
+  for (const query of otherQueries) x.post("writer", `A post about ${query}`);
 });
 
 afterAll(async () => {
@@ -167,7 +167,7 @@ describe("sharing the operator's X budget", () => {
     );
     // A new post for a search that already ran: its cursor must bring it in later, as the others' must theirs.
     const [alreadyRan] = [...ranInFirstWindow].filter((query) => query.startsWith("g"));
-    x.tweet("writer", `Another post about ${alreadyRan}`);
+    x.post("writer", `Another post about ${alreadyRan}`);
 
     const everGreedy = new Set<string>();
     for (let hour = 11; hour <= 22 && everGreedy.size < GREEDY_FEEDS * SEARCHES_PER_FEED; hour++) {

@@ -136,8 +136,8 @@ const stepsOf = (jobId: string) =>
 
 describe("acknowledgements on the post's own network", () => {
   it("replies on X to the curator's post, once however often the mentions are read", async () => {
-    const original = x.tweet("alice", "A thread on open protocols");
-    const submit = x.tweet("sam", "!submit @curatebot #acked", original);
+    const original = x.post("alice", "A thread on open protocols");
+    const submit = x.post("sam", "!submit @curatebot #acked", original);
     await intakeAndSettle();
     await intakeAndSettle();
 
@@ -158,8 +158,8 @@ describe("acknowledgements on the post's own network", () => {
 
   it("stops a feed at its hourly cap: the reply past it fails saying so, and is not sent", async () => {
     const before = x.posted.length;
-    const originals = Array.from({ length: CAP + 1 }, (_, i) => x.tweet("alice", `Capped post ${i}`));
-    for (const original of originals) x.tweet("sam", "!submit @curatebot #capped", original);
+    const originals = Array.from({ length: CAP + 1 }, (_, i) => x.post("alice", `Capped post ${i}`));
+    for (const original of originals) x.post("sam", "!submit @curatebot #capped", original);
     await intakeAndSettle();
 
     expect(x.posted.slice(before).map((post) => post.text)).toEqual(Array(CAP).fill("Submitted to #capped"));
@@ -350,7 +350,7 @@ describe("the operator's X budget", () => {
       createLogger("silent"),
       createXBudget(server.db, { limit: 1, clock: () => new Date("2031-05-06T07:40:00Z") }),
     );
-    const parent = x.tweet("budget_curator", "A post worth answering");
+    const parent = x.post("budget_curator", "A post worth answering");
     const sent = x.posted.length;
     const input = {
       network: "twitter",

@@ -209,9 +209,9 @@ describe.skipIf(!postgresUrl)(
       const mentions: string[] = [];
       const posts: string[] = [];
       for (let i = 1; i <= 8; i++) {
-        const post = x.tweet(`author_${i}`, `Post number ${i} worth curating`);
+        const post = x.post(`author_${i}`, `Post number ${i} worth curating`);
         posts.push(post);
-        mentions.push(x.tweet(`curator_${i}`, `!submit @${BOT} #${FEED} read this`, post));
+        mentions.push(x.post(`curator_${i}`, `!submit @${BOT} #${FEED} read this`, post));
       }
       await until(
         async () => (await linkCounts(db)).pending === 8,
@@ -262,7 +262,7 @@ describe.skipIf(!postgresUrl)(
       });
       expect(rejected.status).toBe(200);
       // The last one is approved on X by the feed's approver, replying to its submission.
-      x.tweet(APPROVER, `@${BOT} !approve`, mentions[7]);
+      x.post(APPROVER, `@${BOT} !approve`, mentions[7]);
 
       // Reads through the proxy meanwhile, by anyone: every one answers.
       for (let i = 0; i < 20; i++) {

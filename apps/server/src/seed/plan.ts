@@ -765,7 +765,7 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
 
     const author = rng.weighted(authorWeights);
     const firstCurator = primary ? pickCurator(primary.id) : rng.pick(curatorOrder);
-    const tweetRng = new Random(hashString(`${index}:${author}`));
+    const postRng = new Random(hashString(`${index}:${author}`));
     const postedAt =
       submittedAt -
       rng.weighted([
@@ -773,13 +773,13 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
         [rng.int(90, 24 * 60) * MINUTE, 30],
         [rng.int(1, 4) * DAY, 10],
       ]);
-    const tweetId = snowflake(postedAt, tweetRng);
+    const tweetId = snowflake(postedAt, postRng);
     let content = contentFor(primary?.id ?? rng.pick(activeFeeds).id);
     if (usedContent.has(content)) content = `${content} ${rng.pick(GENERIC_TAKES)}`;
     usedContent.add(content);
 
     const links: LinkDraft[] = [];
-    const firstReply = snowflake(submittedAt, tweetRng);
+    const firstReply = snowflake(submittedAt, postRng);
     const firstNotes = noteFor();
     feedIds.forEach((feedId, i) => {
       const spec = specById.get(feedId);
@@ -796,7 +796,7 @@ export function buildDemoPlan({ now: nowDate, publicUrl, botHandle }: PlanOption
         curator,
         curatorId: xUserId(curator),
         notes: otherCurator ? noteFor() : firstNotes,
-        curatorTweetId: otherCurator ? snowflake(linkAt, tweetRng) : firstReply,
+        curatorTweetId: otherCurator ? snowflake(linkAt, postRng) : firstReply,
         submittedAt: linkAt,
         status,
         decidedAt,

@@ -1,4 +1,4 @@
-import type { XApiClient, XMedia, XPage, XTweet } from "../clients/x-api.ts";
+import type { XApiClient, XMedia, XPage, XPost } from "../clients/x-api.ts";
 import type { FetchResult, MentionSource, PostMedia, SearchSource, SearchSpec, SocialPost } from "./types.ts";
 
 const X_ESCAPES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">" };
@@ -8,9 +8,9 @@ const X_ESCAPES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": "
  * for, the link X appends for the post's own photo or video dropped (it is media), and the three characters X
  * escapes (&, <, >) unescaped in one pass, so a literal "&amp;lt;" stays as typed.
  */
-export function xPostText(tweet: XTweet): string {
-  const text = tweet.note_tweet?.text ?? tweet.text;
-  const urls = (tweet.note_tweet ? tweet.note_tweet.entities?.urls : tweet.entities?.urls) ?? [];
+export function xPostText(item: XPost): string {
+  const text = item.note_tweet?.text ?? item.text;
+  const urls = (item.note_tweet ? item.note_tweet.entities?.urls : item.entities?.urls) ?? [];
   const byShortLink = new Map(urls.map((entity) => [entity.url, entity]));
   return text
     .replace(/https:\/\/t\.co\/\w+/g, (short) => {
@@ -24,8 +24,8 @@ export function xPostText(tweet: XTweet): string {
     .trim();
 }
 
-function mediaOf(tweet: XTweet, media: Map<string, XMedia>): PostMedia[] {
-  return (tweet.attachments?.media_keys ?? []).flatMap((key) => {
+function mediaOf(item: XPost, media: Map<string, XMedia>): PostMedia[] {
+  return (item.attachments?.media_keys ?? []).flatMap((key) => {
     const item = media.get(key);
     const url = item?.url ?? item?.preview_image_url;
     if (!item || !url) return [];
@@ -36,29 +36,29 @@ function mediaOf(tweet: XTweet, media: Map<string, XMedia>): PostMedia[] {
 
 function expandPage(page: XPage): SocialPost[] {
   const users = new Map((page.includes?.users ?? []).map((u) => [u.id, u]));
-  const tweets = new Map((page.includes?.tweets ?? []).map((t) => [t.id, t]));
+  const referenced = new Map((page.includes?.tweets ?? []).map((t) => [t.id, t]));
   const media = new Map((page.includes?.media ?? []).map((m) => [m.media_key, m]));
-  const toPost = (tweet: XTweet, depth: number): SocialPost => {
-    const author = tweet.author_id ? users.get(tweet.author_id) : undefined;
-    const repliedToId = tweet.referenced_tweets?.find((r) => r.type === "replied_to")?.id ?? null;
-    const parent = repliedToId ? tweets.get(repliedToId) : undefined;
-    const authorUsername = author?.username ?? tweet.author_id ?? "unknown";
+  const toPost = (item: XPost, depth: number): SocialPost => {
+    const author = item.author_id ? users.get(item.author_id) : undefined;
+    const repliedToId = item.referenced_tweets?.find((r) => r.type === "replied_to")?.id ?? null;
+    const parent = repliedToId ? referenced.get(repliedToId) : undefined;
+    const authorUsername = author?.username ?? item.author_id ?? "unknown";
     return {
       platform: "twitter",
-      id: tweet.id,
-      text: xPostText(tweet),
+      id: item.id,
+      text: xPostText(item),
       authorDisplayName: author?.name ?? null,
-      media: mediaOf(tweet, media),
-      authorId: tweet.author_id ?? "unknown",
+      media: mediaOf(item, media),
+      authorId: item.author_id ?? "unknown",
       authorUsername,
-      url: `https://x.com/${authorUsername}/status/${tweet.id}`,
+      url: `https://x.com/${authorUsername}/status/${item.id}`,
       authorProfileImage: author?.profile_image_url ?? null,
-      createdAt: tweet.created_at ? new Date(tweet.created_at) : new Date(),
+      createdAt: item.created_at ? new Date(item.created_at) : new Date(),
       inReplyToId: repliedToId,
       repliedTo: parent && depth === 0 ? toPost(parent, 1) : null,
     };
   };
-  return (page.data ?? []).map((tweet) => toPost(tweet, 0));
+  return (page.data ?? []).map((item) => toPost(item, 0));
 }
 
 /** Every page as posts, and the newest id seen (the cursor to save once they are stored). */

@@ -1,10 +1,10 @@
 import { createFileRoute } from "@tanstack/react-router";
 import { appConfigQueryOptions } from "#web/features/config/api";
-import { TestTweetPage } from "#web/features/curation/components/TestTweetPage";
+import { TestPostPage } from "#web/features/curation/components/TestPostPage";
 
 export const Route = createFileRoute("/test")({
   loader: ({ context: { queryClient } }) => {
     void queryClient.prefetchQuery(appConfigQueryOptions());
   },
-  component: TestTweetPage,
+  component: TestPostPage,
 });

@@ -26,7 +26,7 @@ import { useCreateTestPost } from "#web/features/curation/mutations";
 import { feedsQueryOptions } from "#web/features/feeds/api";
 
 /** /test: a developer form that posts a test tweet and runs intake on it, outside production only. */
-export function TestTweetPage() {
+export function TestPostPage() {
   const config = useQuery(appConfigQueryOptions());
   const user = useCurrentUser();
   const auth = useAuthState();
@@ -63,7 +63,7 @@ export function TestTweetPage() {
       </Notice>
     );
   } else {
-    body = <TestTweetForm botHandle={config.data.botHandle} />;
+    body = <TestPostForm botHandle={config.data.botHandle} />;
   }
 
   return (
@@ -102,7 +102,7 @@ function Notice({ title, icon, children }: { title: string; icon?: ReactNode; ch
 
 const EMPTY: TestPostInput = { text: "", username: "", inReplyToStatusId: "" };
 
-function TestTweetForm({ botHandle }: { botHandle: string }) {
+function TestPostForm({ botHandle }: { botHandle: string }) {
   const [input, setInput] = useState<TestPostInput>(EMPTY);
   const [errors, setErrors] = useState<TestPostErrors>({});
   const create = useCreateTestPost();
@@ -180,7 +180,7 @@ function TestTweetForm({ botHandle }: { botHandle: string }) {
         </form>
       </Card>
       {create.data ? (
-        <TestTweetResult tweet={create.data} onReply={(id) => update({ inReplyToStatusId: id })} />
+        <TestPostResult tweet={create.data} onReply={(id) => update({ inReplyToStatusId: id })} />
       ) : null}
     </div>
   );
@@ -190,7 +190,7 @@ function plural(count: number, word: string) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function TestTweetResult({ tweet, onReply }: { tweet: TestPost; onReply: (id: string) => void }) {
+function TestPostResult({ tweet, onReply }: { tweet: TestPost; onReply: (id: string) => void }) {
   const { data: feeds } = useQuery(feedsQueryOptions());
   const known = new Set(feeds?.map((feed) => feed.id));
   const named = hashtagsOf(tweet.text).filter((tag) => known.has(tag));

@@ -35,12 +35,12 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
-const postTweet = (body: Record<string, unknown>, headers = sessionHeaders(server, cookie)) =>
+const receiveBotPost = (body: Record<string, unknown>, headers = sessionHeaders(server, cookie)) =>
   server.json("/api/test/tweets", { method: "POST", headers, body: JSON.stringify(body) });
 
 describe("POST /api/test/tweets", () => {
   it("creates a post and has intake read it before answering", async () => {
-    const { status, body } = await postTweet({
+    const { status, body } = await receiveBotPost({
       text: "!submit @curatebot #ai hello world",
       username: "@tester",
     });
@@ -59,8 +59,8 @@ describe("POST /api/test/tweets", () => {
   });
 
   it("submits the parent of a reply and appends the given hashtags", async () => {
-    const parent = await postTweet({ text: "An original thought about rollups", username: "author" });
-    const reply = await postTweet({
+    const parent = await receiveBotPost({ text: "An original thought about rollups", username: "author" });
+    const reply = await receiveBotPost({
       text: "!submit @curatebot worth it",
       username: "curator",
       hashtags: ["AI"],
@@ -79,7 +79,7 @@ describe("POST /api/test/tweets", () => {
   });
 
   it("accepts no submission to a disabled feed", async () => {
-    const { status, body } = await postTweet({
+    const { status, body } = await receiveBotPost({
       text: "!submit @curatebot #paused too late",
       username: "late",
     });
@@ -90,10 +90,10 @@ describe("POST /api/test/tweets", () => {
   });
 
   it("validates input and needs a session", async () => {
-    expect((await postTweet({ text: "", username: "x" })).status).toBe(400);
-    expect((await postTweet({ text: "hi", username: "not a handle!" })).status).toBe(400);
-    expect((await postTweet({ text: "hi", username: "x", inReplyToStatusId: "abc" })).status).toBe(400);
-    const anonymous = await postTweet(
+    expect((await receiveBotPost({ text: "", username: "x" })).status).toBe(400);
+    expect((await receiveBotPost({ text: "hi", username: "not a handle!" })).status).toBe(400);
+    expect((await receiveBotPost({ text: "hi", username: "x", inReplyToStatusId: "abc" })).status).toBe(400);
+    const anonymous = await receiveBotPost(
       { text: "hi", username: "x" },
       { "Content-Type": "application/json", Origin: server.baseUrl },
     );
@@ -124,7 +124,7 @@ describe("POST /api/test/tweets", () => {
 
 describe("feed sources", () => {
   it("stores what a feed's search finds as pending submissions attributed to the source, once", async () => {
-    await postTweet({ text: "Notes on sequencer decentralisation", username: "writer" });
+    await receiveBotPost({ text: "Notes on sequencer decentralisation", username: "writer" });
     const now = new Date();
     const first = await runFeedSources(server.db, server.intake, { warn() {} } as never, now);
     expect(first.stored).toBe(1);
@@ -136,7 +136,7 @@ describe("feed sources", () => {
       expect.objectContaining({ feedId: "ai", status: "pending", curatorUsername: null }),
     ]);
 
-    await postTweet({ text: "Another sequencer deep dive", username: "writer" });
+    await receiveBotPost({ text: "Another sequencer deep dive", username: "writer" });
     const notDue = await runFeedSources(
       server.db,
       server.intake,
