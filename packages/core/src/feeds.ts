@@ -398,6 +398,10 @@ export const feedSchema = z.object({
 });
 export type Feed = z.infer<typeof feedSchema>;
 
+/** A save's answer: the feed, and how many scheduled items its changed channel schedules planned again. */
+export const feedSaveAnswerSchema = feedSchema.extend({ scheduleReplanned: z.number().int().min(0) });
+export type FeedSaveAnswer = z.infer<typeof feedSaveAnswerSchema>;
+
 /** A feed as lists show it (Explore, the leaderboard's filter, profile lists): never its whole config. */
 export const feedSummarySchema = z.object({
   id: z.string(),

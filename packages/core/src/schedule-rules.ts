@@ -77,6 +77,12 @@ export function describeChannelSchedule(schedule: ChannelSchedule | null | undef
   return `At most ${schedule.count} per ${schedule.per ?? "hour"}, spread evenly`;
 }
 
+/** What a save tells about its re-planned schedule: "2 scheduled items were re-planned.", or "" for none. */
+export function replannedMessage(count: number): string {
+  if (count <= 0) return "";
+  return count === 1 ? "1 scheduled item was re-planned." : `${count} scheduled items were re-planned.`;
+}
+
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 

@@ -25,6 +25,7 @@ import { createAcknowledgementSender } from "../processing/acknowledgement-sende
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import { wakeDueSends } from "../processing/schedule.ts";
 import { type ReminderPass, sendQueueReminders } from "../queues/reminders.ts";
 import { backfillReputation } from "../reputation/backfill.ts";
 import { refreshMedians } from "../reputation/service.ts";
@@ -52,6 +53,11 @@ export interface WorkerHost {
   runMediansNow(): Promise<void>;
   /** Re-evaluates every earned-trust standing now (as of the worker's clock), as the scheduled pass does. */
   runTrustNow(): Promise<{ evaluated: number; changed: number }>;
+  /**
+   * Lets the jobs whose scheduled sends are due by the worker's clock leave the outbox now (decision 0036): a job
+   * parked for a slot wakes by itself on the database's clock; this is for a clock a test moved.
+   */
+  runScheduleNow(): Promise<number>;
   /** Sends the queue reminders that are due now (by the worker's clock), as the scheduled pass does. */
   runRemindersNow(): Promise<ReminderPass>;
   /** One email delivery pass now (a batch of each feed with waiting mails), as the scheduled one does. */
@@ -136,6 +142,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
     branchConcurrency: 4,
     channelPacing: env.CHANNEL_PACING_PERCENT / 100,
+    scheduleClock: options.clock ? () => (options.clock as () => Date)().getTime() : Date.now,
     leaseMs: env.PROCESSING_HEARTBEAT_SECONDS * 1000,
     acknowledgements: {
       sender: createAcknowledgementSender(
@@ -389,6 +396,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     runEmailDeliveryNow: emailPass,
     runMediansNow: mediansPass,
     runRemindersNow: remindersPass,
+    runScheduleNow: () => wakeDueSends(database.db, clock().getTime()),
     runTrustNow: trustPass,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
