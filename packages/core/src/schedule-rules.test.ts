@@ -122,7 +122,8 @@ describe("the contract and the words", () => {
       { mode: "rate", count: 2, per: "week" },
       { mode: "later" },
     ];
-    for (const value of bad) expect(channelScheduleSchema.safeParse(value).success, JSON.stringify(value)).toBe(false);
+    for (const value of bad)
+      expect(channelScheduleSchema.safeParse(value).success, JSON.stringify(value)).toBe(false);
   });
 
   it("describes a schedule, compares two, and words a re-plan", () => {

@@ -1,4 +1,4 @@
-import { planSendTimes } from "@curate/core";
+import { type ChannelSchedule, planSendTimes } from "@curate/core";
 import { and, eq, sql } from "drizzle-orm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,7 +37,11 @@ const feedConfig = (id: string, distribute: unknown[]) => ({
   description: `About ${id}`,
   outputs: { stream: { enabled: true, distribute } },
 });
-const DST_SLOTS = { mode: "slots", slots: ["02:30", "03:00", "09:00"], timezone: "Europe/Berlin" } as const;
+const DST_SLOTS: ChannelSchedule = {
+  mode: "slots",
+  slots: ["02:30", "03:00", "09:00"],
+  timezone: "Europe/Berlin",
+};
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver(HOOK_SECRET);

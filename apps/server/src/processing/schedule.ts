@@ -262,7 +262,7 @@ async function takeSlot(db: Database, clock: ScheduleClock, row: SendRow): Promi
     if (!isUniqueViolation(error)) throw error;
   }
   const [current] = await db.select().from(scheduledSends).where(eq(scheduledSends.id, row.id));
-  if (!current || current.status !== "waiting") return { kind: "send" };
+  if (current?.status !== "waiting") return { kind: "send" };
   await db.transaction(async (tx) => {
     await lockLine(tx, row.feedId, row.channelKey);
     const [feed] = await tx.select({ config: feeds.config }).from(feeds).where(eq(feeds.id, row.feedId));
