@@ -24,7 +24,10 @@ export const scheduledChannelsQueryOptions = (feedId: string) =>
       (await api<{ channels: ScheduledChannel[] }>(schedulePath(feedId), { signal })).channels,
   });
 
-/** One channel's line, a page at a time; it moves by itself as slots pass, so it is asked again each minute. */
+/**
+ * One channel's line, a page at a time. It moves by itself as slots pass, so it is asked again each minute; while
+ * an item is on its way ("publish now"), every two seconds until it has gone.
+ */
 export const scheduledSendsQueryOptions = (feedId: string, channelKey: string, page: number) =>
   queryOptions({
     queryKey: scheduleKeys.sendPage(feedId, channelKey, page),
@@ -34,5 +37,5 @@ export const scheduledSendsQueryOptions = (feedId: string, channelKey: string, p
         query: { channelKey, page, limit: SCHEDULED_PAGE_SIZE },
       }),
     placeholderData: keepPreviousData,
-    refetchInterval: 60_000,
+    refetchInterval: (query) => (query.state.data?.items.some((item) => item.publishNow) ? 2000 : 60_000),
   });
