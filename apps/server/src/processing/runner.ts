@@ -422,14 +422,19 @@ async function runStarted(
       // Waiting for a slot is not an attempt either. The outbox holds the job until its earliest slot (the same
       // wait as an undo window's), so a re-plan or "publish now" only has to move `not_before`.
       const clock = deps.scheduleClock ?? Date.now;
-      const untilMs = Math.max(0, Math.min(...parked) - clock());
+      const now = clock();
+      const untilMs = Math.max(0, Math.min(...parked) - now);
+      // Read from the line as it is now: a "publish now" or re-plan committed while this run went on counts.
+      const earliest = sql`(select min(case when s.publish_now then to_timestamp(0) else s.planned_at end)
+        from scheduled_sends s where s.job_id = ${jobId} and s.status = 'waiting')`;
       await db
         .update(processingJobs)
         .set({
           status: "pending",
           leaseUntil: null,
           queuedAt: null,
-          notBefore: sql`now() + ${untilMs} * interval '1 millisecond'`,
+          notBefore: sql`now() + coalesce(greatest(0, extract(epoch from (${earliest} - to_timestamp(${now / 1000}))) * 1000),
+            ${untilMs}) * interval '1 millisecond'`,
           parkings: sql`${processingJobs.parkings} + 1`,
           attempts: sql`greatest(0, ${processingJobs.attempts} - 1)`,
           updatedAt: sql`now()`,

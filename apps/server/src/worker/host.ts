@@ -99,6 +99,8 @@ const EMAIL_QUEUE = "curate-email-delivery";
 const TRUST_QUEUE = "curate-trust-standing";
 /** How often a worker asks for the backfill while it is not done (a pass after it is done reads one row). */
 const BACKFILL_INTERVAL_MS = 60_000;
+/** How often a worker looks for scheduled sends that are due but whose jobs still sleep. */
+const SCHEDULE_WAKE_MS = 60_000;
 /** Chunks of one backfill pass: about a million decisions, well within the queue's expiry. */
 const BACKFILL_CHUNKS_PER_PASS = 200;
 
@@ -204,6 +206,13 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   // Recaps: every worker asks for a look each RECAP_TICK_MS; the queue keeps one per interval, and the look
   // itself makes each scheduled run once however many workers look (decision 0013).
   const clock = options.clock ?? (() => new Date());
+  // A parked job wakes by its `not_before`; this pass is the net under a re-plan that raced a job's own parking.
+  const scheduleTimer = setInterval(() => {
+    wakeDueSends(database.db, clock().getTime()).catch((error) =>
+      logger.warn({ err: error }, "could not wake scheduled sends"),
+    );
+  }, SCHEDULE_WAKE_MS);
+  scheduleTimer.unref();
   const recapPass = async () => {
     const created = await scheduleDueRecaps(database.db, clock(), logger);
     if (created) engine.relayNow();
@@ -405,6 +414,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     runHousekeepingNow: housekeepingPass,
     async stop() {
       clearInterval(timer);
+      clearInterval(scheduleTimer);
       clearInterval(recapTimer);
       clearInterval(alertTimer);
       clearInterval(housekeepingTimer);
