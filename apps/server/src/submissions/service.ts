@@ -25,8 +25,9 @@ const rejectersHidden = sql`coalesce(fq.config #>> '{moderation,nameRejectersInL
 
 /**
  * Until when an approved link's approval can be taken back: its publishing job still held in the outbox by the
- * feed's undo window or a scheduled channel's slot, with nothing published yet (the job an undo cancels), else null. Every approver who voted sees it, not only the one
- * whose vote met the quorum and whose toast offered the undo.
+ * feed's undo window or a scheduled channel's slot, with nothing published yet (the job an undo cancels), else
+ * null. Every approver who voted sees it, not only the one whose vote met the quorum and whose toast offered the
+ * undo.
  */
 const undoUntilJson = sql`case when sf2.status = 'approved' then (select ${isoUtc("pj.not_before")}
     from processing_jobs pj
