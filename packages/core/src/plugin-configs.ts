@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { httpUrlSchema, type NearIntegration } from "./feeds.ts";
+import type { DistributorPluginName } from "./plugins.ts";
 import { placeholderName, secretField, secretFields } from "./secret-fields.ts";
 
 export {
@@ -345,7 +346,10 @@ export const emailDistributorConfigSchema = z.object({
 });
 export type EmailDistributorConfig = z.infer<typeof emailDistributorConfigSchema>;
 
-/** Config schemas by built-in short name; plugins without one here accept any object. */
+/**
+ * Config schemas by built-in short name; plugins without one here accept any object. Every built-in distributor has
+ * one (a new distributor without its schema does not compile).
+ */
 export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   "object-transform": objectTransformConfigSchema,
   "simple-transform": simpleTransformConfigSchema,
@@ -359,7 +363,7 @@ export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   crosspost: crosspostDistributorConfigSchema,
   webhook: webhookDistributorConfigSchema,
   email: emailDistributorConfigSchema,
-};
+} satisfies { [Name in DistributorPluginName]: z.ZodType } & Record<string, z.ZodType>;
 
 export interface PlaceholderUse {
   /** Where in the feed config the placeholder sits (`outputs.stream.transform.1.config.apiKey`). */
