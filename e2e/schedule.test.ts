@@ -71,6 +71,7 @@ describe("the Scheduled view", () => {
     const channel = page.getByTestId("scheduled-channel");
     await channel.getByText("Daily at 03:00 (UTC) · 3 items waiting").waitFor({ timeout: 60_000 });
     const items = channel.getByTestId("scheduled-item");
+    await items.nth(2).waitFor();
     expect(await items.count()).toBe(3);
     const first = await lineOrder(items, markers);
     expect(new Set(first)).toEqual(new Set(markers));
@@ -123,6 +124,14 @@ describe("the Scheduled view", () => {
     expect(await mode.inputValue()).toBe("slots");
     expect(await page.getByLabel("Distributor 1 slots (HH:MM)").inputValue()).toBe("03:00");
     await shoot(page, "schedule-editor", mode);
+
+    // Changing the schedule re-plans what waits, and the save says so.
+    await page.getByLabel("Distributor 1 slots (HH:MM)").fill("05:00, 17:00");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await toastShown(page, "1 scheduled item was re-planned.");
+    await page.goto(`${baseUrl}/feed/${feedId}/scheduled`);
+    await channel.getByText("Daily at 05:00, 17:00 (UTC) · 1 item waiting").waitFor();
+    expect(await items.locator("time").getAttribute("datetime")).toMatch(/T(05|17):00:00\.000Z$/);
     expect(pageErrors).toEqual([]);
   });
 });

@@ -210,25 +210,36 @@ async function joinLine(
 ): Promise<SendRow> {
   return db.transaction(async (tx) => {
     await lockLine(tx, job.feedId, step.branchKey);
-    const [tail] = await queryRows<{ position: string | null }>(
+    const [tail] = await queryRows<{ position: string | null; plannedAt: string | null }>(
       tx,
-      sql`select max(position)::text as position from scheduled_sends
+      sql`select max(position)::text as position,
+          ${isoUtc("max(planned_at) filter (where not publish_now)")} as "plannedAt"
+        from scheduled_sends
         where feed_id = ${job.feedId} and channel_key = ${step.branchKey} and status = 'waiting'`,
     );
-    const id = randomUUID();
-    await tx.insert(scheduledSends).values({
-      id,
-      feedId: job.feedId,
-      channelKey: step.branchKey,
-      pluginName: step.pluginName,
-      submissionId: job.submissionId,
-      jobId: job.id,
-      stepId: step.id,
-      position: Number(tail?.position ?? 0) + 1,
-      plannedAt: new Date(clock()),
+    // The next free slot: after the last one taken and after every item already in line.
+    const taken = await lastTaken(tx, job.feedId, step.branchKey);
+    const lineEnd = tail?.plannedAt ? Date.parse(tail.plannedAt) : null;
+    const [at] = planSendTimes(schedule, {
+      from: clock(),
+      count: 1,
+      lastTakenAt:
+        taken === null && lineEnd === null ? null : Math.max(taken ?? -Infinity, lineEnd ?? -Infinity),
     });
-    await replanLine(tx, job.feedId, step.branchKey, schedule, clock);
-    const [row] = await tx.select().from(scheduledSends).where(eq(scheduledSends.id, id));
+    const [row] = await tx
+      .insert(scheduledSends)
+      .values({
+        id: randomUUID(),
+        feedId: job.feedId,
+        channelKey: step.branchKey,
+        pluginName: step.pluginName,
+        submissionId: job.submissionId,
+        jobId: job.id,
+        stepId: step.id,
+        position: Number(tail?.position ?? 0) + 1,
+        plannedAt: new Date(at ?? clock()),
+      })
+      .returning();
     return row;
   });
 }
