@@ -42,6 +42,7 @@ import { Route as FeedFeedIdMembersRouteImport } from './routes/feed/$feedId/mem
 import { Route as FeedFeedIdPointsRouteImport } from './routes/feed/$feedId/points'
 import { Route as FeedFeedIdProcessingRouteImport } from './routes/feed/$feedId/processing'
 import { Route as FeedFeedIdProposalsRouteImport } from './routes/feed/$feedId/proposals'
+import { Route as FeedFeedIdScheduledRouteImport } from './routes/feed/$feedId/scheduled'
 import { Route as FeedFeedIdSettingsRouteRouteImport } from './routes/feed/$feedId/settings/route'
 import { Route as FeedFeedIdTokenRouteImport } from './routes/feed/$feedId/token'
 import { Route as ProfileSettingsIndexRouteImport } from './routes/profile/settings/index'
@@ -218,6 +219,11 @@ const FeedFeedIdProposalsRoute = FeedFeedIdProposalsRouteImport.update({
   path: '/proposals',
   getParentRoute: () => FeedFeedIdRouteRoute,
 } as any)
+const FeedFeedIdScheduledRoute = FeedFeedIdScheduledRouteImport.update({
+  id: '/scheduled',
+  path: '/scheduled',
+  getParentRoute: () => FeedFeedIdRouteRoute,
+} as any)
 const FeedFeedIdSettingsRouteRoute = FeedFeedIdSettingsRouteRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -307,6 +313,7 @@ export interface FileRoutesByFullPath {
   '/feed/$feedId/points': typeof FeedFeedIdPointsRoute
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
+  '/feed/$feedId/scheduled': typeof FeedFeedIdScheduledRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
   '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
@@ -347,6 +354,7 @@ export interface FileRoutesByTo {
   '/feed/$feedId/points': typeof FeedFeedIdPointsRoute
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
+  '/feed/$feedId/scheduled': typeof FeedFeedIdScheduledRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
   '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
@@ -393,6 +401,7 @@ export interface FileRoutesById {
   '/feed/$feedId/points': typeof FeedFeedIdPointsRoute
   '/feed/$feedId/processing': typeof FeedFeedIdProcessingRoute
   '/feed/$feedId/proposals': typeof FeedFeedIdProposalsRoute
+  '/feed/$feedId/scheduled': typeof FeedFeedIdScheduledRoute
   '/feed/$feedId/token': typeof FeedFeedIdTokenRoute
   '/profile/settings/api-tokens': typeof ProfileSettingsApiTokensRoute
   '/profile/settings/connections': typeof ProfileSettingsConnectionsRoute
@@ -440,6 +449,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/points'
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
+    | '/feed/$feedId/scheduled'
     | '/feed/$feedId/token'
     | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
@@ -480,6 +490,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/points'
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
+    | '/feed/$feedId/scheduled'
     | '/feed/$feedId/token'
     | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
@@ -525,6 +536,7 @@ export interface FileRouteTypes {
     | '/feed/$feedId/points'
     | '/feed/$feedId/processing'
     | '/feed/$feedId/proposals'
+    | '/feed/$feedId/scheduled'
     | '/feed/$feedId/token'
     | '/profile/settings/api-tokens'
     | '/profile/settings/connections'
@@ -791,6 +803,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof FeedFeedIdProposalsRouteImport
       parentRoute: typeof FeedFeedIdRouteRoute
     }
+    '/feed/$feedId/scheduled': {
+      id: '/feed/$feedId/scheduled'
+      path: '/scheduled'
+      fullPath: '/feed/$feedId/scheduled'
+      preLoaderRoute: typeof FeedFeedIdScheduledRouteImport
+      parentRoute: typeof FeedFeedIdRouteRoute
+    }
     '/feed/$feedId/settings': {
       id: '/feed/$feedId/settings'
       path: '/settings'
@@ -946,6 +965,7 @@ interface FeedFeedIdRouteRouteChildren {
   FeedFeedIdPointsRoute: typeof FeedFeedIdPointsRoute
   FeedFeedIdProcessingRoute: typeof FeedFeedIdProcessingRoute
   FeedFeedIdProposalsRoute: typeof FeedFeedIdProposalsRoute
+  FeedFeedIdScheduledRoute: typeof FeedFeedIdScheduledRoute
   FeedFeedIdTokenRoute: typeof FeedFeedIdTokenRoute
   FeedFeedIdIndexRoute: typeof FeedFeedIdIndexRoute
 }
@@ -959,6 +979,7 @@ const FeedFeedIdRouteRouteChildren: FeedFeedIdRouteRouteChildren = {
   FeedFeedIdPointsRoute: FeedFeedIdPointsRoute,
   FeedFeedIdProcessingRoute: FeedFeedIdProcessingRoute,
   FeedFeedIdProposalsRoute: FeedFeedIdProposalsRoute,
+  FeedFeedIdScheduledRoute: FeedFeedIdScheduledRoute,
   FeedFeedIdTokenRoute: FeedFeedIdTokenRoute,
   FeedFeedIdIndexRoute: FeedFeedIdIndexRoute,
 }

@@ -1736,6 +1736,21 @@ export interface paths {
                                     } & {
                                         [key: string]: unknown;
                                     })[];
+                                    schedule?: {
+                                        /** @enum {string} */
+                                        mode: "immediate";
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "slots";
+                                        slots: string[];
+                                        timezone?: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "rate";
+                                        count: number;
+                                        /** @enum {string} */
+                                        per: "hour" | "day";
+                                    };
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1777,6 +1792,21 @@ export interface paths {
                                     } & {
                                         [key: string]: unknown;
                                     })[];
+                                    schedule?: {
+                                        /** @enum {string} */
+                                        mode: "immediate";
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "slots";
+                                        slots: string[];
+                                        timezone?: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "rate";
+                                        count: number;
+                                        /** @enum {string} */
+                                        per: "hour" | "day";
+                                    };
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1817,6 +1847,21 @@ export interface paths {
                                     } & {
                                         [key: string]: unknown;
                                     })[];
+                                    schedule?: {
+                                        /** @enum {string} */
+                                        mode: "immediate";
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "slots";
+                                        slots: string[];
+                                        timezone?: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "rate";
+                                        count: number;
+                                        /** @enum {string} */
+                                        per: "hour" | "day";
+                                    };
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -1968,6 +2013,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2009,6 +2069,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2049,6 +2124,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2302,6 +2392,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2343,6 +2448,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2383,6 +2503,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2566,6 +2701,21 @@ export interface paths {
                                     } & {
                                         [key: string]: unknown;
                                     })[];
+                                    schedule?: {
+                                        /** @enum {string} */
+                                        mode: "immediate";
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "slots";
+                                        slots: string[];
+                                        timezone?: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "rate";
+                                        count: number;
+                                        /** @enum {string} */
+                                        per: "hour" | "day";
+                                    };
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -2607,6 +2757,21 @@ export interface paths {
                                     } & {
                                         [key: string]: unknown;
                                     })[];
+                                    schedule?: {
+                                        /** @enum {string} */
+                                        mode: "immediate";
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "slots";
+                                        slots: string[];
+                                        timezone?: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "rate";
+                                        count: number;
+                                        /** @enum {string} */
+                                        per: "hour" | "day";
+                                    };
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -2647,6 +2812,21 @@ export interface paths {
                                     } & {
                                         [key: string]: unknown;
                                     })[];
+                                    schedule?: {
+                                        /** @enum {string} */
+                                        mode: "immediate";
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "slots";
+                                        slots: string[];
+                                        timezone?: string;
+                                    } | {
+                                        /** @enum {string} */
+                                        mode: "rate";
+                                        count: number;
+                                        /** @enum {string} */
+                                        per: "hour" | "day";
+                                    };
                                 } & {
                                     [key: string]: unknown;
                                 })[];
@@ -2798,6 +2978,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2839,6 +3034,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2879,6 +3089,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -2904,6 +3129,7 @@ export interface paths {
                                         message: string;
                                     }[];
                                 } | null;
+                                scheduleReplanned: number;
                             };
                         };
                     };
@@ -3591,6 +3817,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -3632,6 +3873,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -3672,6 +3928,21 @@ export interface paths {
                                                 } & {
                                                     [key: string]: unknown;
                                                 })[];
+                                                schedule?: {
+                                                    /** @enum {string} */
+                                                    mode: "immediate";
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "slots";
+                                                    slots: string[];
+                                                    timezone?: string;
+                                                } | {
+                                                    /** @enum {string} */
+                                                    mode: "rate";
+                                                    count: number;
+                                                    /** @enum {string} */
+                                                    per: "hour" | "day";
+                                                };
                                             } & {
                                                 [key: string]: unknown;
                                             })[];
@@ -8155,6 +8426,740 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/processing/feeds/{feedId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The feed's scheduled channels: each one's schedule in words and how many items wait (moderators) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Feed id */
+                    feedId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Scheduled channels */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                channels: {
+                                    channelKey: string;
+                                    pluginName: string;
+                                    label: string;
+                                    schedule: string;
+                                    waiting: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not a moderator of this feed (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unknown job, step or feed (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/processing/feeds/{feedId}/schedule/sends": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What one scheduled channel publishes when, in order, a page at a time (moderators) */
+        get: {
+            parameters: {
+                query: {
+                    channelKey: string;
+                    page?: number | null;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Feed id */
+                    feedId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The channel's line */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                items: {
+                                    id: string;
+                                    channelKey: string;
+                                    position: number;
+                                    submissionId: string;
+                                    jobId: string;
+                                    content: string;
+                                    username: string;
+                                    plannedAt: string;
+                                    publishNow: boolean;
+                                }[];
+                                pagination: {
+                                    page: number;
+                                    limit: number;
+                                    hasNextPage: boolean;
+                                    totalCount: number;
+                                    totalCountCapped?: boolean;
+                                    offset?: number;
+                                };
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not a moderator of this feed (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unknown job, step or feed (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/processing/feeds/{feedId}/schedule/sends/{sendId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Move a waiting item to a new place in its channel's line; the line keeps its times (moderators) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    feedId: string;
+                    sendId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        position: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description Moved */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                replanned: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not a moderator of this feed (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unknown feed or scheduled item (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description The item is no longer waiting (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/processing/feeds/{feedId}/schedule/sends/{sendId}/publish-now": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Publish a waiting item at once; the items behind it move up (moderators) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    feedId: string;
+                    sendId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description On its way */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                replanned: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not a moderator of this feed (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unknown feed or scheduled item (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description The item is no longer waiting (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/processing/feeds/{feedId}/schedule/sends/{sendId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take a waiting item off its channel's schedule: it is not published there (moderators) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    feedId: string;
+                    sendId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Removed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                replanned: number;
+                            };
+                        };
+                    };
+                };
+                /** @description Invalid input (VALIDATION_ERROR); details list the field issues */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not signed in (UNAUTHENTICATED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Not a moderator of this feed (FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description Unknown feed or scheduled item (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description The item is no longer waiting (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/processing/feeds/{feedId}/recaps": {
         parameters: {
             query?: never;
@@ -9155,6 +10160,21 @@ export interface paths {
                                         } & {
                                             [key: string]: unknown;
                                         })[];
+                                        schedule?: {
+                                            /** @enum {string} */
+                                            mode: "immediate";
+                                        } | {
+                                            /** @enum {string} */
+                                            mode: "slots";
+                                            slots: string[];
+                                            timezone?: string;
+                                        } | {
+                                            /** @enum {string} */
+                                            mode: "rate";
+                                            count: number;
+                                            /** @enum {string} */
+                                            per: "hour" | "day";
+                                        };
                                     } & {
                                         [key: string]: unknown;
                                     })[];
@@ -9196,6 +10216,21 @@ export interface paths {
                                         } & {
                                             [key: string]: unknown;
                                         })[];
+                                        schedule?: {
+                                            /** @enum {string} */
+                                            mode: "immediate";
+                                        } | {
+                                            /** @enum {string} */
+                                            mode: "slots";
+                                            slots: string[];
+                                            timezone?: string;
+                                        } | {
+                                            /** @enum {string} */
+                                            mode: "rate";
+                                            count: number;
+                                            /** @enum {string} */
+                                            per: "hour" | "day";
+                                        };
                                     } & {
                                         [key: string]: unknown;
                                     })[];
@@ -9236,6 +10271,21 @@ export interface paths {
                                         } & {
                                             [key: string]: unknown;
                                         })[];
+                                        schedule?: {
+                                            /** @enum {string} */
+                                            mode: "immediate";
+                                        } | {
+                                            /** @enum {string} */
+                                            mode: "slots";
+                                            slots: string[];
+                                            timezone?: string;
+                                        } | {
+                                            /** @enum {string} */
+                                            mode: "rate";
+                                            count: number;
+                                            /** @enum {string} */
+                                            per: "hour" | "day";
+                                        };
                                     } & {
                                         [key: string]: unknown;
                                     })[];

@@ -25,6 +25,7 @@ import {
   TIMEZONE_MESSAGE,
 } from "./recap-rules.ts";
 import { MAX_DECIDE_WITHIN_HOURS, MIN_DECIDE_WITHIN_HOURS } from "./reputation-rules.ts";
+import { SCHEDULE_LIMITS, SLOT_MESSAGE, SLOT_PATTERN } from "./schedule-rules.ts";
 import { secretField } from "./secret-fields.ts";
 
 export const DECIDE_WITHIN_MESSAGE = `Decide within must be a whole number of hours from ${MIN_DECIDE_WITHIN_HOURS} to ${MAX_DECIDE_WITHIN_HOURS}`;
@@ -77,10 +78,43 @@ export const transformStepSchema = z.looseObject({
 
 const transforms = list(transformStepSchema, FEED_LIMITS.transformsPerChain, "transforms in one list");
 
+/**
+ * When a stream distributor publishes (schedule-rules.ts, decision 0036): at once (the default), in daily slots in a
+ * timezone, or at most N per hour or day, spread evenly.
+ */
+export const channelScheduleSchema = z.discriminatedUnion(
+  "mode",
+  [
+    z.strictObject({ mode: z.literal("immediate") }),
+    z.strictObject({
+      mode: z.literal("slots"),
+      slots: z
+        .array(z.string().regex(SLOT_PATTERN, SLOT_MESSAGE))
+        .min(1, "Add at least one slot (HH:MM)")
+        .max(SCHEDULE_LIMITS.slots, `At most ${SCHEDULE_LIMITS.slots} slots a day`),
+      timezone: text(RECAP_LIMITS.timezoneLength, "A timezone")
+        .refine(isValidTimezone, TIMEZONE_MESSAGE)
+        .optional(),
+    }),
+    z.strictObject({
+      mode: z.literal("rate"),
+      count: z
+        .number(`The rate must be a whole number from 1 to ${SCHEDULE_LIMITS.maxRate}`)
+        .int(`The rate must be a whole number from 1 to ${SCHEDULE_LIMITS.maxRate}`)
+        .min(1, `The rate must be a whole number from 1 to ${SCHEDULE_LIMITS.maxRate}`)
+        .max(SCHEDULE_LIMITS.maxRate, `The rate must be a whole number from 1 to ${SCHEDULE_LIMITS.maxRate}`),
+      per: z.enum(["hour", "day"], "The rate is per hour or per day"),
+    }),
+  ],
+  { error: "The schedule's mode is immediate, slots or rate" },
+);
+export type ChannelScheduleConfig = z.infer<typeof channelScheduleSchema>;
+
 export const distributorSchema = z.looseObject({
   plugin: pluginName,
   config: configMap.optional(),
   transform: transforms.optional(),
+  schedule: channelScheduleSchema.optional(),
 });
 
 export const searchSchema = z.looseObject({
@@ -363,6 +397,10 @@ export const feedSchema = z.object({
   quarantine: configQuarantineSchema.nullable(),
 });
 export type Feed = z.infer<typeof feedSchema>;
+
+/** A save's answer: the feed, and how many scheduled items its changed channel schedules planned again. */
+export const feedSaveAnswerSchema = feedSchema.extend({ scheduleReplanned: z.number().int().min(0) });
+export type FeedSaveAnswer = z.infer<typeof feedSaveAnswerSchema>;
 
 /** A feed as lists show it (Explore, the leaderboard's filter, profile lists): never its whole config. */
 export const feedSummarySchema = z.object({

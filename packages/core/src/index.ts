@@ -47,6 +47,8 @@ export * from "./reputation.ts";
 export * from "./reputation-rules.ts";
 export * from "./rss.ts";
 export * from "./rss-rules.ts";
+export * from "./schedule.ts";
+export * from "./schedule-rules.ts";
 export * from "./submission-rules.ts";
 export * from "./submissions.ts";
 export * from "./telegram.ts";

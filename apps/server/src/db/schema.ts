@@ -626,6 +626,11 @@ export const processingJobs = pgTable(
     queuedAt: timestamp("queued_at", { withTimezone: true, mode: "date" }),
     /** An approval's undo window: the outbox keeps the job until then (null: at once). */
     notBefore: timestamp("not_before", { withTimezone: true, mode: "date" }),
+    /**
+     * Times the job went back into the outbox to wait for a scheduled channel's slot (decision 0036): each return
+     * is relayed as a queue job of its own id, since the queue keeps the earlier ones for a day.
+     */
+    parkings: integer("parkings").notNull().default(0),
     /** A recap run's recap id (in the feed's `outputs.recap`) and the approvals it covers: [start, end). */
     recapId: text("recap_id"),
     periodStart: timestamp("period_start", { withTimezone: true, mode: "date" }),
@@ -937,6 +942,52 @@ export const channelSlots = pgTable("channel_slots", {
   key: text("key").primaryKey(),
   nextAt: timestamp("next_at", { withTimezone: true, mode: "date" }).notNull(),
 });
+
+/**
+ * A publication waiting for its scheduled channel's slot (decision 0036): one row per distribution step of a
+ * scheduled channel. `position` orders a channel's line; `plannedAt` is when it goes (re-planned whenever the line
+ * or the schedule changes). Taking the slot sets `slotAt`, unique per channel, so two sends never share a slot
+ * whatever the number of workers.
+ */
+export const scheduledSends = pgTable(
+  "scheduled_sends",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => feeds.id, { onDelete: "cascade" }),
+    /** The distributor's branch key (destinations.ts `branchKeys`). */
+    channelKey: text("channel_key").notNull(),
+    pluginName: text("plugin_name").notNull(),
+    submissionId: text("submission_id").references(() => submissions.tweetId, { onDelete: "cascade" }),
+    jobId: text("job_id")
+      .notNull()
+      .references(() => processingJobs.id, { onDelete: "cascade" }),
+    stepId: text("step_id")
+      .notNull()
+      .unique()
+      .references(() => processingSteps.id, { onDelete: "cascade" }),
+    /** waiting → sending (the slot is taken) → sent; or cancelled (removed, undone, retracted). */
+    status: text("status", { enum: ["waiting", "sending", "sent", "cancelled"] })
+      .notNull()
+      .default("waiting"),
+    position: bigint("position", { mode: "number" }).notNull(),
+    plannedAt: timestamp("planned_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** A moderator's "publish now": it keeps its time out of the line's plan. */
+    publishNow: boolean("publish_now").notNull().default(false),
+    slotAt: timestamp("slot_at", { withTimezone: true, mode: "date" }),
+    note: text("note"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("scheduled_sends_line_idx")
+      .on(t.feedId, t.channelKey, t.position)
+      .where(sql`${t.status} = 'waiting'`),
+    uniqueIndex("scheduled_sends_slot_idx").on(t.feedId, t.channelKey, t.slotAt),
+    index("scheduled_sends_job_idx").on(t.jobId),
+  ],
+);
 
 /**
  * A feed's distributor branch paused because the channel refused its credentials: later jobs do not call the

@@ -1,6 +1,7 @@
 import {
   canModerateSchema,
   feedConfigSchema,
+  feedSaveAnswerSchema,
   feedSchema,
   feedSummarySchema,
   feedUpdateHeadersSchema,
@@ -8,6 +9,7 @@ import {
   feedVersionListQuerySchema,
   feedVersionPageSchema,
   feedVersionParamsSchema,
+  replannedMessage,
   successEnvelopeSchema,
 } from "@curate/core";
 import { createRoute } from "@hono/zod-openapi";
@@ -96,7 +98,7 @@ const updateFeedRoute = createRoute({
   summary: "Replace a feed's configuration (owner, admins, super admins)",
   request: { params: idParam("id", "Feed id"), headers: feedUpdateHeadersSchema, ...feedBody },
   responses: {
-    200: jsonResponse(successEnvelopeSchema(feedSchema), "Updated"),
+    200: jsonResponse(successEnvelopeSchema(feedSaveAnswerSchema), "Updated"),
     ...writeErrors,
     409: errorResponse("Changed since the If-Match updatedAt was read (CONFLICT)"),
   },
@@ -171,15 +173,13 @@ export function feedRoutes({ database: { db }, env }: AppDeps) {
       "Feed created.",
     ),
   );
-  router.openapi(updateFeedRoute, async (c) =>
-    ok(
-      c,
-      await updateFeed(db, env, requireUser(c), c.req.valid("param").id, c.req.valid("json"), {
-        expectedUpdatedAt: c.req.valid("header")["if-match"],
-      }),
-      "Feed updated.",
-    ),
-  );
+  router.openapi(updateFeedRoute, async (c) => {
+    const saved = await updateFeed(db, env, requireUser(c), c.req.valid("param").id, c.req.valid("json"), {
+      expectedUpdatedAt: c.req.valid("header")["if-match"],
+    });
+    const replanned = replannedMessage(saved.scheduleReplanned);
+    return ok(c, saved, replanned ? `Feed updated. ${replanned}` : "Feed updated.");
+  });
   router.openapi(deleteFeedRoute, async (c) => {
     const { id } = c.req.valid("param");
     await deleteFeed(db, env, requireUser(c), id);

@@ -24,6 +24,7 @@ import { reevaluatePins } from "../governance/trust.ts";
 import { xSearchWaitOf } from "../intake/x-budget-store.ts";
 import { moderationChanges } from "../moderation-log/config-changes.ts";
 import { logLater, withModerationLog } from "../moderation-log/journal.ts";
+import { replanChangedSchedules } from "../processing/schedule.ts";
 import { ownRssBase } from "../rss/items.ts";
 import { curatorKeysOf } from "../users/curators.ts";
 import { configIssues } from "./config-checks.ts";
@@ -377,6 +378,7 @@ export async function updateFeed(
     expected === undefined
       ? undefined
       : sql`date_trunc('milliseconds', ${feeds.updatedAt}) = ${new Date(expected).toISOString()}::timestamptz`;
+  let replanned = 0;
   const row = await withModerationLog(db, async (tx) => {
     // The row is locked first, so concurrent saves of one feed take their turns (and their version numbers).
     const [previous] = await tx.select().from(feeds).where(eq(feeds.id, id)).for("update");
@@ -391,6 +393,13 @@ export async function updateFeed(
       logLater(tx, moderationChanges(previous, updated, user.nearAccountId));
       // A pin takes effect when saved; a changed quorum or bar judges posts and curators at their next event.
       await reevaluatePins(tx, id, trustPolicyOf(previous.config), trustPolicyOf(updated.config));
+      // A changed channel schedule plans what already waits on it again (decision 0036).
+      replanned = await replanChangedSchedules(
+        tx,
+        id,
+        previous.config as FeedConfig,
+        updated.config as FeedConfig,
+      );
       await alongside?.(tx);
     }
     return updated;
@@ -399,7 +408,7 @@ export async function updateFeed(
     if (unchanged && (await findFeed(db, id))) throw AppError.conflict(FEED_CHANGED_MESSAGE);
     throw AppError.notFound(`Feed "${id}" not found.`);
   }
-  return toFeed(row, await xSearchWaitOf(db, id));
+  return { ...toFeed(row, await xSearchWaitOf(db, id)), scheduleReplanned: replanned };
 }
 
 /**

@@ -10,6 +10,7 @@ import { moderationRight } from "../feeds/permissions.ts";
 import { reevaluateCuratorsOf } from "../governance/trust.ts";
 import { logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { requestRetraction } from "../processing/retraction.ts";
+import { cancelScheduledSends } from "../processing/schedule.ts";
 import { livePublications } from "../publications/ledger.ts";
 import { moderationRecordOf } from "./service.ts";
 
@@ -60,6 +61,11 @@ export async function retractSubmission(
         ),
       )
       .returning({ id: processingJobs.id });
+    await cancelScheduledSends(
+      tx,
+      cancelled.map((job) => job.id),
+      `Retracted by ${user.nearAccountId} before it was published.`,
+    );
     // After the cancel: a job a worker claimed meanwhile shows here as processing.
     const [running] = await tx
       .select({ id: processingJobs.id })

@@ -28,6 +28,7 @@ import { castVote, governanceOf, voteDraft, withdrawVotes } from "../governance/
 import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
 import { approvalJobKey, requestProcessing } from "../processing/requests.ts";
+import { cancelScheduledSends } from "../processing/schedule.ts";
 import { submissionSearch } from "../submissions/service.ts";
 
 type ModerationRow = typeof moderationHistory.$inferInsert;
@@ -600,10 +601,18 @@ export async function undoChunk(
               eq(processingJobs.status, "pending"),
               isNull(processingJobs.queuedAt),
               gt(processingJobs.notBefore, sql`now()`),
+              // A job waiting for a scheduled slot can be undone too, unless one of its channels already published.
+              sql`not exists (select 1 from processing_steps ps where ps.job_id = ${processingJobs.id}
+                and ps.type = 'distribution' and ps.status = 'success')`,
             ),
           )
           .returning({ id: processingJobs.id })
       : [];
+    await cancelScheduledSends(
+      tx,
+      cancelled.map((job) => job.id),
+      `Undone by ${undoneBy} before it was published.`,
+    );
     if (!decision || cancelled.length === 0) {
       results.push({ submissionId, outcome: "window_closed" });
       continue;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
@@ -44,6 +45,17 @@ interface QueueJob {
   data: { jobId: string; reservations?: Reservations };
   retryCount: number;
   retryLimit: number;
+}
+
+/**
+ * The queue job's id for a relay of a processing job: its own id the first time, so a relay repeated after a crash
+ * adds nothing; after the job waited in the outbox for a scheduled slot, an id of that return (the queue keeps
+ * earlier ids for a day and would take the same one for a repeat).
+ */
+export function queueJobId(jobId: string, parkings: number): string {
+  if (parkings === 0) return jobId;
+  const hex = createHash("sha256").update(`${jobId}\u0000${parkings}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** Calls `task` whenever asked, never twice at once; asks made while it runs make one more run after it. */
@@ -98,7 +110,7 @@ export async function startProcessingEngine(
   const relayBatch = async (): Promise<number> => {
     const move = async (tx: typeof db) => {
       const rows = await tx
-        .select({ id: processingJobs.id })
+        .select({ id: processingJobs.id, parkings: processingJobs.parkings })
         .from(processingJobs)
         .where(
           and(
@@ -114,7 +126,7 @@ export async function startProcessingEngine(
       // The queue job's id is the processing job's, so a relay repeated after a crash adds nothing.
       await boss.insert(
         PROCESSING_QUEUE,
-        rows.map((row) => ({ id: row.id, data: { jobId: row.id } })),
+        rows.map((row) => ({ id: queueJobId(row.id, row.parkings), data: { jobId: row.id } })),
       );
       await tx
         .update(processingJobs)
@@ -195,6 +207,13 @@ export async function startProcessingEngine(
       );
       wakeWhenDue(delayMs);
       return { id: job.id, status: "completed", output: { retryInMs: delayMs } };
+    }
+    if (result.kind === "parked") {
+      logger.info(
+        { jobId: job.data.jobId, until: new Date(result.until).toISOString() },
+        "processing job waits for its scheduled slot",
+      );
+      return { id: job.id, status: "completed", output: { parkedUntil: result.until } };
     }
     if (result.kind === "skipped" && result.reason === "held") {
       return { id: job.id, status: "failed", output: { message: "held by another worker" } };

@@ -3,6 +3,7 @@ import {
   jobAnswerSchema,
   jobListSchema,
   jobsQuerySchema,
+  moveScheduledSendSchema,
   processedSubmissionPageSchema,
   processedSubmissionsQuerySchema,
   processingSummarySchema,
@@ -12,6 +13,11 @@ import {
   recapStatusListSchema,
   resumeChannelsAnswerSchema,
   resumeChannelsRequestSchema,
+  scheduleChangeAnswerSchema,
+  scheduledChannelListSchema,
+  scheduledSendPageSchema,
+  scheduledSendParamsSchema,
+  scheduledSendsQuerySchema,
   stepListSchema,
   successEnvelopeSchema,
   tweakRequestSchema,
@@ -22,7 +28,10 @@ import { type AppDeps, createRouter } from "../context.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
 import {
+  changeScheduledSend,
   feedChannelPauses,
+  feedScheduledChannels,
+  feedScheduledSends,
   listJobSteps,
   listProcessedSubmissions,
   listSubmissionJobs,
@@ -161,6 +170,75 @@ const resumeRoute = createRoute({
   },
 });
 
+const scheduledChannelsRoute = createRoute({
+  method: "get",
+  path: "/processing/feeds/{feedId}/schedule",
+  tags: ["processing"],
+  summary: "The feed's scheduled channels: each one's schedule in words and how many items wait (moderators)",
+  request: { params: idParam("feedId", "Feed id") },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(scheduledChannelListSchema), "Scheduled channels"),
+    ...moderatorErrors,
+  },
+});
+
+const scheduledSendsRoute = createRoute({
+  method: "get",
+  path: "/processing/feeds/{feedId}/schedule/sends",
+  tags: ["processing"],
+  summary: "What one scheduled channel publishes when, in order, a page at a time (moderators)",
+  request: { params: idParam("feedId", "Feed id"), query: scheduledSendsQuerySchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(scheduledSendPageSchema), "The channel's line"),
+    ...moderatorErrors,
+  },
+});
+
+const scheduleChangeErrors = {
+  ...moderatorErrors,
+  404: errorResponse("Unknown feed or scheduled item (NOT_FOUND)"),
+  409: errorResponse("The item is no longer waiting (CONFLICT)"),
+};
+
+const moveScheduledRoute = createRoute({
+  method: "post",
+  path: "/processing/feeds/{feedId}/schedule/sends/{sendId}/move",
+  tags: ["processing"],
+  summary: "Move a waiting item to a new place in its channel's line; the line keeps its times (moderators)",
+  request: {
+    params: scheduledSendParamsSchema,
+    body: { content: { "application/json": { schema: moveScheduledSendSchema } }, required: true },
+  },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(scheduleChangeAnswerSchema), "Moved"),
+    ...scheduleChangeErrors,
+  },
+});
+
+const publishScheduledNowRoute = createRoute({
+  method: "post",
+  path: "/processing/feeds/{feedId}/schedule/sends/{sendId}/publish-now",
+  tags: ["processing"],
+  summary: "Publish a waiting item at once; the items behind it move up (moderators)",
+  request: { params: scheduledSendParamsSchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(scheduleChangeAnswerSchema), "On its way"),
+    ...scheduleChangeErrors,
+  },
+});
+
+const removeScheduledRoute = createRoute({
+  method: "delete",
+  path: "/processing/feeds/{feedId}/schedule/sends/{sendId}",
+  tags: ["processing"],
+  summary: "Take a waiting item off its channel's schedule: it is not published there (moderators)",
+  request: { params: scheduledSendParamsSchema },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(scheduleChangeAnswerSchema), "Removed"),
+    ...scheduleChangeErrors,
+  },
+});
+
 const recapsRoute = createRoute({
   method: "get",
   path: "/processing/feeds/{feedId}/recaps",
@@ -275,6 +353,40 @@ export function processingRoutes({ database: { db }, env }: AppDeps) {
       c.req.valid("json")?.channelKey,
     );
     return ok(c, answer, "Publishing resumed.");
+  });
+  router.openapi(scheduledChannelsRoute, async (c) =>
+    ok(c, {
+      channels: await feedScheduledChannels(db, env, c.get("user"), c.req.valid("param").feedId),
+    }),
+  );
+  router.openapi(scheduledSendsRoute, async (c) =>
+    ok(
+      c,
+      await feedScheduledSends(db, env, c.get("user"), c.req.valid("param").feedId, c.req.valid("query")),
+    ),
+  );
+  router.openapi(moveScheduledRoute, async (c) => {
+    const { feedId, sendId } = c.req.valid("param");
+    const change = { action: "move" as const, position: c.req.valid("json").position };
+    return ok(c, await changeScheduledSend(db, env, requireUser(c), feedId, sendId, change), "Moved.");
+  });
+  router.openapi(publishScheduledNowRoute, async (c) => {
+    const { feedId, sendId } = c.req.valid("param");
+    const change = { action: "publish-now" as const };
+    return ok(
+      c,
+      await changeScheduledSend(db, env, requireUser(c), feedId, sendId, change),
+      "Publishing now.",
+    );
+  });
+  router.openapi(removeScheduledRoute, async (c) => {
+    const { feedId, sendId } = c.req.valid("param");
+    const change = { action: "remove" as const };
+    return ok(
+      c,
+      await changeScheduledSend(db, env, requireUser(c), feedId, sendId, change),
+      "Removed from the schedule.",
+    );
   });
   router.openapi(recapsRoute, async (c) =>
     ok(c, { recaps: await recapStatuses(db, env, c.get("user"), c.req.valid("param").feedId) }),

@@ -40,6 +40,7 @@ import {
 import { recapPlan } from "./recaps.ts";
 import { livePublication, skippedOutput } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
+import { markScheduledSent, scheduledTurn } from "./schedule.ts";
 import { toStepError } from "./step-error.ts";
 import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
@@ -84,6 +85,8 @@ export interface RunnerDeps {
    * in test servers (CHANNEL_PACING_PERCENT), whose fakes have no rate limit to respect.
    */
   channelPacing?: number;
+  /** The clock scheduled channels plan and take their slots by (decision 0036): the worker's (tests move it). */
+  scheduleClock?: () => number;
 }
 
 /** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
@@ -99,7 +102,9 @@ export type RunResult =
       retryAfterMs: number;
       /** Distributions waiting for their channel's turn; such a wait does not use up an attempt. */
       reservations: Reservations;
-    };
+    }
+  /** Back in the outbox until a scheduled channel's slot (decision 0036); `until` is epoch milliseconds. */
+  | { kind: "parked"; until: number };
 
 /**
  * How outputs flow (docs/plugins.md): a transform's output that is an object merges into the running object
@@ -412,6 +417,31 @@ async function runStarted(
           : await executePlan(deps, job, plan, steps, secrets, options.reservations ?? {});
     const waiting = Object.values(outcome.deferred);
     const failedRetryably = outcome.retryable.length > 0 && !finalAttempt;
+    const parked = Object.values(outcome.parked);
+    if (!failedRetryably && waiting.length === 0 && parked.length > 0) {
+      // Waiting for a slot is not an attempt either. The outbox holds the job until its earliest slot (the same
+      // wait as an undo window's), so a re-plan or "publish now" only has to move `not_before`.
+      const clock = deps.scheduleClock ?? Date.now;
+      const now = clock();
+      const untilMs = Math.max(0, Math.min(...parked) - now);
+      // Read from the line as it is now: a "publish now" or re-plan committed while this run went on counts.
+      const earliest = sql`(select min(case when s.publish_now then to_timestamp(0) else s.planned_at end)
+        from scheduled_sends s where s.job_id = ${jobId} and s.status = 'waiting')`;
+      await db
+        .update(processingJobs)
+        .set({
+          status: "pending",
+          leaseUntil: null,
+          queuedAt: null,
+          notBefore: sql`now() + coalesce(greatest(0, extract(epoch from (${earliest} - to_timestamp(${now / 1000}))) * 1000),
+            ${untilMs}) * interval '1 millisecond'`,
+          parkings: sql`${processingJobs.parkings} + 1`,
+          attempts: sql`greatest(0, ${processingJobs.attempts} - 1)`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(processingJobs.id, jobId));
+      return { kind: "parked", until: Date.now() + untilMs };
+    }
     if (failedRetryably || waiting.length > 0) {
       await db
         .update(processingJobs)
@@ -452,6 +482,8 @@ interface PlanOutcome {
   retryable: StepError[];
   /** Distributions waiting for their channel's turn, by step id. */
   deferred: Reservations;
+  /** Distributions waiting for their scheduled slot, by step id: when (by the schedule's clock). */
+  parked: Record<string, number>;
 }
 
 /** A retraction job's steps (processing/retraction.ts), its outcome told as a plan's: each step is a branch. */
@@ -465,7 +497,13 @@ async function retractionOutcome(
     resolve: (name) => resolvePlugin(deps, name, "distribution"),
     stepError: toStepError,
   });
-  return { globalFailed: false, branchFailed: outcome.failed, retryable: outcome.retryable, deferred: {} };
+  return {
+    globalFailed: false,
+    branchFailed: outcome.failed,
+    retryable: outcome.retryable,
+    deferred: {},
+    parked: {},
+  };
 }
 
 /** An acknowledgement job's one step (processing/acknowledgements.ts), its outcome told as a branch's. */
@@ -481,6 +519,7 @@ async function acknowledgementOutcome(
     branchFailed: outcome.failed,
     retryable: outcome.retryable,
     deferred: outcome.deferred,
+    parked: {},
   };
 }
 
@@ -492,7 +531,13 @@ async function executePlan(
   secrets: SecretSource,
   reservations: Reservations,
 ): Promise<PlanOutcome> {
-  const outcome: PlanOutcome = { globalFailed: false, branchFailed: false, retryable: [], deferred: {} };
+  const outcome: PlanOutcome = {
+    globalFailed: false,
+    branchFailed: false,
+    retryable: [],
+    deferred: {},
+    parked: {},
+  };
   const stepAt = (chain: "global" | number, position: number) =>
     steps.find(
       (s) => (chain === "global" ? s.branch === null : s.branch === chain) && s.position === position,
@@ -534,6 +579,10 @@ async function executePlan(
       );
       if (result.deferred) {
         outcome.deferred[row.id] = result.deferred;
+        return { value, failed: null };
+      }
+      if (result.parkedUntil !== undefined) {
+        outcome.parked[row.id] = result.parkedUntil;
         return { value, failed: null };
       }
       if (result.error) return { value, failed: result.error };
@@ -624,7 +673,7 @@ async function runStep(
   secrets: SecretSource,
   reservation: Reservation | undefined,
   perItem = false,
-): Promise<{ output?: unknown; error?: StepError; deferred?: Reservation }> {
+): Promise<{ output?: unknown; error?: StepError; deferred?: Reservation; parkedUntil?: number }> {
   const { db } = deps;
   const storedInput = boundedJson(input);
   const startedAt = new Date();
@@ -697,19 +746,39 @@ async function runStep(
         // The channel cannot edit what is live: a re-run never posts a second copy behind the moderator's back.
         output = skippedOutput(replay, row.stepName ?? row.pluginName);
       } else {
-        const pacing = deps.channelPacing ?? 1;
-        const rules = (plugin.throttle?.(config) ?? []).map((rule) => ({
-          ...rule,
-          intervalMs: rule.intervalMs * pacing,
-        }));
-        if (rules.length > 0) {
-          heldKeys = slotKeys(plugin.name, rules);
-          const turn = reservation ?? (await reserveSlot(db, plugin.name, rules));
-          const deferred = await awaitTurn(db, row.id, turn, signal);
-          if (deferred) return { deferred };
+        // A new post on a scheduled channel waits for its slot; an edit of what is live does not (decision 0036).
+        const turn = replay
+          ? ({ kind: "send" } as const)
+          : await scheduledTurn(db, deps.scheduleClock ?? Date.now, job, row);
+        if (turn.kind === "wait") {
+          await db
+            .update(processingSteps)
+            .set({
+              status: "pending",
+              attempts: sql`greatest(0, ${processingSteps.attempts} - 1)`,
+              updatedAt: sql`now()`,
+            })
+            .where(eq(processingSteps.id, row.id));
+          return { parkedUntil: turn.until };
         }
-        output = await plugin.send(rendered, config, context);
-        sent = { replay, edits: rendered.edits === true };
+        if (turn.kind === "removed") {
+          // Taken off the schedule by a moderator: nothing goes to this channel, and the step says why.
+          output = { skipped: true, removed: true, message: turn.note };
+        } else {
+          const pacing = deps.channelPacing ?? 1;
+          const rules = (plugin.throttle?.(config) ?? []).map((rule) => ({
+            ...rule,
+            intervalMs: rule.intervalMs * pacing,
+          }));
+          if (rules.length > 0) {
+            heldKeys = slotKeys(plugin.name, rules);
+            const slot = reservation ?? (await reserveSlot(db, plugin.name, rules));
+            const deferred = await awaitTurn(db, row.id, slot, signal);
+            if (deferred) return { deferred };
+          }
+          output = await plugin.send(rendered, config, context);
+          sent = { replay, edits: rendered.edits === true };
+        }
       }
     }
     const storedOutput = boundedJson(output ?? null);
@@ -727,6 +796,7 @@ async function runStep(
         })
         .where(eq(processingSteps.id, row.id));
       if (sent) {
+        await markScheduledSent(tx, row.id);
         await recordPublication(tx, {
           job,
           step: row,

@@ -9,6 +9,7 @@ import {
   type ProcessingJobKind,
   type ProcessingStep,
   type ProcessingSummary,
+  type ScheduledSendsQuery,
   shortJobId,
 } from "@curate/core";
 import { and, asc, desc, eq, inArray, ne, notInArray, type SQL, sql } from "drizzle-orm";
@@ -26,6 +27,13 @@ import type { Plan, PlanEntry } from "./plan.ts";
 import { createRecapRun, listRecapRuns, listRecapStatuses } from "./recaps.ts";
 import { CANNOT_RETRACT, requestRetraction } from "./retraction.ts";
 import type { StepError } from "./runner.ts";
+import {
+  listScheduledChannels,
+  listScheduledSends,
+  moveScheduledSend,
+  publishScheduledSendNow,
+  removeScheduledSend,
+} from "./schedule.ts";
 
 type JobRow = typeof processingJobs.$inferSelect;
 type StepRow = typeof processingSteps.$inferSelect;
@@ -652,4 +660,40 @@ export async function runRecapNow(db: Database, env: Env, user: User, feedIdPara
   const feedId = normaliseFeedId(feedIdParam);
   await assertModerates(db, env, feedId, user);
   return toProcessingJob(await createRecapRun(db, feedId, recapId, user));
+}
+
+/** The Scheduled view (decision 0036): the feed's scheduled channels, for its moderators. */
+export async function feedScheduledChannels(db: Database, env: Env, user: User | null, feedIdParam: string) {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertModerates(db, env, feedId, user);
+  return listScheduledChannels(db, feedId);
+}
+
+/** One scheduled channel's line, a page at a time. */
+export async function feedScheduledSends(
+  db: Database,
+  env: Env,
+  user: User | null,
+  feedIdParam: string,
+  query: ScheduledSendsQuery,
+) {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertModerates(db, env, feedId, user);
+  return listScheduledSends(db, feedId, query);
+}
+
+/** A moderator's action on one waiting item: move it, send it now, or take it off the schedule. */
+export async function changeScheduledSend(
+  db: Database,
+  env: Env,
+  user: User,
+  feedIdParam: string,
+  sendId: string,
+  change: { action: "move"; position: number } | { action: "publish-now" } | { action: "remove" },
+) {
+  const feedId = normaliseFeedId(feedIdParam);
+  await assertModerates(db, env, feedId, user);
+  if (change.action === "move") return moveScheduledSend(db, feedId, sendId, change.position);
+  if (change.action === "publish-now") return publishScheduledSendNow(db, feedId, sendId);
+  return removeScheduledSend(db, feedId, sendId, user.nearAccountId);
 }

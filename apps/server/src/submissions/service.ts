@@ -25,13 +25,16 @@ const rejectersHidden = sql`coalesce(fq.config #>> '{moderation,nameRejectersInL
 
 /**
  * Until when an approved link's approval can be taken back: its publishing job still held in the outbox by the
- * feed's undo window (the job an undo cancels), else null. Every approver who voted sees it, not only the one
- * whose vote met the quorum and whose toast offered the undo.
+ * feed's undo window or a scheduled channel's slot, with nothing published yet (the job an undo cancels), else
+ * null. Every approver who voted sees it, not only the one whose vote met the quorum and whose toast offered the
+ * undo.
  */
 const undoUntilJson = sql`case when sf2.status = 'approved' then (select ${isoUtc("pj.not_before")}
     from processing_jobs pj
     where pj.submission_id = sf2.submission_id and pj.feed_id = sf2.feed_id and pj.kind = 'approval'
       and pj.status = 'pending' and pj.queued_at is null and pj.not_before > now()
+      and not exists (select 1 from processing_steps ps where ps.job_id = pj.id
+        and ps.type = 'distribution' and ps.status = 'success')
     order by pj.not_before desc limit 1) end`;
 
 /**

@@ -25,6 +25,7 @@ import { createAcknowledgementSender } from "../processing/acknowledgement-sende
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
 import type { RunnerDeps } from "../processing/runner.ts";
+import { wakeDueSends } from "../processing/schedule.ts";
 import { type ReminderPass, sendQueueReminders } from "../queues/reminders.ts";
 import { backfillReputation } from "../reputation/backfill.ts";
 import { refreshMedians } from "../reputation/service.ts";
@@ -52,6 +53,11 @@ export interface WorkerHost {
   runMediansNow(): Promise<void>;
   /** Re-evaluates every earned-trust standing now (as of the worker's clock), as the scheduled pass does. */
   runTrustNow(): Promise<{ evaluated: number; changed: number }>;
+  /**
+   * Lets the jobs whose scheduled sends are due by the worker's clock leave the outbox now (decision 0036): a job
+   * parked for a slot wakes by itself on the database's clock; this is for a clock a test moved.
+   */
+  runScheduleNow(): Promise<number>;
   /** Sends the queue reminders that are due now (by the worker's clock), as the scheduled pass does. */
   runRemindersNow(): Promise<ReminderPass>;
   /** One email delivery pass now (a batch of each feed with waiting mails), as the scheduled one does. */
@@ -93,6 +99,8 @@ const EMAIL_QUEUE = "curate-email-delivery";
 const TRUST_QUEUE = "curate-trust-standing";
 /** How often a worker asks for the backfill while it is not done (a pass after it is done reads one row). */
 const BACKFILL_INTERVAL_MS = 60_000;
+/** How often a worker looks for scheduled sends that are due but whose jobs still sleep. */
+const SCHEDULE_WAKE_MS = 60_000;
 /** Chunks of one backfill pass: about a million decisions, well within the queue's expiry. */
 const BACKFILL_CHUNKS_PER_PASS = 200;
 
@@ -136,6 +144,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
     stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
     branchConcurrency: 4,
     channelPacing: env.CHANNEL_PACING_PERCENT / 100,
+    scheduleClock: options.clock ? () => (options.clock as () => Date)().getTime() : Date.now,
     leaseMs: env.PROCESSING_HEARTBEAT_SECONDS * 1000,
     acknowledgements: {
       sender: createAcknowledgementSender(
@@ -197,6 +206,13 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
   // Recaps: every worker asks for a look each RECAP_TICK_MS; the queue keeps one per interval, and the look
   // itself makes each scheduled run once however many workers look (decision 0013).
   const clock = options.clock ?? (() => new Date());
+  // A parked job wakes by its `not_before`; this pass is the net under a re-plan that raced a job's own parking.
+  const scheduleTimer = setInterval(() => {
+    wakeDueSends(database.db, clock().getTime()).catch((error) =>
+      logger.warn({ err: error }, "could not wake scheduled sends"),
+    );
+  }, SCHEDULE_WAKE_MS);
+  scheduleTimer.unref();
   const recapPass = async () => {
     const created = await scheduleDueRecaps(database.db, clock(), logger);
     if (created) engine.relayNow();
@@ -389,6 +405,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     runEmailDeliveryNow: emailPass,
     runMediansNow: mediansPass,
     runRemindersNow: remindersPass,
+    runScheduleNow: () => wakeDueSends(database.db, clock().getTime()),
     runTrustNow: trustPass,
     runIntakeNow: intakePass,
     runRecapsNow: recapPass,
@@ -397,6 +414,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
     runHousekeepingNow: housekeepingPass,
     async stop() {
       clearInterval(timer);
+      clearInterval(scheduleTimer);
       clearInterval(recapTimer);
       clearInterval(alertTimer);
       clearInterval(housekeepingTimer);

@@ -1,4 +1,4 @@
-import type { Feed, FeedConfig } from "@curate/core";
+import { type Feed, type FeedConfig, replannedMessage } from "@curate/core";
 import { useEffect, useReducer, useState } from "react";
 import { toast } from "#web/components/ui/toast";
 import type { WorkingConfig } from "#web/features/dry-runs/components/ConfigTestBench";
@@ -94,7 +94,10 @@ export function useFeedEditor(feed: Feed) {
           setVersion(saved.updatedAt);
           setSavedJson(JSON.stringify(config));
           dispatch({ type: "saved" });
-          toast.success("Success", { description: "Feed configuration updated successfully." });
+          const replanned = replannedMessage(saved.scheduleReplanned);
+          toast.success("Success", {
+            description: `Feed configuration updated successfully.${replanned ? ` ${replanned}` : ""}`,
+          });
         },
         onError: (error) => {
           const issues = fieldIssues(error);

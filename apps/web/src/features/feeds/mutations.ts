@@ -1,6 +1,7 @@
-import type { AppConfig, Feed, FeedConfig, UploadAnswer } from "@curate/core";
+import type { AppConfig, Feed, FeedConfig, FeedSaveAnswer, UploadAnswer } from "@curate/core";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { appConfigQueryOptions } from "#web/features/config/api";
+import { scheduleKeys } from "#web/features/schedule/api";
 import { ApiError, api, apiUrl, serverMessage } from "#web/lib/api";
 import { feedKeys, feedPath } from "./api";
 
@@ -29,13 +30,15 @@ export function useUpdateFeed(feedId: string) {
   return useMutation({
     // `version` is the updatedAt the editor loaded: a feed changed since then is a 409, not overwritten.
     mutationFn: ({ config, version }: { config: FeedConfig; version?: string }) =>
-      api<Feed>(feedPath(feedId), {
+      api<FeedSaveAnswer>(feedPath(feedId), {
         method: "PUT",
         body: config,
         headers: version ? { "If-Match": `"${version}"` } : undefined,
       }),
-    onSuccess: (feed) => {
+    onSuccess: ({ scheduleReplanned, ...feed }) => {
       queryClient.setQueryData(feedKeys.detail(feedId), feed);
+      // A changed channel schedule re-planned what waits on it (decision 0036).
+      if (scheduleReplanned > 0) void queryClient.invalidateQueries({ queryKey: scheduleKeys.feed(feedId) });
       return invalidate();
     },
   });

@@ -212,6 +212,7 @@ export function FeedConfigForm({
           steps={form.distributors}
           generation={generation}
           onChange={(steps) => set("distributors", steps)}
+          schedules
         />
       </Section>
 

@@ -7,6 +7,7 @@ import { FormField } from "#web/components/ui/form-field";
 import { Input } from "#web/components/ui/input";
 import type { StepForm } from "#web/features/feed-editor/form-model";
 import { pluginNamesQueryOptions } from "#web/features/plugins/api";
+import { ChannelScheduleField } from "./ChannelScheduleField";
 import { StepConfigField } from "./StepConfigField";
 
 /** Pieces the edit form's sections share: a section, a checkbox, a remove button and a list of plugin steps. */
@@ -80,6 +81,7 @@ export function StepList({
   kind = noun === "Transform" ? "transformer" : "distributor",
   labelPrefix = "",
   description,
+  schedules = false,
 }: {
   title: string;
   noun: string;
@@ -91,6 +93,8 @@ export function StepList({
   /** Makes the fields' labels unique where several lists share a page ("Recap 1 "). */
   labelPrefix?: string;
   description?: string;
+  /** Stream distributors: each has a publishing schedule (decision 0036). */
+  schedules?: boolean;
 }) {
   // The registry's names (built-in and registered) of the kind this list needs, offered as the plugin is typed.
   const names = useQuery(pluginNamesQueryOptions(kind));
@@ -144,6 +148,16 @@ export function StepList({
             config={step.config}
             onCommit={(config) => onChange(replaceAt(steps, index, { ...step, config }))}
           />
+          {schedules ? (
+            <ChannelScheduleField
+              label={`${labelPrefix}${noun} ${index + 1}`}
+              value={step.base.schedule}
+              onChange={(schedule) => {
+                const { schedule: _previous, ...base } = step.base;
+                onChange(replaceAt(steps, index, { ...step, base: schedule ? { ...base, schedule } : base }));
+              }}
+            />
+          ) : null}
         </div>
       ))}
     </div>

@@ -44,6 +44,7 @@ const FEED_TABS = [
   ["curation", "Curation"],
   ["content", "Content"],
   ["processing", "Processing"],
+  ["scheduled", "Scheduled"],
   ["log", "Moderation log"],
   ["token", "Token"],
   ["proposals", "Proposals"],
