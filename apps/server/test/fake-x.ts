@@ -76,7 +76,9 @@ export async function startFakeX(options: { bearerToken: string; botUsername: st
     if (req.method === "POST" && url.pathname === "/2/tweets") {
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.on("end", () => receiveBotPost(req.headers.authorization, Buffer.concat(chunks).toString("utf8"), res));
+      req.on("end", () =>
+        receiveBotPost(req.headers.authorization, Buffer.concat(chunks).toString("utf8"), res),
+      );
       return;
     }
     if (req.headers.authorization !== `Bearer ${options.bearerToken}`) {

@@ -33,11 +33,7 @@ async function testPostsAfter(
   cursor: string | null,
 ): Promise<{ posts: TestPost[]; parents: Map<string, TestPost> }> {
   const after = cursor ? Number(cursor) : 0;
-  const posts = await db
-    .select()
-    .from(testPosts)
-    .where(gt(testPosts.seq, after))
-    .orderBy(asc(testPosts.seq));
+  const posts = await db.select().from(testPosts).where(gt(testPosts.seq, after)).orderBy(asc(testPosts.seq));
   const parentIds = [
     ...new Set(posts.map((t) => t.inReplyToStatusId).filter((id): id is string => Boolean(id))),
   ];
