@@ -131,6 +131,7 @@ const KNOWN: Record<
   crosspost: { label: "Crosspost", link: microblogLink },
   webhook: { label: "Webhook", link: () => null },
   email: { label: "Email", link: () => null },
+  activitypub: { label: "Fediverse", link: () => null },
 };
 
 /** The destination of each distributor, in config order; unknown plugins get a label and no link. */
@@ -197,6 +198,8 @@ const TARGETS: Record<string, (config: Record<string, unknown>) => string[]> = {
   webhook: (config) => [keyPart(config.url)],
   // The feed's own subscribers: one list, whatever the subject or intro.
   email: () => [],
+  // The feed's own actor and its followers: one audience.
+  activitypub: () => [],
 };
 
 /**

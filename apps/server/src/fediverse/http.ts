@@ -1,0 +1,58 @@
+import type { Context as HonoContext, MiddlewareHandler } from "hono";
+import type { AppBindings } from "../context.ts";
+import type { Fediverse } from "./federation.ts";
+
+/** An inbound activity larger than this is refused before it is read: a Follow or Undo is a few kilobytes. */
+export const INBOX_BODY_MAX_BYTES = 256 * 1024;
+
+function tooLarge(c: HonoContext<AppBindings>) {
+  return c.text("Payload Too Large", 413);
+}
+
+/** The body, or null once it passes `max` bytes (read as it streams). */
+async function boundedBody(request: Request, max: number): Promise<Buffer | null> {
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Hands WebFinger and the ActivityPub routes (`/ap/…`) to Fedify, which answers in their own formats
+ * (JRD, ActivityStreams), not the API's JSON envelope (decision 0037). A POST's body is bounded before Fedify
+ * reads it; without an https PUBLIC_URL (and no development allowance) these routes do not exist.
+ */
+export function fediverseMiddleware(fediverse: Fediverse): MiddlewareHandler<AppBindings> {
+  return async (c, next) => {
+    if (!fediverse.deps.env.FEDIVERSE.available) return next();
+    let request = c.req.raw;
+    if (request.method === "POST") {
+      if (Number(request.headers.get("content-length") ?? "0") > INBOX_BODY_MAX_BYTES) return tooLarge(c);
+      const body = await boundedBody(request, INBOX_BODY_MAX_BYTES);
+      if (body === null) return tooLarge(c);
+      request = new Request(request.url, { method: "POST", headers: request.headers, body });
+    }
+    return fediverse.federation.fetch(request, {
+      contextData: undefined,
+      // Nothing here by that name: the app's own 404, never the web app's pages.
+      onNotFound: async () => c.notFound(),
+      // A person opening the actor's address in a browser is shown the feed's page.
+      onNotAcceptable: async () => {
+        const actor = /^\/ap\/feeds\/([^/]+)$/.exec(c.req.path);
+        if (actor) return c.redirect(`/feed/${actor[1]}`, 302);
+        return c.text("Not Acceptable", 406);
+      },
+    });
+  };
+}
