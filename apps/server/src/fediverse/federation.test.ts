@@ -1,18 +1,15 @@
 import { createServer } from "node:net";
-import { createFederation, type Federation, generateCryptoKeyPair } from "@fedify/fedify";
-import { Accept, type Object as APObject, Create, Delete, Follow, Person, Undo, Update } from "@fedify/vocab";
+import { Accept, Create, Delete, Undo, Update } from "@fedify/vocab";
 import { eq } from "drizzle-orm";
-import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
+import { createFediverseReader, type FediverseReader } from "../../test/fakes/fediverse-reader.ts";
 import { eventually, freshDatabase, startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { type ServedApp, serveApp } from "../../test/serve-app.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import type { Database } from "../db/index.ts";
 import { fediverseDeliveries, fediverseFollowers, processingJobs, processingSteps } from "../db/schema.ts";
 import { DrizzleKvStore } from "./kv.ts";
-import { guardedAuthenticatedLoaderFactory, guardedDocumentLoader } from "./loader.ts";
 
 /**
  * Two Curate instances on loopback federate (issue 35): instance A's feed is an ActivityPub actor; instance B (its
@@ -24,8 +21,7 @@ const LOOPBACK = { FEDIVERSE_ALLOW_LOOPBACK: "true" };
 let a: TestServer;
 let b: ServedApp;
 let disposeB: () => Promise<void>;
-let reader: Federation<void>;
-const received: APObject[] = [];
+let reader: FediverseReader;
 const ownerKey = newKey();
 let owner: string;
 
@@ -38,46 +34,6 @@ async function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
-}
-
-/** The reader on B: one Person per identifier, keys made once, an inbox that keeps what it verified. */
-async function startReader(db: Database) {
-  const keys = new Map<string, CryptoKeyPair>();
-  const keysOf = async (identifier: string) => {
-    let pair = keys.get(identifier);
-    if (!pair) {
-      pair = (await generateCryptoKeyPair("RSASSA-PKCS1-v1_5")) as CryptoKeyPair;
-      keys.set(identifier, pair);
-    }
-    return pair;
-  };
-  const settings = { allowedHosts: ["127.0.0.1", "localhost"], logger: pino({ level: "silent" }) };
-  const loader = guardedDocumentLoader(settings);
-  const federation = createFederation<void>({
-    kv: new DrizzleKvStore(db),
-    documentLoaderFactory: () => loader,
-    contextLoaderFactory: () => loader,
-    authenticatedDocumentLoaderFactory: guardedAuthenticatedLoaderFactory(settings),
-  });
-  federation
-    .setActorDispatcher("/reader/{identifier}", async (ctx, identifier) => {
-      const pairs = await ctx.getActorKeyPairs(identifier);
-      return new Person({
-        id: ctx.getActorUri(identifier),
-        preferredUsername: identifier,
-        inbox: ctx.getInboxUri(identifier),
-        publicKey: pairs[0].cryptographicKey,
-        assertionMethods: pairs.map((pair) => pair.multikey),
-      });
-    })
-    .setKeyPairsDispatcher(async (_ctx, identifier) => [await keysOf(identifier)]);
-  federation
-    .setInboxListeners("/reader/{identifier}/inbox")
-    .on(Accept, async (_ctx, activity) => void received.push(activity))
-    .on(Create, async (_ctx, activity) => void received.push(activity))
-    .on(Update, async (_ctx, activity) => void received.push(activity))
-    .on(Delete, async (_ctx, activity) => void received.push(activity));
-  return federation;
 }
 
 const deliver = async () => {
@@ -102,22 +58,7 @@ async function approve(feedId: string, content: string) {
   return { tweetId, jobId };
 }
 
-async function sendFromReader(identifier: string, activity: (actor: URL) => Follow | Undo) {
-  const ctx = reader.createContext(new URL(b.baseUrl));
-  const target = new URL(`${a.baseUrl}/ap/feeds/news`);
-  const recipient = await ctx.lookupObject(target.href);
-  if (!recipient || !("inboxId" in recipient)) throw new Error("A's actor did not load");
-  await ctx.sendActivity({ identifier }, recipient as Person, activity(ctx.getActorUri(identifier)), {
-    immediate: true,
-  });
-}
-
-const follow = (actor: URL) =>
-  new Follow({
-    id: new URL(`${actor.href}#follows/${crypto.randomUUID()}`),
-    actor,
-    object: new URL(`${a.baseUrl}/ap/feeds/news`),
-  });
+const actorUrl = () => `${a.baseUrl}/ap/feeds/news`;
 
 beforeAll(async () => {
   if (process.env.DEBUG_FEDIVERSE) {
@@ -139,17 +80,14 @@ beforeAll(async () => {
   const portB = await freePort();
   const scratch = await freshDatabase();
   disposeB = scratch.dispose;
-  reader = await startReader(scratch.handle.db);
+  reader = createFediverseReader(new DrizzleKvStore(scratch.handle.db));
   b = await serveApp(
     scratch.handle,
     { NODE_ENV: "test", ...LOOPBACK, PORT: String(portB), PUBLIC_URL: `http://127.0.0.1:${portB}` },
     {
       fetch: (app) => (request) =>
         new URL(request.url).pathname.startsWith("/reader/")
-          ? reader.fetch(request, { contextData: undefined }).catch((error) => {
-              if (process.env.DEBUG_FEDIVERSE) console.log("reader failed", error);
-              throw error;
-            })
+          ? reader.federation.fetch(request, { contextData: undefined })
           : app.fetch(request),
     },
   );
@@ -211,14 +149,14 @@ describe("a feed followed from another instance", () => {
     });
     expect(document.publicKey.publicKeyPem).toContain("BEGIN PUBLIC KEY");
 
-    await sendFromReader("alice", follow);
+    await reader.follow(b.baseUrl, "alice", actorUrl());
     const [row] = await a.db.select().from(fediverseFollowers).where(eq(fediverseFollowers.feedId, "news"));
     expect(row).toMatchObject({
       actorUri: `${b.baseUrl}/reader/alice`,
       inbox: `${b.baseUrl}/reader/alice/inbox`,
     });
     expect((await deliver()).sent).toBe(1);
-    expect(received.at(-1)).toBeInstanceOf(Accept);
+    expect(reader.received.at(-1)).toBeInstanceOf(Accept);
     const status = await a.json("/api/feeds/news/fediverse", { headers: sessionHeaders(a, owner) });
     expect(status.body.data.followers).toBe(1);
   });
@@ -250,16 +188,14 @@ describe("a feed followed from another instance", () => {
   });
 
   it("ends a follow on Undo from the follower only", async () => {
-    let bobFollow: Follow | null = null;
-    await sendFromReader("bob", (actor) => {
-      bobFollow = follow(actor);
-      return bobFollow;
-    });
+    const bobFollow = await reader.follow(b.baseUrl, "bob", actorUrl());
     expect(
       await a.db.select().from(fediverseFollowers).where(eq(fediverseFollowers.feedId, "news")),
     ).toHaveLength(2);
-    await sendFromReader(
+    await reader.send(
+      b.baseUrl,
       "bob",
+      actorUrl(),
       (actor) => new Undo({ id: new URL(`${actor.href}#undo`), actor, object: bobFollow }),
     );
     const left = await a.db.select().from(fediverseFollowers).where(eq(fediverseFollowers.feedId, "news"));
@@ -268,13 +204,13 @@ describe("a feed followed from another instance", () => {
   });
 
   it("publishes Create, edits with Update, retracts with Delete — each signed and verified on B", async () => {
-    received.length = 0;
+    reader.received.length = 0;
     const { tweetId, jobId } = await approve(
       "news",
       "Rooftop solar doubled this year https://example.org/solar",
     );
     expect((await deliver()).sent).toBe(1);
-    const create = received.at(-1);
+    const create = reader.received.at(-1);
     expect(create).toBeInstanceOf(Create);
     const note = await (create as Create).getObject();
     expect(String(note?.content)).toContain("Rooftop solar doubled this year");
@@ -307,7 +243,7 @@ describe("a feed followed from another instance", () => {
       return rows.some((r) => r.activityId.includes("#update-"));
     }, "the Update queued");
     expect((await deliver()).sent).toBe(1);
-    const update = received.at(-1);
+    const update = reader.received.at(-1);
     expect(update).toBeInstanceOf(Update);
     const edited = await (update as Update).getObject();
     expect(edited?.id?.href).toBe(note?.id?.href);
@@ -327,7 +263,7 @@ describe("a feed followed from another instance", () => {
       return rows.some((r) => r.activityId.endsWith("#delete"));
     }, "the Delete queued");
     expect((await deliver()).sent).toBe(1);
-    const deletion = received.at(-1);
+    const deletion = reader.received.at(-1);
     expect(deletion).toBeInstanceOf(Delete);
     expect((deletion as Delete).objectId?.href).toBe(note?.id?.href);
     expect(
@@ -340,14 +276,14 @@ describe("a feed followed from another instance", () => {
   });
 
   it("a deleted feed sends Delete for its actor, which stays a 410 tombstone nobody inherits", async () => {
-    received.length = 0;
+    reader.received.length = 0;
     const deleted = await a.request("/api/feeds/news", {
       method: "DELETE",
       headers: sessionHeaders(a, owner),
     });
     expect(deleted.status).toBe(200);
     expect((await deliver()).sent).toBe(1);
-    const deletion = received.at(-1);
+    const deletion = reader.received.at(-1);
     expect(deletion).toBeInstanceOf(Delete);
     expect((deletion as Delete).objectId?.href).toBe(`${a.baseUrl}/ap/feeds/news`);
 
