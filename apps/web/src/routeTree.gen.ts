@@ -52,6 +52,7 @@ import { Route as ProfileSettingsPreferencesRouteImport } from './routes/profile
 import { Route as FeedFeedIdSettingsIndexRouteImport } from './routes/feed/$feedId/settings/index'
 import { Route as FeedFeedIdSettingsConnectedRouteImport } from './routes/feed/$feedId/settings/connected'
 import { Route as FeedFeedIdSettingsEmailRouteImport } from './routes/feed/$feedId/settings/email'
+import { Route as FeedFeedIdSettingsFediverseRouteImport } from './routes/feed/$feedId/settings/fediverse'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -273,6 +274,12 @@ const FeedFeedIdSettingsEmailRoute = FeedFeedIdSettingsEmailRouteImport.update({
   path: '/email',
   getParentRoute: () => FeedFeedIdSettingsRouteRoute,
 } as any)
+const FeedFeedIdSettingsFediverseRoute =
+  FeedFeedIdSettingsFediverseRouteImport.update({
+    id: '/fediverse',
+    path: '/fediverse',
+    getParentRoute: () => FeedFeedIdSettingsRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -317,6 +324,7 @@ export interface FileRoutesByFullPath {
   '/profile/settings/': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
   '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
+  '/feed/$feedId/settings/fediverse': typeof FeedFeedIdSettingsFediverseRoute
   '/feed/$feedId/settings/': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRoutesByTo {
@@ -357,6 +365,7 @@ export interface FileRoutesByTo {
   '/profile/settings': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
   '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
+  '/feed/$feedId/settings/fediverse': typeof FeedFeedIdSettingsFediverseRoute
   '/feed/$feedId/settings': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRoutesById {
@@ -403,6 +412,7 @@ export interface FileRoutesById {
   '/profile/settings/': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
   '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
+  '/feed/$feedId/settings/fediverse': typeof FeedFeedIdSettingsFediverseRoute
   '/feed/$feedId/settings/': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRouteTypes {
@@ -450,6 +460,7 @@ export interface FileRouteTypes {
     | '/profile/settings/'
     | '/feed/$feedId/settings/connected'
     | '/feed/$feedId/settings/email'
+    | '/feed/$feedId/settings/fediverse'
     | '/feed/$feedId/settings/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -490,6 +501,7 @@ export interface FileRouteTypes {
     | '/profile/settings'
     | '/feed/$feedId/settings/connected'
     | '/feed/$feedId/settings/email'
+    | '/feed/$feedId/settings/fediverse'
     | '/feed/$feedId/settings'
   id:
     | '__root__'
@@ -535,6 +547,7 @@ export interface FileRouteTypes {
     | '/profile/settings/'
     | '/feed/$feedId/settings/connected'
     | '/feed/$feedId/settings/email'
+    | '/feed/$feedId/settings/fediverse'
     | '/feed/$feedId/settings/'
   fileRoutesById: FileRoutesById
 }
@@ -861,6 +874,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof FeedFeedIdSettingsEmailRouteImport
       parentRoute: typeof FeedFeedIdSettingsRouteRoute
     }
+    '/feed/$feedId/settings/fediverse': {
+      id: '/feed/$feedId/settings/fediverse'
+      path: '/fediverse'
+      fullPath: '/feed/$feedId/settings/fediverse'
+      preLoaderRoute: typeof FeedFeedIdSettingsFediverseRouteImport
+      parentRoute: typeof FeedFeedIdSettingsRouteRoute
+    }
   }
 }
 
@@ -922,6 +942,7 @@ const CreateFeedRouteRouteWithChildren = CreateFeedRouteRoute._addFileChildren(
 interface FeedFeedIdSettingsRouteRouteChildren {
   FeedFeedIdSettingsConnectedRoute: typeof FeedFeedIdSettingsConnectedRoute
   FeedFeedIdSettingsEmailRoute: typeof FeedFeedIdSettingsEmailRoute
+  FeedFeedIdSettingsFediverseRoute: typeof FeedFeedIdSettingsFediverseRoute
   FeedFeedIdSettingsIndexRoute: typeof FeedFeedIdSettingsIndexRoute
 }
 
@@ -929,6 +950,7 @@ const FeedFeedIdSettingsRouteRouteChildren: FeedFeedIdSettingsRouteRouteChildren
   {
     FeedFeedIdSettingsConnectedRoute: FeedFeedIdSettingsConnectedRoute,
     FeedFeedIdSettingsEmailRoute: FeedFeedIdSettingsEmailRoute,
+    FeedFeedIdSettingsFediverseRoute: FeedFeedIdSettingsFediverseRoute,
     FeedFeedIdSettingsIndexRoute: FeedFeedIdSettingsIndexRoute,
   }
 

@@ -10,6 +10,7 @@ import type { Database } from "../db/index.ts";
 import { fediverseDeliveries, fediverseFollowers } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { actorKeys, mainKeyId } from "./keys.ts";
+import { preloadedContextLoader } from "./loader.ts";
 
 /** Deliveries one pass sends; the rest wait for the next pass. */
 const BATCH = 50;
@@ -36,17 +37,16 @@ export async function followerInboxes(db: Database, feedId: string): Promise<str
  */
 export async function queueActivity(
   db: Database,
-  ctx: Context<void>,
   feedId: string,
   activity: Activity,
   inboxes: readonly string[],
 ): Promise<number> {
   if (!activity.id) throw new Error("an activity needs an id to be delivered");
   if (inboxes.length === 0) return 0;
-  const json = (await activity.toJsonLd({ format: "compact", contextLoader: ctx.contextLoader })) as Record<
-    string,
-    unknown
-  >;
+  const json = (await activity.toJsonLd({
+    format: "compact",
+    contextLoader: preloadedContextLoader,
+  })) as Record<string, unknown>;
   const activityId = activity.id.href;
   for (let start = 0; start < inboxes.length; start += 500) {
     await db

@@ -1,4 +1,4 @@
-import { type Context, createFederation, type Federation } from "@fedify/fedify";
+import { type Context, createFederation, type Federatable, type Federation } from "@fedify/fedify";
 import {
   Accept,
   Create,
@@ -81,6 +81,19 @@ export function createActivity(ctx: Context<void>, feedId: string, note: Note): 
   });
 }
 
+/** A feed's actor id: PUBLIC_URL is the federation's origin, so it is what Fedify's contexts make too. */
+export function actorUriOf(publicUrl: string, feedId: string): URL {
+  return new URL(`/ap/feeds/${encodeURIComponent(feedId)}`, publicUrl);
+}
+
+/** The feed whose actor `uri` is, when it is one of ours. */
+function feedIdOf(publicUrl: string, uri: URL): string | null {
+  const match = /^\/ap\/feeds\/([^/]+)$/.exec(uri.pathname);
+  if (!match) return null;
+  const feedId = decodeURIComponent(match[1]);
+  return actorUriOf(publicUrl, feedId).href === uri.href ? feedId : null;
+}
+
 /**
  * The feeds' ActivityPub actors (issue 35, decision 0037): WebFinger, the actor, its keys, followers and outbox,
  * the notes it published, and an inbox that verifies every activity's signature (Fedify) and acts only on Follow
@@ -98,8 +111,21 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
     contextLoaderFactory: () => documentLoader,
     authenticatedDocumentLoaderFactory: guardedAuthenticatedLoaderFactory(loaderSettings),
   });
+  registerFediverse(federation, deps);
+  return {
+    federation,
+    context: () => federation.createContext(new URL(env.PUBLIC_URL)),
+    deps,
+  };
+}
 
-  federation
+/**
+ * The dispatchers and inbox listeners, on any federation of this shape: the app's, or the framework's test double
+ * (`@fedify/testing`) in the unit tests.
+ */
+export function registerFediverse(federation: Federatable<void>, deps: FediverseDeps): void {
+  const { db, env, logger } = deps;
+  const actorSetters = federation
     .setActorDispatcher(ACTOR_PATH, async (ctx, identifier) => {
       const [row] = await db
         .select({
@@ -136,12 +162,15 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
     .setKeyPairsDispatcher(async (_ctx, identifier) => {
       const pair = await actorKeys(db, identifier);
       return pair ? [pair] : [];
-    })
-    // The handle is the feed id (`@feedid@host`); feed ids are lower-case, handles are matched without case.
-    .mapHandle((_ctx, username) => username.toLowerCase());
+    });
+  // The handle is the feed id (`@feedid@host`); feed ids are lower-case, handles are matched without case. (The
+  // framework's test double has no handle mapping, hence the optional call.)
+  actorSetters.mapHandle?.((_ctx, username) => username.toLowerCase());
 
-  federation
-    .setFollowersDispatcher(`${ACTOR_PATH}/followers`, async (_ctx, identifier, cursor) => {
+  // Each setter is called on its own (not chained): the framework's test double returns itself from them.
+  const followers = federation.setFollowersDispatcher(
+    `${ACTOR_PATH}/followers`,
+    async (_ctx, identifier, cursor) => {
       if (cursor === null) return null;
       const offset = Math.max(0, Number.parseInt(cursor, 10) || 0);
       const rows = await db
@@ -159,42 +188,42 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
         })),
         nextCursor: rows.length > PAGE_SIZE ? String(offset + PAGE_SIZE) : null,
       };
-    })
-    .setCounter(async (_ctx, identifier) => {
-      const [row] = await db
-        .select({ n: count() })
-        .from(fediverseFollowers)
-        .where(eq(fediverseFollowers.feedId, identifier));
-      return row?.n ?? 0;
-    })
-    .setFirstCursor(() => "0");
+    },
+  );
+  followers.setCounter(async (_ctx, identifier) => {
+    const [row] = await db
+      .select({ n: count() })
+      .from(fediverseFollowers)
+      .where(eq(fediverseFollowers.feedId, identifier));
+    return row?.n ?? 0;
+  });
+  followers.setFirstCursor(() => "0");
 
-  federation
-    .setOutboxDispatcher(`${ACTOR_PATH}/outbox`, async (ctx, identifier, cursor) => {
-      if (cursor === null) return null;
-      const offset = Math.max(0, Number.parseInt(cursor, 10) || 0);
-      const rows = await db
-        .select()
-        .from(fediverseNotes)
-        .where(and(eq(fediverseNotes.feedId, identifier), isNull(fediverseNotes.deletedAt)))
-        .orderBy(desc(fediverseNotes.publishedAt), desc(fediverseNotes.id))
-        .limit(PAGE_SIZE + 1)
-        .offset(offset);
-      return {
-        items: rows
-          .slice(0, PAGE_SIZE)
-          .map((row) => createActivity(ctx, identifier, noteObject(ctx, identifier, row))),
-        nextCursor: rows.length > PAGE_SIZE ? String(offset + PAGE_SIZE) : null,
-      };
-    })
-    .setCounter(async (_ctx, identifier) => {
-      const [row] = await db
-        .select({ n: count() })
-        .from(fediverseNotes)
-        .where(and(eq(fediverseNotes.feedId, identifier), isNull(fediverseNotes.deletedAt)));
-      return row?.n ?? 0;
-    })
-    .setFirstCursor(() => "0");
+  const outbox = federation.setOutboxDispatcher(`${ACTOR_PATH}/outbox`, async (ctx, identifier, cursor) => {
+    if (cursor === null) return null;
+    const offset = Math.max(0, Number.parseInt(cursor, 10) || 0);
+    const rows = await db
+      .select()
+      .from(fediverseNotes)
+      .where(and(eq(fediverseNotes.feedId, identifier), isNull(fediverseNotes.deletedAt)))
+      .orderBy(desc(fediverseNotes.publishedAt), desc(fediverseNotes.id))
+      .limit(PAGE_SIZE + 1)
+      .offset(offset);
+    return {
+      items: rows
+        .slice(0, PAGE_SIZE)
+        .map((row) => createActivity(ctx, identifier, noteObject(ctx, identifier, row))),
+      nextCursor: rows.length > PAGE_SIZE ? String(offset + PAGE_SIZE) : null,
+    };
+  });
+  outbox.setCounter(async (_ctx, identifier) => {
+    const [row] = await db
+      .select({ n: count() })
+      .from(fediverseNotes)
+      .where(and(eq(fediverseNotes.feedId, identifier), isNull(fediverseNotes.deletedAt)));
+    return row?.n ?? 0;
+  });
+  outbox.setFirstCursor(() => "0");
 
   federation.setObjectDispatcher(Note, "/ap/notes/{id}", async (ctx, { id }) => {
     const [row] = await db.select().from(fediverseNotes).where(eq(fediverseNotes.id, id));
@@ -206,9 +235,8 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
     .setInboxListeners(`${ACTOR_PATH}/inbox`, SHARED_INBOX_PATH)
     .on(Follow, async (ctx, follow) => {
       if (!follow.id || !follow.actorId || !follow.objectId) return;
-      const target = ctx.parseUri(follow.objectId);
-      if (target?.type !== "actor") return;
-      const feedId = target.identifier;
+      const feedId = feedIdOf(env.PUBLIC_URL, follow.objectId);
+      if (!feedId) return;
       const [actor] = await db
         .select({ enabled: fediverseActors.enabled, deletedAt: fediverseActors.deletedAt })
         .from(fediverseActors)
@@ -243,12 +271,13 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
           target: [fediverseFollowers.feedId, fediverseFollowers.actorUri],
           set: { inbox: follower.inboxId.href, sharedInbox, followId: follow.id.href },
         });
+      const feedActor = actorUriOf(env.PUBLIC_URL, feedId);
       const accept = new Accept({
-        id: new URL(`${ctx.getActorUri(feedId).href}#accepts/${crypto.randomUUID()}`),
-        actor: ctx.getActorUri(feedId),
+        id: new URL(`${feedActor.href}#accepts/${crypto.randomUUID()}`),
+        actor: feedActor,
         object: follow,
       });
-      await queueActivity(db, ctx, feedId, accept, [follower.inboxId.href]);
+      await queueActivity(db, feedId, accept, [follower.inboxId.href]);
     })
     .on(Undo, async (ctx, undo) => {
       if (!undo.actorId) return;
@@ -256,24 +285,15 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
       if (!(object instanceof Follow) || !object.objectId) return;
       // Only the follower itself can end its follow: the Undo's verified actor must be the Follow's actor.
       if (object.actorId && object.actorId.href !== undo.actorId.href) return;
-      const target = ctx.parseUri(object.objectId);
-      if (target?.type !== "actor") return;
+      const feedId = feedIdOf(env.PUBLIC_URL, object.objectId);
+      if (!feedId) return;
       await db
         .delete(fediverseFollowers)
         .where(
-          and(
-            eq(fediverseFollowers.feedId, target.identifier),
-            eq(fediverseFollowers.actorUri, undo.actorId.href),
-          ),
+          and(eq(fediverseFollowers.feedId, feedId), eq(fediverseFollowers.actorUri, undo.actorId.href)),
         );
     })
     .onError((_ctx, error) => {
       logger.warn({ err: error }, "fediverse: an inbound activity failed");
     });
-
-  return {
-    federation,
-    context: () => federation.createContext(new URL(env.PUBLIC_URL)),
-    deps,
-  };
 }

@@ -92,6 +92,15 @@ async function load(
   return { contextUrl: null, documentUrl: response.url || url, document };
 }
 
+/**
+ * The contexts our own activities name (ActivityStreams, security, …), from Fedify's copies: compacting what we
+ * send never needs a request.
+ */
+export const preloadedContextLoader: DocumentLoader = async (url) => {
+  if (!(url in preloadedContexts)) throw new FetchError(url, "not a context this server sends with");
+  return { contextUrl: null, documentUrl: url, document: preloadedContexts[url] };
+};
+
 /** Fedify's document loader, through the outbound guard: every actor, key and object it fetches. */
 export function guardedDocumentLoader(settings: LoaderSettings): DocumentLoader {
   return (url, options) => load(url, settings, null, options?.signal);

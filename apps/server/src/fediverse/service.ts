@@ -137,7 +137,7 @@ export async function sendActorDeletes(db: Database, fediverse: Fediverse): Prom
       to: new URL("https://www.w3.org/ns/activitystreams#Public"),
       object: actorUri,
     });
-    await queueActivity(db, ctx, feedId, activity, await followerInboxes(db, feedId));
+    await queueActivity(db, feedId, activity, await followerInboxes(db, feedId));
     await db.transaction(async (tx) => {
       await tx.delete(fediverseFollowers).where(eq(fediverseFollowers.feedId, feedId));
       await tx.delete(fediverseNotes).where(eq(fediverseNotes.feedId, feedId));

@@ -105,7 +105,7 @@ export function createActivitypubDistributor(
           cc: note.ccId,
           object: note,
         });
-        const queued = await queueActivity(db, ctx, context.feedId, update, inboxes);
+        const queued = await queueActivity(db, context.feedId, update, inboxes);
         return {
           noteId: row.id,
           inboxes: queued,
