@@ -1,4 +1,3 @@
-import type { JsonWebKey } from "node:crypto";
 import {
   ACTIVITY_TYPES,
   type ApiScope,
@@ -1443,8 +1442,8 @@ export const fediverseActors = pgTable("fediverse_actors", {
   feedId: text("feed_id").primaryKey(),
   enabled: boolean("enabled").notNull().default(true),
   /** The actor's RSA key pair as JWKs (HTTP Signatures), made when the feed first opts in. */
-  publicKey: jsonb("public_key").$type<JsonWebKey>().notNull(),
-  privateKey: jsonb("private_key").$type<JsonWebKey>().notNull(),
+  publicKey: jsonb("public_key").$type<Record<string, unknown>>().notNull(),
+  privateKey: jsonb("private_key").$type<Record<string, unknown>>().notNull(),
   deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

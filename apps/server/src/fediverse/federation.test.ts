@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { createFediverseReader, type FediverseReader } from "../../test/fakes/fediverse-reader.ts";
-import { eventually, freshDatabase, startTestServer, type TestServer } from "../../test/harness.ts";
+import { eventually, freshDatabase, readJson, startTestServer, type TestServer } from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { type ServedApp, serveApp } from "../../test/serve-app.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
@@ -51,10 +51,18 @@ async function approve(feedId: string, content: string) {
   });
   expect(status).toBe(200);
   const jobId = body.data.processingJobId as string;
+  let ended = "";
   await eventually(async () => {
     const [job] = await a.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));
-    return job?.status === "completed";
+    ended = job?.status ?? "";
+    return ["completed", "completed_with_errors", "failed"].includes(ended);
   }, "the publication job");
+  if (ended !== "completed") {
+    const steps = await a.db.select().from(processingSteps).where(eq(processingSteps.jobId, jobId));
+    throw new Error(
+      `the job ended ${ended}: ${JSON.stringify(steps.map((s) => [s.pluginName, s.status, s.error]))}`,
+    );
+  }
   return { tweetId, jobId };
 }
 
@@ -129,7 +137,7 @@ describe("a feed followed from another instance", () => {
     const finger = await a.request(`/.well-known/webfinger?resource=acct:news@${host}`);
     expect(finger.status).toBe(200);
     expect(finger.headers.get("content-type")).toContain("application/jrd+json");
-    const jrd = await finger.json();
+    const jrd = await readJson(finger);
     expect(jrd).not.toHaveProperty("success");
     expect(jrd.subject).toBe(`acct:news@${host}`);
     expect(jrd.links).toContainEqual(
@@ -138,7 +146,7 @@ describe("a feed followed from another instance", () => {
 
     const actor = await a.request("/ap/feeds/news", { headers: { Accept: "application/activity+json" } });
     expect(actor.status).toBe(200);
-    const document = await actor.json();
+    const document = await readJson(actor);
     expect(document).toMatchObject({
       type: "Service",
       preferredUsername: "news",
@@ -219,7 +227,7 @@ describe("a feed followed from another instance", () => {
     const outbox = await a.request("/ap/feeds/news/outbox?cursor=0", {
       headers: { Accept: "application/activity+json" },
     });
-    expect((await outbox.json()).orderedItems).toHaveLength(1);
+    expect((await readJson(outbox)).orderedItems).toHaveLength(1);
 
     // Tweak and Reprocess of the fediverse step edits the live note: an Update of the same note.
     const [step] = await a.db
@@ -289,7 +297,7 @@ describe("a feed followed from another instance", () => {
 
     const actor = await a.request("/ap/feeds/news", { headers: { Accept: "application/activity+json" } });
     expect(actor.status).toBe(410);
-    expect((await actor.json()).type).toBe("Tombstone");
+    expect((await readJson(actor)).type).toBe("Tombstone");
     const host = new URL(a.baseUrl).host;
     expect((await a.request(`/.well-known/webfinger?resource=acct:news@${host}`)).status).toBe(410);
 

@@ -41,7 +41,12 @@ export function fediverseMiddleware(fediverse: Fediverse): MiddlewareHandler<App
       if (Number(request.headers.get("content-length") ?? "0") > INBOX_BODY_MAX_BYTES) return tooLarge(c);
       const body = await boundedBody(request, INBOX_BODY_MAX_BYTES);
       if (body === null) return tooLarge(c);
-      request = new Request(request.url, { method: "POST", headers: request.headers, body });
+      // A copy of the bytes in an ArrayBuffer of its own: what every runtime takes as a body.
+      request = new Request(request.url, {
+        method: "POST",
+        headers: request.headers,
+        body: new Uint8Array(body).buffer,
+      });
     }
     return fediverse.federation.fetch(request, {
       contextData: undefined,

@@ -4,6 +4,8 @@ import { eq } from "drizzle-orm";
 import type { Database } from "../db/index.ts";
 import { fediverseActors } from "../db/schema.ts";
 
+type Jwk = Parameters<typeof importJwk>[0];
+
 /** Reads a stored actor key pair back as the CryptoKeys Fedify signs with. */
 export async function actorKeys(
   db: Database,
@@ -15,8 +17,8 @@ export async function actorKeys(
     .where(eq(fediverseActors.feedId, feedId));
   if (!row) return null;
   return {
-    publicKey: await importJwk(row.publicKey, "public"),
-    privateKey: await importJwk(row.privateKey, "private"),
+    publicKey: await importJwk(row.publicKey as Jwk, "public"),
+    privateKey: await importJwk(row.privateKey as Jwk, "private"),
   };
 }
 

@@ -101,8 +101,8 @@ export async function setFediverse(
       .values({
         feedId: id,
         enabled: true,
-        publicKey: await exportJwk(pair.publicKey),
-        privateKey: await exportJwk(pair.privateKey),
+        publicKey: { ...(await exportJwk(pair.publicKey)) },
+        privateKey: { ...(await exportJwk(pair.privateKey)) },
       })
       .onConflictDoNothing();
   }

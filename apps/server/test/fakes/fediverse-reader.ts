@@ -1,3 +1,4 @@
+import type { webcrypto } from "node:crypto";
 import { createFederation, type Federation, generateCryptoKeyPair, type KvStore } from "@fedify/fedify";
 import {
   Accept,
@@ -32,11 +33,11 @@ export interface FediverseReader {
 
 export function createFediverseReader(kv: KvStore): FediverseReader {
   const received: APObject[] = [];
-  const keys = new Map<string, CryptoKeyPair>();
+  const keys = new Map<string, webcrypto.CryptoKeyPair>();
   const keysOf = async (identifier: string) => {
     let pair = keys.get(identifier);
     if (!pair) {
-      pair = (await generateCryptoKeyPair("RSASSA-PKCS1-v1_5")) as CryptoKeyPair;
+      pair = (await generateCryptoKeyPair("RSASSA-PKCS1-v1_5")) as webcrypto.CryptoKeyPair;
       keys.set(identifier, pair);
     }
     return pair;

@@ -121,7 +121,6 @@ export function createActivitypubDistributor(
       const note = noteObject(ctx, context.feedId, row);
       const queued = await queueActivity(
         db,
-        ctx,
         context.feedId,
         createActivity(ctx, context.feedId, note),
         inboxes,
@@ -152,7 +151,6 @@ export function createActivitypubDistributor(
       });
       const queued = await queueActivity(
         db,
-        ctx,
         context.feedId,
         activity,
         await followerInboxes(db, context.feedId),
