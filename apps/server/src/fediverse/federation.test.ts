@@ -17,7 +17,8 @@ import { DrizzleKvStore } from "./kv.ts";
  * caches live in B's database through the project's KvStore. Every activity B receives passed Fedify's signature
  * check on B (fetching A's key through B's guarded loader); every activity A receives passed A's.
  */
-const LOOPBACK = { FEDIVERSE_ALLOW_LOOPBACK: "true" };
+// Delivery passes run when the test asks (runFediverseDeliveryNow), never on the worker's own schedule.
+const LOOPBACK = { FEDIVERSE_ALLOW_LOOPBACK: "true", FEDIVERSE_TICK_MS: "3600000" };
 let a: TestServer;
 let b: ServedApp;
 let disposeB: () => Promise<void>;
