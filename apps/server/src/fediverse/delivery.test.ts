@@ -108,3 +108,23 @@ describe("fediverse deliveries", () => {
     expect(status).toHaveLength(1);
   });
 });
+
+describe("without an https PUBLIC_URL", () => {
+  it("has no fediverse: its addresses answer 404 and a feed cannot opt in (409)", async () => {
+    const plain = await startTestServer();
+    try {
+      const [owner] = await plain.db.insert(users).values({ nearAccountId: "plain.near" }).returning();
+      await insertFeed(plain.db, { id: "plain", name: "Plain", createdBy: owner.nearAccountId });
+      const actor = await plain.request("/ap/feeds/plain", {
+        headers: { Accept: "application/activity+json" },
+      });
+      expect(actor.status).toBe(404);
+      expect((await plain.request("/.well-known/webfinger?resource=acct:plain@localhost")).status).toBe(404);
+      await expect(setFediverse(plain.db, plain.env, owner as User, "plain", true)).rejects.toMatchObject({
+        status: 409,
+      });
+    } finally {
+      await plain.close();
+    }
+  });
+});

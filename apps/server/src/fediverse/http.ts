@@ -34,8 +34,9 @@ async function boundedBody(request: Request, max: number): Promise<Buffer | null
  * reads it; without an https PUBLIC_URL (and no development allowance) these routes do not exist.
  */
 export function fediverseMiddleware(fediverse: Fediverse): MiddlewareHandler<AppBindings> {
-  return async (c, next) => {
-    if (!fediverse.deps.env.FEDIVERSE.available) return next();
+  return async (c) => {
+    // Without the fediverse these addresses are nobody's: the app's 404, not the web app's pages.
+    if (!fediverse.deps.env.FEDIVERSE.available) return c.notFound();
     let request = c.req.raw;
     if (request.method === "POST") {
       if (Number(request.headers.get("content-length") ?? "0") > INBOX_BODY_MAX_BYTES) return tooLarge(c);
