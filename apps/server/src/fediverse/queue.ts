@@ -34,7 +34,9 @@ export class PgBossMessageQueue implements MessageQueue {
         retryDelayMax: RETRY_DELAY_MAX_SECONDS,
         expireInSeconds: 15 * 60,
         deleteAfterSeconds: 24 * 60 * 60,
-      })
+        // Workers wake on each new message (LISTEN/NOTIFY) instead of at their next poll.
+        notify: true,
+      } as Parameters<PgBoss["createQueue"]>[1])
       .then(() => undefined);
     return this.#ready;
   }
@@ -70,7 +72,7 @@ export class PgBossMessageQueue implements MessageQueue {
     await this.ready();
     const workerId = await this.boss.work<Envelope>(
       this.name,
-      { pollingIntervalSeconds: 0.5, batchSize: 1 },
+      { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 5, batchSize: 1, localConcurrency: 2 },
       async ([job]) => {
         await handler(job.data.message);
       },
