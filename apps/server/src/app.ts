@@ -22,6 +22,7 @@ import { feedRoutes } from "./feeds/routes.ts";
 import { feedSecretRoutes } from "./feeds/secret-routes.ts";
 import { governanceRoutes } from "./governance/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { CHANGE_VERSION_HEADER } from "./http/changes.ts";
 import { API_DOCS_HTML } from "./http/docs.ts";
 import { errorBody } from "./http/envelope.ts";
 import { createReadCache } from "./http/read-cache.ts";
@@ -40,7 +41,7 @@ import { processingRoutes } from "./processing/routes.ts";
 import { publicationRoutes } from "./publications/routes.ts";
 import { queueRoutes } from "./queues/routes.ts";
 import { reputationRoutes } from "./reputation/routes.ts";
-import { rssRoutes } from "./rss/routes.ts";
+import { recentItemRoutes, rssRoutes } from "./rss/routes.ts";
 import { submissionRoutes } from "./submissions/routes.ts";
 import { requestTelemetry } from "./telemetry/http.ts";
 import { mountMetrics } from "./telemetry/routes.ts";
@@ -126,6 +127,7 @@ export function createApp(options: AppOptions) {
       },
       { pattern: /^\/api\/submissions\/single\/[^/]+$/, params: [] },
       { pattern: /^\/api\/feeds(\/[^/]+)?$/, params: [] },
+      { pattern: /^\/api\/feeds\/[^/]+\/recent-items$/, params: [] },
       { pattern: /^\/api\/leaderboard$/, params: Object.keys(leaderboardQuerySchema.shape) },
     ],
   });
@@ -133,12 +135,13 @@ export function createApp(options: AppOptions) {
   const pageCache = createPageCache(deps.env.READ_CACHE_TTL_MS, deps.env.READ_CACHE_MAX_BYTES);
   deps.changes.subscribe(readCache.invalidate);
   deps.changes.subscribe(pageCache.clear);
+  // Every answer says which changes it has read (decision 0038): all up to the version seen when it started. A
+  // write answers with its own change's version, once this process has dropped what it kept and told the others.
   api.use(async (c, next) => {
+    let version = deps.changes.version();
     await next();
-    if (isMutation(c.req.method) && c.res.status < 400) {
-      readCache.invalidate();
-      pageCache.clear();
-    }
+    if (isMutation(c.req.method) && c.res.status < 400) version = await deps.changes.notify();
+    c.res.headers.set(CHANGE_VERSION_HEADER, String(version));
   });
   // Before the session lookup: a cached public answer is the same for everyone, so it needs no user.
   api.use(readCache.middleware);
@@ -158,6 +161,7 @@ export function createApp(options: AppOptions) {
     userRoutes,
     apiTokenRoutes,
     feedRoutes,
+    recentItemRoutes,
     feedSecretRoutes,
     submissionRoutes,
     moderationRoutes,

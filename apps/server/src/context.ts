@@ -1,10 +1,9 @@
 import type { RouteScope } from "@curate/core";
 import type { Logger } from "pino";
-import type { ApiCredential } from "./api-tokens/service.ts";
 import { routeSecurity, scopeGuard } from "./auth/scopes.ts";
+import type { AppBindings } from "./bindings.ts";
 import type { AppEnv } from "./config/env.ts";
 import type { DatabaseHandle } from "./db/index.ts";
-import type { User } from "./db/schema.ts";
 import type { ChangeNotifier } from "./http/changes.ts";
 import { createValidatingRouter } from "./http/router.ts";
 import type { LogSelfCheck } from "./operations/log-check.ts";
@@ -30,9 +29,7 @@ export interface AppDeps {
  * What a request carries through the middleware: its id; the session's user (or null); the API token it was sent
  * with (or null); and the documented route its guard matched (for a token's private activity).
  */
-export interface AppBindings {
-  Variables: { requestId: string; user: User | null; apiToken: ApiCredential | null; apiRoute?: string };
-}
+export type { AppBindings };
 
 /**
  * What a route family lets a personal API token do (docs/decisions/0029). Reads always need `read`; each family

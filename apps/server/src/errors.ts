@@ -39,8 +39,8 @@ export class AppError extends Error {
     return new AppError("CONFLICT", message);
   }
   /** A service we depend on cannot answer now; never to be read as a "no". */
-  static unavailable(message: string) {
-    return new AppError("UNAVAILABLE", message);
+  static unavailable(message: string, details?: unknown) {
+    return new AppError("UNAVAILABLE", message, details);
   }
 }
 

@@ -8,7 +8,7 @@ import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
 import { quarantineStoredSecrets } from "./feeds/quarantine.ts";
 import { feedSecretCount, resealFeedSecrets } from "./feeds/secret-store.ts";
-import { createChangeNotifier } from "./http/changes.ts";
+import { createChangeNotifier, shareChanges } from "./http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "./http/node-server.ts";
 import { createIntake } from "./intake/runtime.ts";
 import { openMissingLogs } from "./moderation-log/journal.ts";
@@ -116,7 +116,11 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   // Feeds from before the moderation log (and demo data) start theirs with a genesis committing to their history.
   const opened = await openMissingLogs(database.db);
   if (opened) logger.info({ feeds: opened }, "moderation logs opened");
-  const changes = createChangeNotifier();
+  // Processes sharing PostgreSQL hear each other's changes, so a read on one follows a write on another (0038).
+  const changes =
+    database.driver === "postgres"
+      ? await shareChanges(database, (error) => logger.warn({ err: error }, "could not announce a change"))
+      : createChangeNotifier();
   const intake = createIntake(database.db, env, logger, { telemetry, notifyChanged: changes.notify });
   // The Operations page and its alerts read the moderation logs' self-check.
   const logSelfCheck = moderationLogSelfCheck(database.db);
@@ -126,6 +130,7 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
       : await startWorker({ database, env, intake, logger, telemetry, role, logSelfCheck });
   const stop = () =>
     (worker ? worker.stop() : Promise.resolve())
+      .then(() => changes.close())
       .then(() => database.close())
       .then(() => telemetry.shutdown());
   if (role === "worker") {

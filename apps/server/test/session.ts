@@ -1,8 +1,15 @@
 import type { TestServer } from "./harness.ts";
 import { newKey, signToken, type TestKey } from "./near.ts";
 
-/** Signs in through the real endpoints with an implicit-account key; returns the Cookie header to send. */
-export async function signIn(server: TestServer, key: TestKey = newKey(), accountId = key.implicitAccountId) {
+/**
+ * Signs in through the real endpoints with an implicit-account key; returns the Cookie header to send. Any server
+ * answering the API will do: the test's own, or a proxy in front of several.
+ */
+export async function signIn(
+  server: Pick<TestServer, "json" | "request">,
+  key: TestKey = newKey(),
+  accountId = key.implicitAccountId,
+) {
   const started = await server.json("/api/auth/initiate-login", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -26,6 +33,6 @@ export async function signIn(server: TestServer, key: TestKey = newKey(), accoun
 }
 
 /** Headers of a same-origin browser request carrying the session cookie. */
-export function sessionHeaders(server: TestServer, cookie: string): Record<string, string> {
+export function sessionHeaders(server: Pick<TestServer, "baseUrl">, cookie: string): Record<string, string> {
   return { Cookie: cookie, Origin: server.baseUrl, "Content-Type": "application/json" };
 }

@@ -23,12 +23,6 @@ import { createAppRouter } from "./router";
 
 type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 
-// The RSS reader (the feed page's recent items) parses with the browser's DOMParser; the server lends it jsdom's.
-if (typeof globalThis.DOMParser === "undefined") {
-  const { JSDOM } = await import("jsdom");
-  globalThis.DOMParser = new JSDOM("").window.DOMParser;
-}
-
 const requestFetch = new AsyncLocalStorage<Fetch>();
 setApiFetch(() => requestFetch.getStore() ?? fetch);
 

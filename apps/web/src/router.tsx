@@ -5,10 +5,6 @@ import { PagePending } from "#web/components/layout/PagePending";
 import { RouteErrorPage } from "#web/components/layout/RouteErrorPage";
 import { routeTree } from "./routeTree.gen";
 
-export interface RouterContext {
-  queryClient: QueryClient;
-}
-
 /** What the server's render changes: its own history at the requested address, no scroll restoration. */
 export interface RouterOverrides {
   history?: RouterHistory;

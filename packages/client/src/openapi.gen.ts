@@ -3859,6 +3859,108 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feeds/{id}/recent-items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the feed has published, read from its RSS file (the stream's RSS output, else a recap's)
+         * @description The items of the feed's RSS file, newest as the file orders them, at most 1,000. `source` is the file read, null when the feed has no RSS output this deployment reads (then no items). The file comes from this deployment's RSS service or from a host in RSS_ALLOWED_HOSTS.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Feed id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The items and the file they come from */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                            statusCode: number;
+                            timestamp: string;
+                            message?: string;
+                            data: {
+                                source: string | null;
+                                items: {
+                                    title: string;
+                                    link: string | null;
+                                    description: string;
+                                    pubDate: string | null;
+                                    guid: string;
+                                    image: string | null;
+                                    /** @enum {string} */
+                                    platform: "twitter" | "youtube" | "github" | "reddit" | "bluesky" | "mastodon" | "telegram" | "other";
+                                    categories: string[];
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description No such feed (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description The RSS file could not be fetched or read (UNAVAILABLE; `details.reason`: fetch-failed, invalid-xml or invalid-feed) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/feeds/{id}/secrets": {
         parameters: {
             query?: never;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Activity types of the spec's data model (document 2 §3). */
+/** Activity types of the spec's data model. */
 export const ACTIVITY_TYPES = [
   "CONTENT_SUBMISSION",
   "CONTENT_APPROVAL",
@@ -37,7 +37,7 @@ const integer = (name: string, min: number, max?: number) => {
     .pipe(n);
 };
 
-/** GET /api/activity/users/{userId}: document 2 §5 (time ranges, comma-separated types, UTC dates). */
+/** GET /api/activity/users/{userId} (time ranges, comma-separated types, UTC dates). */
 export const activityQuerySchema = z
   .object({
     time_range: z.enum(ACTIVITY_TIME_RANGES).default("all"),

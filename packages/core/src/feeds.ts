@@ -106,7 +106,7 @@ export const streamOutputSchema = z.looseObject({
   distribute: list(distributorSchema, FEED_LIMITS.distributors, "distributors").optional(),
 });
 
-/** A scheduled digest (document 2 §3): its schedule is a five-part cron read in its IANA timezone (UTC if unset). */
+/** A scheduled digest: its schedule is a five-part cron read in its IANA timezone (UTC if unset). */
 export const recapSchema = z
   .looseObject({
     id: z
@@ -178,7 +178,7 @@ const acknowledgementsSchema = z.strictObject({
 });
 
 /**
- * A feed's NEAR account settings (document 2 §3, "Integration settings"): the account its NEAR steps act as, when a
+ * A feed's NEAR account settings ("Integration settings"): the account its NEAR steps act as, when a
  * step names none of its own. The NEAR Social distributor reads them for each field its config leaves out. The key
  * is only ever a `{{NAME}}` placeholder of a secret; `rpcUrl` is a node of the feed's choosing (public addresses only).
  */
@@ -373,7 +373,7 @@ export const feedSummarySchema = z.object({
   createdBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  /** Its config has a name, a description and at least one source (document 1 §3). */
+  /** Its config has a name, a description and at least one source. */
   complete: z.boolean(),
   streamEnabled: z.boolean(),
   /** How many approver handles its moderation settings list, over every platform. */

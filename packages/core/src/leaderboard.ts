@@ -27,7 +27,7 @@ export const leaderboardEntrySchema = z.object({
   displayName: z.string(),
   /** The account's profile image, an upload of this server (its path), or null. */
   avatarUrl: z.string().nullable(),
-  /** Curator points (document 1 §9): the submissions counted in this answer's scope, the feed's when filtered. */
+  /** Curator points: the submissions counted in this answer's scope, the feed's when filtered. */
   score: z.number().int(),
   /**
    * Reputation from outcomes in the answer's scope (all-time; decision 0030). The server always sends it; optional

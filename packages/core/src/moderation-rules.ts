@@ -103,3 +103,8 @@ export function moderatorReason(feed: FeedModerators, actor: ModerationActor): M
 export function canModerateFor(reason: ModeratorReason): boolean {
   return reason === "creator" || reason === "admin" || reason === "super_admin" || reason === "approver";
 }
+
+/** The feed-editing rule, server and web alike: its creator, its admins and super admins; approvers only moderate. */
+export function canManageFor(reason: ModeratorReason): boolean {
+  return FEED_MANAGER_REASONS.includes(reason);
+}

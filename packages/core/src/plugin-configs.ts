@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { httpUrlSchema, type NearIntegration } from "./feeds.ts";
+import type { DistributorPluginName } from "./plugins.ts";
 import { placeholderName, secretField, secretFields } from "./secret-fields.ts";
 
 export {
@@ -354,7 +355,10 @@ export const activitypubDistributorConfigSchema = z.object({
 });
 export type ActivitypubDistributorConfig = z.infer<typeof activitypubDistributorConfigSchema>;
 
-/** Config schemas by built-in short name; plugins without one here accept any object. */
+/**
+ * Config schemas by built-in short name; plugins without one here accept any object. Every built-in distributor has
+ * one (a new distributor without its schema does not compile).
+ */
 export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   "object-transform": objectTransformConfigSchema,
   "simple-transform": simpleTransformConfigSchema,
@@ -369,7 +373,7 @@ export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   webhook: webhookDistributorConfigSchema,
   email: emailDistributorConfigSchema,
   activitypub: activitypubDistributorConfigSchema,
-};
+} satisfies { [Name in DistributorPluginName]: z.ZodType } & Record<string, z.ZodType>;
 
 export interface PlaceholderUse {
   /** Where in the feed config the placeholder sits (`outputs.stream.transform.1.config.apiKey`). */

@@ -50,6 +50,19 @@ export const BUILTIN_PLUGINS = [
 ] as const satisfies readonly BuiltinPlugin[];
 
 export type BuiltinPluginName = (typeof BUILTIN_PLUGINS)[number]["name"];
+type BuiltinOfType<T extends PluginType> = Extract<(typeof BUILTIN_PLUGINS)[number], { type: T }>["name"];
+/** The built-in sources: tables keyed by it (the server's search sources) miss none, or do not compile. */
+export type SourcePluginName = BuiltinOfType<"source">;
+/** The built-in distributors: tables keyed by it miss none, or do not compile. */
+export type DistributorPluginName = BuiltinOfType<"distributor">;
+
+export function isSourcePluginName(name: string | null): name is SourcePluginName {
+  return BUILTIN_PLUGINS.some((plugin) => plugin.name === name && plugin.type === "source");
+}
+
+export function isDistributorPluginName(name: string | null): name is DistributorPluginName {
+  return BUILTIN_PLUGINS.some((plugin) => plugin.name === name && plugin.type === "distributor");
+}
 
 export const BUILTIN_PLUGIN_PREFIX = "@curate/";
 const LEGACY_PLUGIN_PREFIX = "@curatedotfun/";

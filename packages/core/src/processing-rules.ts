@@ -1,4 +1,4 @@
-/** Processing jobs and steps (document 2 §3–§4): their kinds, statuses and labels; free of zod. */
+/** Processing jobs and steps: their kinds, statuses and labels; free of zod. */
 
 /**
  * Why a job exists: an approval; a retry of failed steps or from one step; a reprocess with the latest config; a
@@ -48,12 +48,12 @@ export const FINISHED_JOB_STATUSES: readonly ProcessingJobStatus[] = [
   "cancelled",
 ];
 
-/** Document 2 §9: the processing tab shows a job id by its first 8 characters plus an ellipsis. */
+/** The processing tab shows a job id by its first 8 characters plus an ellipsis. */
 export function shortJobId(id: string): string {
   return `${id.slice(0, 8)}...`;
 }
 
-/** Document 2 §9: a duration in ms under a second, else in seconds with 2 decimals. */
+/** A duration in ms under a second, else in seconds with 2 decimals. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))}ms`;
   return `${(ms / 1000).toFixed(2)}s`;

@@ -8,7 +8,7 @@ import {
   PROCESSING_STEP_TYPES,
 } from "./processing-rules.ts";
 
-/** A processing job as the API answers it (document 2 §3, plus its kind and why it ended without steps). */
+/** A processing job as the API answers it (plus its kind and why it ended without steps). */
 export const processingJobSchema = z.object({
   id: z.string(),
   kind: z.enum(PROCESSING_JOB_KINDS),
@@ -88,7 +88,7 @@ export const jobListSchema = z.object({ jobs: z.array(processingJobSchema) });
 export const stepListSchema = z.object({ steps: z.array(processingStepSchema) });
 export const jobAnswerSchema = z.object({ job: processingJobSchema });
 
-/** Document 2 §7: the step's edited input, as the text of the Input pane (JSON). */
+/** The step's edited input, as the text of the Input pane (JSON). */
 export const tweakRequestSchema = z.object({
   newInput: z
     .string({ error: "newInput is required" })

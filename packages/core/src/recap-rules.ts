@@ -1,5 +1,5 @@
 /**
- * Recaps (document 2 §3: recap outputs, accepting a single item or a list): scheduled digests of a feed's approved
+ * Recaps (recap outputs, accepting a single item or a list): scheduled digests of a feed's approved
  * items. Pure rules shared by the server's scheduler and the edit page: validating a schedule (standard five-part
  * cron) and a timezone (IANA), reading a schedule as words, and the run times it makes. Free of zod.
  */

@@ -109,7 +109,7 @@ describe("feed config", () => {
     expect(feedConfigSchema.parse(legacy)).toEqual(legacy);
   });
 
-  it("lower-cases the id (document 2: id lower-cased)", () => {
+  it("lower-cases the id", () => {
     expect(feedConfigSchema.parse({ ...base, id: "AI" }).id).toBe("ai");
   });
 

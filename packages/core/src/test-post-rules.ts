@@ -3,7 +3,7 @@
 export const TEST_POST_MAX_LENGTH = 1000;
 export const X_HANDLE_PATTERN = /^@?\w{1,15}$/;
 export const POST_ID_PATTERN = /^\d{1,25}$/;
-/** Document 1 §7: test posts are sent with the hashtag "test", which the server appends to the text. */
+/** Test posts are sent with the hashtag "test", which the server appends to the text. */
 export const TEST_POST_HASHTAGS = ["test"];
 
 export const TEST_POST_MESSAGES = {

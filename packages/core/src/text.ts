@@ -32,3 +32,16 @@ export function relativeTime(date: Date | string | number, now: Date | number = 
   }
   return "";
 }
+
+const HTML_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/** Text or an attribute value, safe anywhere in HTML: markup in it is shown as written, never read. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}

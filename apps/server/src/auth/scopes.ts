@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { RouteScope } from "@curate/core";
 import type { RouteConfig } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AppBindings } from "../context.ts";
+import type { AppBindings } from "../bindings.ts";
 import { AppError } from "../errors.ts";
 import type { SecurityRequirement } from "../http/router.ts";
 

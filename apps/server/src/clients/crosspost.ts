@@ -1,23 +1,12 @@
+import { type CrosspostConnectedAccount, crosspostConnectedAccountSchema } from "@curate/core";
 import type { Logger } from "pino";
 import { z } from "zod";
 import { AppError } from "../errors.ts";
 import { callExternal, ExternalServiceError } from "./http.ts";
 
-/** One social account a NEAR account connected on Crosspost, as its API answers. */
-const connectedAccountSchema = z.looseObject({
-  platform: z.string().max(50),
-  userId: z.string().min(1).max(100),
-  profile: z
-    .looseObject({
-      username: z.string().min(1).max(100),
-      profileImageUrl: z.string().max(2000).nullish(),
-    })
-    .nullish(),
-});
 const accountsAnswerSchema = z.looseObject({
-  data: z.looseObject({ accounts: z.array(connectedAccountSchema).max(100) }),
+  data: z.looseObject({ accounts: z.array(crosspostConnectedAccountSchema).max(100) }),
 });
-export type CrosspostConnectedAccount = z.infer<typeof connectedAccountSchema>;
 
 /**
  * The accounts Crosspost says `nearAccountId` connected (each after its own platform login). Crosspost answers

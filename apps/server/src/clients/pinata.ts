@@ -1,4 +1,5 @@
 import { AppError } from "../errors.ts";
+import { readBodyUpTo } from "../http/bounded-body.ts";
 import { callExternal, ExternalServiceError } from "./http.ts";
 
 /** A single-use Pinata key for one browser upload, so the server's own JWT never leaves it. */
@@ -30,30 +31,15 @@ export async function createPinataUploadKey(apiUrl: string, jwt: string) {
   return { JWT: body.JWT };
 }
 
-/** The first `max` + 1 bytes at most: enough to tell an oversize file without reading all of it. */
-async function readAtMost(response: Response, max: number): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks);
-}
-
 /**
- * The bytes of a pinned file, read back through the operator's gateway (up to `max` + 1 of them): what was pinned,
- * whatever the browser said it was.
+ * The bytes of a pinned file, read back through the operator's gateway, or null when it is larger than `max`: what
+ * was pinned, whatever the browser said it was.
  */
-export async function readPinnedFile(gatewayUrl: string, cid: string, max: number): Promise<Uint8Array> {
+export async function readPinnedFile(
+  gatewayUrl: string,
+  cid: string,
+  max: number,
+): Promise<Uint8Array | null> {
   let response: Response;
   try {
     response = await callExternal(
@@ -73,7 +59,7 @@ export async function readPinnedFile(gatewayUrl: string, cid: string, max: numbe
       `The Pinata gateway answered ${response.status} for the pinned image; try again in a moment.`,
     );
   }
-  return readAtMost(response, max);
+  return readBodyUpTo(response, max);
 }
 
 /** Takes a pinned file off the operator's Pinata account (a refused upload must not stay hosted there). */

@@ -21,8 +21,11 @@ export interface DatabaseHandle {
   connection: { driver: "pglite"; client: PGlite } | { driver: "postgres"; url: string };
   migrate(): Promise<void>;
   ping(): Promise<void>;
-  /** Calls `onNotify` for each NOTIFY on `channel` (across processes on PostgreSQL); returns how to stop. */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `onNotify` with the payload of each NOTIFY on `channel` (across processes on PostgreSQL), and without
+   * one whenever notifications may have been missed (on each (re)connect); returns how to stop.
+   */
+  listen(channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>>;
   /** The connection pool as /metrics reports it (PGlite: its one connection). */
   poolStats(): PoolStats;
   close(): Promise<void>;
@@ -40,7 +43,7 @@ export interface PoolStats {
  * LISTEN on a dedicated connection that comes back by itself: a notification is only a hint to look now, so a
  * missed one costs a poll interval, never a lost job.
  */
-async function listenOnPostgres(url: string, channel: string, onNotify: () => void) {
+async function listenOnPostgres(url: string, channel: string, onNotify: (payload?: string) => void) {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -53,7 +56,7 @@ async function listenOnPostgres(url: string, channel: string, onNotify: () => vo
       if (!stopped) retry = setTimeout(connect, 1000);
     });
     next.on("notification", (message) => {
-      if (message.channel === channel) onNotify();
+      if (message.channel === channel) onNotify(message.payload);
     });
     try {
       await next.connect();
@@ -165,7 +168,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     driver: "pglite",
     connection: { driver: "pglite", client },
     listen: async (channel, onNotify) => {
-      const stop = await client.listen(channel, () => onNotify());
+      const stop = await client.listen(channel, (payload) => onNotify(payload));
       return async () => {
         await stop();
       };

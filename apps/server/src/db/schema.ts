@@ -597,7 +597,7 @@ export const siteCounters = pgTable("site_counters", {
   count: bigint("count", { mode: "number" }).notNull().default(0),
 });
 
-/** A run of a feed's pipeline (document 2 §3), and the outbox the worker relays into its queue (decision 0009). */
+/** A run of a feed's pipeline (its transforms, then each channel's), and the outbox the worker relays into its queue (decision 0009). */
 export const processingJobs = pgTable(
   "processing_jobs",
   {

@@ -1,5 +1,6 @@
 import type { Context as HonoContext, MiddlewareHandler } from "hono";
 import type { AppBindings } from "../context.ts";
+import { readBodyUpTo } from "../http/bounded-body.ts";
 import type { Fediverse } from "./federation.ts";
 
 /** An inbound activity larger than this is refused before it is read: a Follow or Undo is a few kilobytes. */
@@ -7,25 +8,6 @@ export const INBOX_BODY_MAX_BYTES = 256 * 1024;
 
 function tooLarge(c: HonoContext<AppBindings>) {
   return c.text("Payload Too Large", 413);
-}
-
-/** The body, or null once it passes `max` bytes (read as it streams). */
-async function boundedBody(request: Request, max: number): Promise<Buffer | null> {
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -39,8 +21,7 @@ export function fediverseMiddleware(fediverse: Fediverse): MiddlewareHandler<App
     if (!fediverse.deps.env.FEDIVERSE.available) return c.notFound();
     let request = c.req.raw;
     if (request.method === "POST") {
-      if (Number(request.headers.get("content-length") ?? "0") > INBOX_BODY_MAX_BYTES) return tooLarge(c);
-      const body = await boundedBody(request, INBOX_BODY_MAX_BYTES);
+      const body = await readBodyUpTo(request, INBOX_BODY_MAX_BYTES);
       if (body === null) return tooLarge(c);
       // A copy of the bytes in an ArrayBuffer of its own: what every runtime takes as a body.
       request = new Request(request.url, {

@@ -8,35 +8,12 @@ import {
 } from "@fedify/vocab-runtime";
 import type { Logger } from "pino";
 import { callExternal } from "../clients/http.ts";
+import { readBodyUpTo } from "../http/bounded-body.ts";
 
 /** A remote actor, key or object larger than this is refused: none that is honest comes near it. */
 export const REMOTE_DOCUMENT_MAX_BYTES = 512 * 1024;
 const ACCEPT =
   'application/activity+json, application/ld+json; profile="https://www.w3.org/ns/activitystreams"';
-
-/** The body as text, or an error once it passes `max` bytes (read as it streams, so a huge body is never held). */
-export async function readBounded(response: Response, max: number): Promise<string> {
-  const declared = Number(response.headers.get("content-length") ?? "0");
-  if (declared > max) {
-    await response.body?.cancel();
-    throw new Error(`the answer is larger than ${max} bytes`);
-  }
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new Error(`the answer is larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 export interface LoaderSettings {
   /** Non-public hosts it may reach (only the development loopback allowance names any). */
@@ -77,12 +54,10 @@ async function load(
     await response.body?.cancel();
     throw new FetchError(url, `HTTP ${response.status}`);
   }
-  let text: string;
-  try {
-    text = await readBounded(response, REMOTE_DOCUMENT_MAX_BYTES);
-  } catch (error) {
-    throw new FetchError(url, error instanceof Error ? error.message : String(error));
-  }
+  const body = await readBodyUpTo(response, REMOTE_DOCUMENT_MAX_BYTES);
+  if (body === null)
+    throw new FetchError(url, `the answer is larger than ${REMOTE_DOCUMENT_MAX_BYTES} bytes`);
+  const text = body.toString("utf8");
   let document: unknown;
   try {
     document = JSON.parse(text);

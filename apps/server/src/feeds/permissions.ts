@@ -1,7 +1,7 @@
 import {
   type CanModerate,
+  canManageFor,
   canModerateFor,
-  FEED_MANAGER_REASONS,
   type FeedModerators,
   handleKey,
   type ModerationActor,
@@ -124,7 +124,7 @@ export async function canManageFeed(
   user: User,
 ): Promise<boolean> {
   const right = await moderationRight(db, env, feedId, user);
-  return right !== null && FEED_MANAGER_REASONS.includes(right.reason);
+  return right !== null && canManageFor(right.reason);
 }
 
 /** May `user` edit or delete the feed (its creator, its admins and super admins)? 404 or 403 otherwise. */
@@ -136,7 +136,7 @@ export async function assertCanManageFeed(
 ) {
   const right = await moderationRight(db, env, feedId, user);
   if (!right) throw AppError.notFound(`Feed "${feedId}" not found.`);
-  if (!FEED_MANAGER_REASONS.includes(right.reason)) {
+  if (!canManageFor(right.reason)) {
     throw AppError.forbidden(`Only the feed's owner or admins can change "${feedId}".`);
   }
 }

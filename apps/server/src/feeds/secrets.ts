@@ -1,4 +1,4 @@
-import { PLACEHOLDER_PATTERN } from "@curate/core";
+import { DISTRIBUTOR_ENTRIES, PLACEHOLDER_PATTERN } from "@curate/core";
 import {
   credentialParamInUrl,
   holdsBase58SecretKey,
@@ -30,23 +30,17 @@ const isCredentialKey = (key: string) =>
   SECRET_KEY.test(key) && !ABOUT_A_CREDENTIAL.test(key) && !LEADING_QUANTITY.test(key);
 
 /** Shapes of well-known raw credentials, refused wherever they appear, even inside a longer text. */
-const RAW_TOKEN_PATTERNS: Array<[RegExp, string]> = [
-  [/\b\d{6,12}:[A-Za-z0-9_-]{30,}\b/, "a Telegram bot token"],
-  // In a Bot API URL the token follows "bot" with no word boundary between them.
-  [/\/bot\d{6,12}:[A-Za-z0-9_-]{30,}/, "a Telegram bot token"],
+const RAW_TOKEN_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  // Each distributor's own credentials (a Telegram bot token, a Discord webhook URL, …), from its descriptor.
+  ...DISTRIBUTOR_ENTRIES.flatMap(([, descriptor]) => descriptor.credentials),
   [/\bsk-[A-Za-z0-9_-]{20,}/, "an API secret key"],
   [/\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}/, "a Stripe secret key"],
   [/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/, "a JWT"],
   [/\b(ghp|gho|ghs|ghu|github_pat)_[A-Za-z0-9_]{20,}/, "a GitHub token"],
   // This instance's own personal API tokens (API_TOKEN_PREFIX): a script's config is no place for one.
   [/\bcurate_pat_[A-Za-z0-9_-]{20,}/, "a Curate API token"],
-  [/\bsecret_[A-Za-z0-9]{30,}/, "a Notion secret"],
-  [/\bntn_[A-Za-z0-9]{30,}/, "a Notion token"],
-  [/\bsb_secret_[A-Za-z0-9_-]{16,}/, "a Supabase secret key"],
   [/\bxox[abpr]-[A-Za-z0-9-]{10,}/, "a Slack token"],
   [/hooks\.slack\.com\/services\/[A-Za-z0-9/]+/, "a Slack webhook URL"],
-  [/discord(app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+/, "a Discord webhook URL"],
-  [/\bed25519:[1-9A-HJ-NP-Za-km-z]{80,}/, "a NEAR private key"],
   [/\bAKIA[0-9A-Z]{16}\b/, "an AWS access key"],
   [/\bAIza[0-9A-Za-z_-]{35}\b/, "a Google API key"],
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----/, "a private key"],

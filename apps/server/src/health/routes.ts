@@ -7,6 +7,7 @@ import { AppError } from "../errors.ts";
 import { commonErrors, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
 import { logHealth } from "../moderation-log/service.ts";
+import { rssReadSettings } from "../rss/recent-items.ts";
 
 const healthSchema = z.object({
   status: z.literal("ok"),
@@ -61,7 +62,7 @@ export function healthRoutes({ database, env, version }: AppDeps) {
       publicUrl: env.PUBLIC_URL,
       imageUpload: env.PINATA_JWT ? "pinata" : "local",
       placeholders: Object.keys(env.PLUGIN_SECRET_VALUES).sort(),
-      rssHosts: [new URL(env.PUBLIC_URL).host, ...env.RSS_ALLOWED_HOSTS.map((h) => h.toLowerCase())],
+      rssHosts: [...rssReadSettings(env).rssHosts],
       pluginHosts: env.PLUGIN_ALLOWED_HOSTS.map((h) => h.toLowerCase()),
       crosspostUrl: env.CROSSPOST_API_URL,
       networks: listeningNetworks(env),

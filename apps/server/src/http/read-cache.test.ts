@@ -36,6 +36,10 @@ describe("the public read cache", () => {
     const after = await server.json("/api/submissions");
     expect(after.headers.get("x-cache")).toBeNull();
     expect(after.body.data.pagination.totalCount).toBe(2);
+    // The write's change version, and the read's: every change up to it is in the answer.
+    const written = Number(logout.headers.get("x-change-version"));
+    expect(written).toBeGreaterThan(0);
+    expect(Number(after.headers.get("x-change-version"))).toBe(written);
   });
 
   it("never keeps an answer meant for one viewer: a quarantined feed read by its owner", async () => {
@@ -91,17 +95,76 @@ describe("the read cache's bounds", () => {
   });
 
   it("drops expired entries as soon as anything is stored", async () => {
+    let now = 1_000_000;
     const cache = createReadCache({
       ttlMs: 20,
       maxBytes: 1024 * 1024,
       routes: [{ pattern: /^\/api\/echo$/, params: ["q"] }],
+      clock: () => now,
     });
     const app = new Hono();
     app.use(cache.middleware);
     app.get("/api/echo", (c) => c.json({ q: c.req.query("q") }));
     for (let i = 0; i < 50; i++) await app.request(`/api/echo?q=${i}`);
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    now += 20;
     await app.request("/api/echo?q=new");
     expect(cache.stats().entries).toBe(1);
+  });
+});
+
+describe("the read cache's lifetime", () => {
+  const counting = (options: { ttlMs: number; clock: () => number }) => {
+    const cache = createReadCache({
+      ...options,
+      maxBytes: 1024 * 1024,
+      routes: [{ pattern: /^\/api\/n$/, params: [] }],
+    });
+    const app = new Hono();
+    let reads = 0;
+    let during: (() => void) | null = null;
+    app.use(cache.middleware);
+    app.get("/api/n", (c) => {
+      reads += 1;
+      during?.();
+      return c.json({ reads });
+    });
+    const read = async () => {
+      const response = await app.request("/api/n");
+      return {
+        hit: response.headers.get("x-cache") === "HIT",
+        body: (await response.json()) as { reads: number },
+      };
+    };
+    return { cache, read, reads: () => reads, whileReading: (work: (() => void) | null) => (during = work) };
+  };
+
+  it("serves a kept answer until its TTL has passed on the clock, then reads again", async () => {
+    let now = 5_000;
+    const { read } = counting({ ttlMs: 1000, clock: () => now });
+    expect(await read()).toEqual({ hit: false, body: { reads: 1 } });
+    now += 999;
+    expect(await read()).toEqual({ hit: true, body: { reads: 1 } });
+    now += 1;
+    expect(await read()).toEqual({ hit: false, body: { reads: 2 } });
+    expect(await read()).toEqual({ hit: true, body: { reads: 2 } });
+  });
+
+  it("is emptied by a change notice whatever the clock says", async () => {
+    const now = 5_000;
+    const { cache, read } = counting({ ttlMs: 60_000, clock: () => now });
+    await read();
+    expect((await read()).hit).toBe(true);
+    cache.invalidate();
+    expect(await read()).toEqual({ hit: false, body: { reads: 2 } });
+  });
+
+  it("does not keep an answer read while a change notice arrived: it may predate the change", async () => {
+    const now = 5_000;
+    const { cache, read, whileReading } = counting({ ttlMs: 60_000, clock: () => now });
+    whileReading(() => cache.invalidate());
+    expect(await read()).toEqual({ hit: false, body: { reads: 1 } });
+    whileReading(null);
+    expect(await read()).toEqual({ hit: false, body: { reads: 2 } });
+    expect(await read()).toEqual({ hit: true, body: { reads: 2 } });
   });
 });

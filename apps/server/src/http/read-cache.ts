@@ -11,6 +11,8 @@ export interface ReadCacheOptions {
   /** The most bytes all entries may hold together; the oldest go first beyond it. */
   maxBytes: number;
   routes: readonly CacheableRoute[];
+  /** Milliseconds since the epoch; tests move it. */
+  clock?: () => number;
 }
 
 interface Entry {
@@ -27,8 +29,10 @@ const LARGEST_SHARE = 0.05;
 
 /**
  * A very short-lived cache of public read answers, so a crowd polling the same pages (the web app refetches every
- * 10 s) costs one query per second instead of one per request. Any write through this process clears it, so a user
- * always reads their own changes; other processes see them within the TTL.
+ * 10 s) costs one query per second instead of one per request. Every change notice clears it (http/changes.ts:
+ * writes through any process sharing the database, intake, jobs), so a user always reads their own changes and the
+ * other processes' as soon as their notice arrives; the TTL bounds what a lost notice can cost. An answer read
+ * while a notice arrived is served but not kept: it may predate the change.
  *
  * Bounded by construction: the key is the path plus only the parameters the route reads (sorted), so `?v=1`,
  * `?v=2`… share one entry; entries live in a byte budget, oldest evicted first; expired entries go as soon as
@@ -36,7 +40,10 @@ const LARGEST_SHARE = 0.05;
  */
 export function createReadCache(options: ReadCacheOptions) {
   const entries = new Map<string, Entry>();
+  const clock = options.clock ?? Date.now;
   let bytes = 0;
+  /** How many times it was cleared. */
+  let generation = 0;
   const remove = (key: string) => {
     const entry = entries.get(key);
     if (!entry) return;
@@ -44,6 +51,7 @@ export function createReadCache(options: ReadCacheOptions) {
     entries.delete(key);
   };
   const invalidate = () => {
+    generation += 1;
     entries.clear();
     bytes = 0;
   };
@@ -75,13 +83,15 @@ export function createReadCache(options: ReadCacheOptions) {
     }
     const key = keyFor(new URL(c.req.url));
     if (!key) return next();
-    const now = Date.now();
+    const now = clock();
+    const startedAt = generation;
     const hit = entries.get(key);
     if (hit && hit.expires > now) {
       return c.body(hit.body, 200, { "Content-Type": hit.contentType, "X-Cache": "HIT" });
     }
     if (hit) remove(key);
     await next();
+    if (generation !== startedAt) return;
     // An answer for one viewer only (a quarantined feed read by its owner) says so, and is never shared.
     if (c.res.status !== 200 || /\b(private|no-store)\b/.test(c.res.headers.get("cache-control") ?? ""))
       return;

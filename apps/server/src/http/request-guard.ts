@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { AppError } from "../errors.ts";
+import { readBodyUpTo } from "./bounded-body.ts";
 
 /** Bodies of JSON routes: a feed config is the largest thing anyone sends, and it stays far below this. */
 export const MAX_JSON_BODY_BYTES = 512 * 1024;
@@ -36,23 +37,8 @@ function checkValue(value: unknown, depth: number): string | null {
 }
 
 async function readLimited(request: Request, limit: number): Promise<string | null> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return null;
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  const bytes = await readBodyUpTo(request, limit);
+  return bytes && new TextDecoder("utf-8", { fatal: false }).decode(bytes);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { builtinPluginName } from "@curate/core";
+import { builtinPluginName, isSourcePluginName, type SourcePluginName } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { BlueskyClient } from "../clients/bluesky.ts";
@@ -107,6 +107,14 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger, options:
   const telegram = createTelegramIntake(env, logger);
   // Needs no credentials: every deployment reads feeds, through the outbound guard feed-chosen URLs go through.
   const rss = new RssSearchSource({ allowedHosts: env.PRIVATE_HOSTS_ALLOWED, logger });
+  // One line per built-in source: a new network's search is a compile error until it has its line here.
+  const searchSources: Record<SourcePluginName, () => SearchSource | null> = {
+    "x-source": () => (x ? new XSearchSource(x) : null),
+    "bluesky-source": () => (bluesky ? new BlueskySearchSource(bluesky, { logger }) : null),
+    "mastodon-source": () => (mastodon ? new MastodonSearchSource(mastodon, { logger }) : null),
+    "rss-source": () => rss,
+    "test-source": () => testSearch,
+  };
   const running = new Map<string, Promise<PassRun>>();
 
   const pass = async (source: MentionSource): Promise<PassRun> => {
@@ -164,12 +172,7 @@ export function createIntake(db: Database, env: AppEnv, logger: Logger, options:
     },
     searchSourceFor(plugin) {
       const name = builtinPluginName(plugin);
-      if (name === "x-source") return x ? new XSearchSource(x) : null;
-      if (name === "bluesky-source") return bluesky ? new BlueskySearchSource(bluesky, { logger }) : null;
-      if (name === "mastodon-source") return mastodon ? new MastodonSearchSource(mastodon, { logger }) : null;
-      if (name === "test-source") return testSearch;
-      if (name === "rss-source") return rss;
-      return null;
+      return isSourcePluginName(name) ? searchSources[name]() : null;
     },
     runPass,
     notifyChanged,

@@ -17,15 +17,15 @@ import {
 } from "@curate/core";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import { recordActivity } from "../activity/service.ts";
+import type { recordActivity } from "../activity/service.ts";
 import { bulkInsert } from "../db/bulk-insert.ts";
 import type { Database } from "../db/index.ts";
 import { activities, feeds, sourceCursors, submissionFeeds, submissions } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
-import { actorForHandle, actorsForHandles } from "../feeds/permissions.ts";
+import { actorsForHandles } from "../feeds/permissions.ts";
 import { isTrustedCurator } from "../governance/trust.ts";
-import { type ModerationInput, moderateLink, moderateLinks } from "../moderation/service.ts";
+import { type ModerationInput, moderateLinks } from "../moderation/service.ts";
 import { type LogDraft, logLater, withModerationLog } from "../moderation-log/journal.ts";
 import { mentionNetwork } from "../operations/intake-sources.ts";
 import { requestAcknowledgement } from "../processing/acknowledgements.ts";
@@ -186,31 +186,6 @@ function submissionDraft(
   };
 }
 
-async function storePost(tx: Database, post: SocialPost, curator: Curator, at: Date) {
-  await tx
-    .insert(submissions)
-    .values(postRow(post, curator, at))
-    .onConflictDoNothing({ target: submissions.tweetId });
-}
-
-/** Links the post to one feed unless already there; returns whether a new link was made. */
-async function linkToFeed(
-  tx: Database,
-  post: SocialPost,
-  feedId: string,
-  curator: Curator,
-  at: Date,
-): Promise<boolean> {
-  const inserted = await tx
-    .insert(submissionFeeds)
-    .values(linkRow(post, feedId, curator, at))
-    .onConflictDoNothing()
-    .returning({ feedId: submissionFeeds.feedId });
-  if (inserted.length === 0) return false;
-  await recordActivity(tx, submissionActivity(post, feedId, curator));
-  return true;
-}
-
 /** "Submitted to #feed" under the curator's post, when the feed asks for it on that network. */
 async function acknowledgeSubmission(
   tx: Database,
@@ -229,80 +204,6 @@ async function acknowledgeSubmission(
 
 function feedIsEnabled(config: unknown): boolean {
   return !(config && typeof config === "object" && (config as { enabled?: unknown }).enabled === false);
-}
-
-async function handleSubmit(
-  tx: Database,
-  mention: SocialPost,
-  feedIds: string[],
-  note: string | null,
-): Promise<IngestOutcome> {
-  const target = mention.inReplyToId ? mention.repliedTo : mention;
-  if (!target) return { submitted: [], moderated: [], ignored: "the replied-to post is unavailable" };
-
-  if (feedIds.length === 0) await ensureAllFeed(tx);
-  const candidates: FeedRow[] = await tx
-    .select({ id: feeds.id, config: feeds.config, createdBy: feeds.createdBy, admins: feeds.admins })
-    .from(feeds)
-    .where(feedIds.length === 0 ? eq(feeds.id, ALL_FEED_ID) : inArray(feeds.id, feedIds));
-  const curatorHandle = handleKey(mention.authorUsername);
-  // A disabled feed ("Enable Feed" unchecked) takes no new submissions; its page says so.
-  const open = candidates.filter((feed) => feedIsEnabled(feed.config));
-  const allowed = open.filter(
-    (feed) => !listedHandles(feed.config, "blacklist", mention.platform).has(curatorHandle),
-  );
-  if (allowed.length === 0) {
-    return {
-      submitted: [],
-      moderated: [],
-      ignored: open.length
-        ? "curator is blacklisted"
-        : candidates.length
-          ? "feed is disabled"
-          : "no such feed",
-    };
-  }
-
-  const curator = {
-    id: mention.authorId,
-    username: authorKey(mention),
-    tweetId: mention.id,
-    notes: note,
-  };
-  const at = mention.createdAt;
-  await storePost(tx, target, curator, at);
-  const outcome: IngestOutcome = { submitted: [], moderated: [] };
-  const curatorActor = await actorForHandle(tx, {
-    platform: mention.platform,
-    handle: mention.authorUsername,
-  });
-  for (const feed of allowed) {
-    if (!(await linkToFeed(tx, target, feed.id, curator, at))) continue;
-    logLater(tx, [submissionDraft(target, feed.id, mention, curator, curatorActor.nearAccountId)]);
-    await acknowledgeSubmission(tx, target.id, feed, mention.id);
-    // An approver's own submission, or a trusted curator's, counts as their approval (in a quorum feed: one vote).
-    const moderates = canModerateFor(moderatorReason(feed, curatorActor));
-    const trusted = !moderates && (await isTrustedCurator(tx, feed, authorKey(mention)));
-    if (moderates || trusted) {
-      const decided = await moderateLink(tx, {
-        submissionId: target.id,
-        feedId: feed.id,
-        action: "approve",
-        moderatorAccountId: authorKey(mention),
-        moderatorAccountIdType: "platform_username",
-        source: "auto_approval",
-        origin: { account: curatorActor.nearAccountId ?? null, ...(trusted ? { trusted } : {}) },
-      });
-      outcome.submitted.push({
-        submissionId: target.id,
-        feedId: feed.id,
-        status: decided.status === "approved" ? "approved" : "pending",
-      });
-    } else {
-      outcome.submitted.push({ submissionId: target.id, feedId: feed.id, status: "pending" });
-    }
-  }
-  return outcome;
 }
 
 /** Posts a decision names by their address, at most a few per command (a decision names what it decides). */
@@ -384,19 +285,6 @@ function withoutAddresses(note: string | null, named: readonly NamedPost[]): str
   return rest.replace(/\s+/g, " ").trim() || null;
 }
 
-/** `!approve` / `!reject` about a pending post, by an approver of its feed. */
-async function handleModerationReply(
-  tx: Database,
-  reply: SocialPost,
-  action: "approve" | "reject",
-  feedIds: string[],
-  note: string | null,
-): Promise<IngestOutcome> {
-  const outcome: IngestOutcome = { submitted: [], moderated: [] };
-  await decideAnswered(tx, [{ reply, action, feedIds, note, outcome }]);
-  return outcome;
-}
-
 interface DecisionPost {
   reply: SocialPost;
   action: "approve" | "reject";
@@ -472,26 +360,16 @@ async function decideAnswered(tx: Database, decisions: readonly DecisionPost[]) 
 }
 
 /**
- * Applies one mention in its own transaction. Everything is keyed by post id and conditional, so reading
- * the same mention again stores nothing twice.
+ * Applies one mention in its own transaction: a batch of one, so one mention and a page of them follow the same
+ * rules. Everything is keyed by post id and conditional, so reading the same mention again stores nothing twice.
  */
 export async function ingestMention(
   db: Database,
   grammar: CommandGrammar,
   post: SocialPost,
 ): Promise<IngestOutcome> {
-  const command = parseCommand(commandText(post), grammar.botHandle, grammar);
-  if (!command) return { submitted: [], moderated: [], ignored: "no command" };
-  const mention = keyed(post);
-  return withModerationLog(db, async (tx) => {
-    if (command.kind === "link") {
-      const outcome: IngestOutcome = { submitted: [], moderated: [] };
-      await handleLink(tx, mention, command.code, outcome);
-      return outcome;
-    }
-    if (command.kind === "submit") return handleSubmit(tx, mention, command.feedIds, command.note);
-    return handleModerationReply(tx, mention, command.kind, command.feedIds, command.note);
-  });
+  const [outcome] = await ingestMentionBatch(db, grammar, [post]);
+  return outcome;
 }
 
 /**

@@ -290,7 +290,7 @@ export async function getLeaderboard(
         displayName: accountName?.trim() || displayHandle(platform, handle),
         // Only an image this server holds: a third-party address would learn who looks at the leaderboard.
         avatarUrl: profileImage && isUploadReference(profileImage) ? profileImage : null,
-        // Document 1 §9: points are the submissions counted in this answer's scope (the feed's, when filtered).
+        // Points are the submissions counted in this answer's scope (the feed's, when filtered).
         score: entry.submissionCount,
         reputation: {
           approvedCount: approved,

@@ -1,4 +1,4 @@
-import { canonicalPluginName, findBuiltinPlugin } from "@curate/core";
+import { canonicalPluginName, type DistributorPluginName, findBuiltinPlugin } from "@curate/core";
 import type { MailSetting } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import type { Fediverse } from "../fediverse/federation.ts";
@@ -42,7 +42,35 @@ export interface BuiltinSettings {
   fediverse: Fediverse;
 }
 
-/** The built-in plugins, one line each. */
+/**
+ * The built-in distributors, one line each, keyed by their names in core's descriptor table (`DISTRIBUTORS`): a
+ * distributor missing here, or here without a descriptor, does not compile.
+ */
+function builtinDistributors(settings: BuiltinSettings): {
+  [Name in DistributorPluginName]: DistributorPlugin;
+} {
+  return {
+    rss: createRssDistributor({
+      db: settings.db,
+      publicUrl: settings.publicUrl,
+      allowedHosts: settings.privateHostsAllowed,
+    }),
+    telegram: createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
+    discord: createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
+    notion: createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
+    supabase: createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
+    "near-social": createNearSocialDistributor({
+      rpcUrls: settings.nearRpcUrls,
+      privateHostsAllowed: settings.privateHostsAllowed,
+    }),
+    crosspost: createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
+    webhook: createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
+    email: createEmailDistributor({ db: settings.db, publicUrl: settings.publicUrl, mail: settings.mail }),
+    activitypub: createActivitypubDistributor(settings.fediverse),
+  };
+}
+
+/** The built-in plugins: the transformers, one line each, then the distributors. */
 export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
   return [
     objectTransform,
@@ -53,23 +81,7 @@ export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
       budget: (feedId) =>
         consumeLimit(settings.db, `ai:${feedId}`, settings.aiCallsPerFeedPerHour, 60 * 60_000),
     }),
-    createRssDistributor({
-      db: settings.db,
-      publicUrl: settings.publicUrl,
-      allowedHosts: settings.privateHostsAllowed,
-    }),
-    createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
-    createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
-    createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
-    createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
-    createNearSocialDistributor({
-      rpcUrls: settings.nearRpcUrls,
-      privateHostsAllowed: settings.privateHostsAllowed,
-    }),
-    createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
-    createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
-    createEmailDistributor({ db: settings.db, publicUrl: settings.publicUrl, mail: settings.mail }),
-    createActivitypubDistributor(settings.fediverse),
+    ...Object.values(builtinDistributors(settings)),
   ];
 }
 

@@ -37,7 +37,7 @@ export interface Plan {
   perItem?: number;
 }
 
-/** A step's stage (document 2 §4): global, distributor, or batch (a recap's transforms over its whole list). */
+/** A step's stage: global, distributor, or batch (a recap's transforms over its whole list). */
 export function stageOf(
   plan: Plan,
   chain: "global" | number,

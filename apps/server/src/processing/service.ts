@@ -103,7 +103,7 @@ async function findStep(db: Database, stepId: string): Promise<{ step: StepRow; 
   return { step, job: await findJob(db, step.jobId) };
 }
 
-/** A submission's jobs in one feed, newest first (document 1 §7: polled while one is processing). */
+/** A submission's jobs in one feed, newest first (the page asks again while one is processing). */
 export async function listSubmissionJobs(
   db: Database,
   env: Env,

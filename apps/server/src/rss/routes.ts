@@ -1,10 +1,13 @@
-import { FEED_LIMITS } from "@curate/core";
+import { FEED_LIMITS, feedRecentItemsSchema, successEnvelopeSchema } from "@curate/core";
+import { createRoute } from "@hono/zod-openapi";
 import { type Context, Hono } from "hono";
-import type { AppDeps } from "../context.ts";
+import { type AppDeps, createRouter } from "../context.ts";
 import { AppError } from "../errors.ts";
-import { errorBody } from "../http/envelope.ts";
+import { errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
+import { errorBody, ok } from "../http/envelope.ts";
 import { CONTENT_TYPES, type RssFormat, xmlError } from "./documents.ts";
-import { createRssService, type RssDocument } from "./service.ts";
+import { feedRecentItems } from "./recent-items.ts";
+import { createRssService, type RssDocument, type RssService } from "./service.ts";
 
 /** Readers poll; five minutes matches what the web app caches a feed for. */
 const CACHE_CONTROL = "public, max-age=300";
@@ -64,19 +67,65 @@ function notFound(c: Context, format: RssFormat | "xml", message: string) {
   return c.body(xmlError(404, message), 404, { "Content-Type": CONTENT_TYPES.xml });
 }
 
+const services = new WeakMap<AppDeps, RssService>();
+
+/** One RSS service per app: the files and the feed page's recent items share its documents and their cache. */
+function rssServiceOf(deps: AppDeps): RssService {
+  let service = services.get(deps);
+  if (!service) {
+    service = createRssService({
+      db: deps.database.db,
+      publicUrl: deps.env.PUBLIC_URL,
+      version: deps.version,
+      stateTtlMs: deps.env.READ_CACHE_TTL_MS,
+    });
+    deps.changes.subscribe(service.forget);
+    services.set(deps, service);
+  }
+  return service;
+}
+
+const recentItemsRoute = createRoute({
+  method: "get",
+  path: "/feeds/{id}/recent-items",
+  tags: ["feeds"],
+  summary: "What the feed has published, read from its RSS file (the stream's RSS output, else a recap's)",
+  description:
+    "The items of the feed's RSS file, newest as the file orders them, at most 1,000. `source` is the file read, " +
+    "null when the feed has no RSS output this deployment reads (then no items). The file comes from this " +
+    "deployment's RSS service or from a host in RSS_ALLOWED_HOSTS.",
+  request: { params: idParam("id", "Feed id") },
+  responses: {
+    200: jsonResponse(successEnvelopeSchema(feedRecentItemsSchema), "The items and the file they come from"),
+    404: errorResponse("No such feed (NOT_FOUND)"),
+    503: errorResponse(
+      "The RSS file could not be fetched or read (UNAVAILABLE; `details.reason`: fetch-failed, invalid-xml or invalid-feed)",
+    ),
+  },
+});
+
+/** The feed page's read of its published items (GET /api/feeds/{id}/recent-items). */
+export function recentItemRoutes(deps: AppDeps) {
+  const router = createRouter({ writes: "read" });
+  const itemsDeps = {
+    db: deps.database.db,
+    env: deps.env,
+    rss: rssServiceOf(deps),
+    logger: deps.logger,
+  };
+  router.openapi(recentItemsRoute, async (c) =>
+    ok(c, await feedRecentItems(itemsDeps, c.get("user"), c.req.valid("param").id.toLowerCase())),
+  );
+  return router;
+}
+
 /**
  * The built-in RSS service's public files, open to every origin: `/rss/{feedId}/rss.xml` (RSS 2.0), `atom.xml`
  * (Atom 1.0), `feed.json` (JSON Feed 1.1) and `/rss/opml.xml`. A missing one is a 404 in the file's own format,
  * never the app's HTML (readers would choke on it).
  */
 export function rssRoutes(deps: AppDeps) {
-  const service = createRssService({
-    db: deps.database.db,
-    publicUrl: deps.env.PUBLIC_URL,
-    version: deps.version,
-    stateTtlMs: deps.env.READ_CACHE_TTL_MS,
-  });
-  deps.changes.subscribe(service.forget);
+  const service = rssServiceOf(deps);
   const router = new Hono();
   // Open to every origin. Set before the answer exists (hono/cors sets them on a placeholder answer, which makes
   // Hono rebuild the real one around its body as a stream: several times slower for a large document).

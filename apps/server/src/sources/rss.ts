@@ -3,6 +3,7 @@ import { type AnyFeed, type MediaNs, parseFeed, type RssFeed } from "feedsmith";
 import type { Logger } from "pino";
 import { callExternal, ExternalServiceError } from "../clients/http.ts";
 import { checkOutboundUrl } from "../clients/outbound.ts";
+import { readBodyUpTo } from "../http/bounded-body.ts";
 import { type HtmlImage, type HtmlText, htmlToText } from "./html-text.ts";
 import { cleanText } from "./safe-text.ts";
 import type { FetchResult, PostMedia, SearchSource, SearchSpec, SocialPost } from "./types.ts";
@@ -419,26 +420,9 @@ const ACCEPT =
 
 /** The body, refused once past `max` bytes whatever the server announced. */
 async function readBounded(response: Response, max: number): Promise<Buffer> {
-  const announced = Number(response.headers.get("content-length"));
-  if (announced > max) {
-    await response.body?.cancel();
-    throw new MalformedFeedError(`the feed is ${announced} bytes, more than the ${max} a feed may be`);
-  }
-  const reader = response.body?.getReader();
-  if (!reader) return Buffer.alloc(0);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new MalformedFeedError(`the feed is more than the ${max} bytes a feed may be`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  const bytes = await readBodyUpTo(response, max);
+  if (!bytes) throw new MalformedFeedError(`the feed is more than the ${max} bytes a feed may be`);
+  return bytes;
 }
 
 /** The document's characters: a byte order mark, else the Content-Type charset, else the XML declaration's. */

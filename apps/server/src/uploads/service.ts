@@ -50,12 +50,12 @@ export async function acceptPinnedUpload(
   logger?: Logger,
 ): Promise<UploadAnswer> {
   const bytes = await readPinnedFile(pinata.gatewayUrl, cid, MAX_UPLOAD_BYTES);
-  const kind = bytes.length > MAX_UPLOAD_BYTES ? null : sniffImage(bytes);
-  if (!kind) {
+  const kind = bytes ? sniffImage(bytes) : null;
+  if (!bytes || !kind) {
     if (!(await unpinFile(pinata.apiUrl, pinata.jwt, cid))) {
       logger?.warn({ cid }, "a refused upload could not be unpinned from Pinata");
     }
-    throw AppError.validation(bytes.length > MAX_UPLOAD_BYTES ? TOO_LARGE : NOT_AN_IMAGE);
+    throw AppError.validation(bytes ? NOT_AN_IMAGE : TOO_LARGE);
   }
   return { url: `${pinata.gatewayUrl.replace(/\/+$/, "")}/${cid}`, mimeType: kind.mime, size: bytes.length };
 }

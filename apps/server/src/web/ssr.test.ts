@@ -1,11 +1,12 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { escapeHtml } from "@curate/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
 import { signIn } from "../../test/session.ts";
-import { escapeHtml, headTags, jsonForHtml } from "./ssr.ts";
+import { headTags, jsonForHtml } from "./ssr.ts";
 
 // The web app's real server entry, from source (vitest compiles it as Vite would); the shell is a minimal build.
 const ENTRY = resolve(import.meta.dirname, "../../../web/src/entry-server.tsx");

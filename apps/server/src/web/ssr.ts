@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { escapeHtml } from "@curate/core";
 import type { Logger } from "pino";
 
 /**
@@ -48,19 +49,6 @@ export async function loadPageRenderer(entry: string, logger: Logger): Promise<P
     throw new Error(`${entry} does not export renderPage and SSR_STATE_ID`);
   }
   return { renderPage: module.renderPage, stateId: module.SSR_STATE_ID };
-}
-
-const HTML_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Text or an attribute value, safe anywhere in HTML. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
 /**

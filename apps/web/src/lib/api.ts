@@ -39,16 +39,11 @@ type Fetch = (input: string, init: RequestInit) => Promise<Response>;
 let currentFetch: () => Fetch = () => fetch;
 
 /**
- * Where `api()` and `siteFetch()` send their requests: the browser's fetch, unless the server renders a page,
+ * Where `api()` sends its requests: the browser's fetch, unless the server renders a page,
  * which answers this site's own addresses in-process (anonymously) for the request it is rendering.
  */
 export function setApiFetch(resolve: () => Fetch): void {
   currentFetch = resolve;
-}
-
-/** fetch for this site's own files (its RSS), which a server-rendered page may read in-process. */
-export function siteFetch(url: string, init: RequestInit): Promise<Response> {
-  return currentFetch()(url, init);
 }
 
 /** Calls the API and returns the envelope's `data`; anything but a successful envelope throws an ApiError. */

@@ -24,7 +24,7 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const pad2 = (value: number) => String(value).padStart(2, "0");
 
 /**
- * Document 2 §9's date patterns, in local time: `MMM` (Jan), `d` (day without padding), `yyyy`, `HH` (24-hour),
+ * The app's date patterns, in local time: `MMM` (Jan), `d` (day without padding), `yyyy`, `HH` (24-hour),
  * `mm`, `ss`. Written out instead of Intl because Intl's "en" output puts its own commas and "at" between the parts.
  */
 export function formatDatePattern(value: string | number | Date, pattern: string): string {

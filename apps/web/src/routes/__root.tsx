@@ -3,7 +3,7 @@ import { AppLayout } from "#web/components/layout/AppLayout";
 import { NotFoundPage } from "#web/components/layout/NotFoundPage";
 import { AuthControl, MobileAuthControl } from "#web/features/auth/components/AuthControl";
 import { WalletChooserHost } from "#web/features/auth/components/WalletChooserHost";
-import type { RouterContext } from "#web/router";
+import type { RouterContext } from "#web/lib/router-context";
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { type ActivitypubDistributorConfig, activitypubDistributorConfigSchema } from "@curate/core";
 import { Delete, Tombstone, Update } from "@fedify/vocab";
 import { and, eq, isNull } from "drizzle-orm";
-import type { Database } from "../../db/index.ts";
 import { fediverseActors, fediverseNotes } from "../../db/schema.ts";
 import { followerInboxes, queueActivity } from "../../fediverse/delivery.ts";
 import { createActivity, type Fediverse, noteObject } from "../../fediverse/federation.ts";
@@ -38,15 +37,15 @@ function noteIdOf(key: string): string {
 export function createActivitypubDistributor(
   fediverse: Fediverse,
 ): DistributorPlugin<ActivitypubDistributorConfig> {
-  const db: Database = fediverse.deps.db;
-  const env = fediverse.deps.env;
+  // Read when a step runs, not when the registry is built (building the plugins reads no service).
+  const { deps } = fediverse;
 
   async function assertActor(feedId: string) {
-    const [actor] = await db
+    const [actor] = await deps.db
       .select({ enabled: fediverseActors.enabled })
       .from(fediverseActors)
       .where(and(eq(fediverseActors.feedId, feedId), isNull(fediverseActors.deletedAt)));
-    if (!env.FEDIVERSE.available) {
+    if (!deps.env.FEDIVERSE.available) {
       throw new PluginError("The fediverse is off on this server: its PUBLIC_URL must be an https address.", {
         code: "FEDIVERSE_UNAVAILABLE",
       });
@@ -88,10 +87,10 @@ export function createActivitypubDistributor(
       await assertActor(context.feedId);
       const request = rendered.request as NoteRequest;
       const ctx = fediverse.context();
-      const inboxes = await followerInboxes(db, context.feedId);
+      const inboxes = await followerInboxes(deps.db, context.feedId);
       const replayed = context.replay?.receipt.reference?.id;
       if (rendered.edits && typeof replayed === "string") {
-        const [row] = await db
+        const [row] = await deps.db
           .update(fediverseNotes)
           .set({ content: request.content, url: request.url, updatedAt: new Date() })
           .where(and(eq(fediverseNotes.id, replayed), eq(fediverseNotes.feedId, context.feedId)))
@@ -105,7 +104,7 @@ export function createActivitypubDistributor(
           cc: note.ccId,
           object: note,
         });
-        const queued = await queueActivity(db, context.feedId, update, inboxes);
+        const queued = await queueActivity(deps.db, context.feedId, update, inboxes);
         return {
           noteId: row.id,
           inboxes: queued,
@@ -113,14 +112,14 @@ export function createActivitypubDistributor(
         };
       }
       const id = noteIdOf(context.idempotencyKey ?? `activitypub:${context.jobId}`);
-      await db
+      await deps.db
         .insert(fediverseNotes)
         .values({ id, feedId: context.feedId, content: request.content, url: request.url })
         .onConflictDoNothing();
-      const [row] = await db.select().from(fediverseNotes).where(eq(fediverseNotes.id, id));
+      const [row] = await deps.db.select().from(fediverseNotes).where(eq(fediverseNotes.id, id));
       const note = noteObject(ctx, context.feedId, row);
       const queued = await queueActivity(
-        db,
+        deps.db,
         context.feedId,
         createActivity(ctx, context.feedId, note),
         inboxes,
@@ -134,7 +133,7 @@ export function createActivitypubDistributor(
     async retract(receipt, _config, context) {
       const id = receipt.reference?.id;
       if (typeof id !== "string") return { retracted: false, reason: "The note's id was not recorded." };
-      const [row] = await db
+      const [row] = await deps.db
         .update(fediverseNotes)
         .set({ deletedAt: new Date() })
         .where(and(eq(fediverseNotes.id, id), eq(fediverseNotes.feedId, context.feedId)))
@@ -150,10 +149,10 @@ export function createActivitypubDistributor(
         object: new Tombstone({ id: noteUri }),
       });
       const queued = await queueActivity(
-        db,
+        deps.db,
         context.feedId,
         activity,
-        await followerInboxes(db, context.feedId),
+        await followerInboxes(deps.db, context.feedId),
       );
       return { retracted: true, inboxes: queued };
     },

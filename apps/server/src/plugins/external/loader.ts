@@ -3,6 +3,7 @@ import { entryPointRefusal } from "@curate/core";
 import { z } from "zod";
 import { outboundFetch } from "../../clients/outbound.ts";
 import type { Database } from "../../db/index.ts";
+import { readBodyUpTo } from "../../http/bounded-body.ts";
 import { configProblems } from "../json-schema.ts";
 import { findPluginByName } from "../registry-service.ts";
 import { type Plugin, PluginError } from "../types.ts";
@@ -73,21 +74,9 @@ function hostnameOf(entry: string): string {
 }
 
 async function readCapped(response: Response, max: number): Promise<string> {
-  const reader = response.body?.getReader();
-  if (!reader) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw new Error(`the answer is larger than ${max} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
+  const bytes = await readBodyUpTo(response, max);
+  if (!bytes) throw new Error(`the answer is larger than ${max} bytes`);
+  return bytes.toString("utf8");
 }
 
 /** The plugin's door outward: only hosts its config names, public addresses only, bounded in count and size. */

@@ -1,13 +1,13 @@
-import type { LinkedAccount } from "@curate/core";
+import {
+  type CrosspostConnectedAccount,
+  crosspostConnectedAccountSchema,
+  type LinkedAccount,
+} from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
 /** One account the NEAR account connected on Crosspost (its `data.accounts` entries). */
-export interface ConnectedAccount {
-  platform: string;
-  userId: string;
-  profile?: { username?: string; profileImageUrl?: string | null } | null;
-}
+export type ConnectedAccount = CrosspostConnectedAccount;
 
 /** Crosspost refused the NEAR account it knows: it has to authenticate (connect) again. */
 export class CrosspostAuthError extends Error {
@@ -58,7 +58,7 @@ export async function fetchConnectedAccounts(
   if (response.status === 401) return [];
   if (response.status === 403) throw new CrosspostAuthError();
   const body = (await response.json().catch(() => null)) as {
-    data?: { accounts?: ConnectedAccount[] };
+    data?: { accounts?: unknown[] };
   } | null;
   if (!response.ok || !Array.isArray(body?.data?.accounts)) {
     throw new CrosspostUnavailableError(
@@ -68,7 +68,11 @@ export async function fetchConnectedAccounts(
         : `is failing (it answered ${response.status})`,
     );
   }
-  return body.data.accounts;
+  // Each entry is read as the server reads it: one that does not fit the shape is left out, never shown half.
+  return body.data.accounts.flatMap((account) => {
+    const parsed = crosspostConnectedAccountSchema.safeParse(account);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 export const connectedAccountsQueryOptions = (crosspostUrl: string, accountId: string) =>

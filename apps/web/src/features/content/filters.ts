@@ -1,7 +1,7 @@
 import { isRssPlatform, type RssPlatform } from "@curate/core";
 import type { RssItem } from "#web/features/feeds/rss";
 
-/** The content tab's filters (document 2 §2), kept in the address so a filtered view can be shared. */
+/** The content tab's filters (platform, category, sort), kept in the address so a filtered view can be shared. */
 export const CONTENT_SORTS = ["newest", "oldest"] as const;
 export type ContentSort = (typeof CONTENT_SORTS)[number];
 

@@ -17,7 +17,7 @@ export interface BasicInformationErrors {
   id?: string;
 }
 
-/** Step 1's rules (document 2 §5). */
+/** Step 1's rules: a name, a description and a valid hashtag before the wizard goes on. */
 export function validateBasicInformation(draft: Pick<FeedDraft, "name" | "description" | "id">) {
   const errors: BasicInformationErrors = {};
   if (draft.name.trim().length < MIN_NAME_LENGTH) errors.name = "Feed name must be at least 3 characters";

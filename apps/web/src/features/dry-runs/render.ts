@@ -5,16 +5,14 @@
  * Text is turned into runs, never into HTML, so a hostile post can only ever show as text.
  */
 
-export type ChannelKind = "telegram" | "discord" | "notion" | "rss" | "email" | "json";
+import { builtinPluginName, DISTRIBUTORS, isDistributorPluginName, type PreviewKind } from "@curate/core";
 
+export type ChannelKind = PreviewKind;
+
+/** How a distributor's request is previewed (its descriptor says); a plugin that is not a built-in shows JSON. */
 export function channelKind(pluginName: string): ChannelKind {
-  const name = pluginName.replace(/^@[\w-]+\//, "");
-  if (name === "telegram") return "telegram";
-  if (name === "discord") return "discord";
-  if (name === "notion") return "notion";
-  if (name === "rss") return "rss";
-  if (name === "email") return "email";
-  return "json";
+  const name = builtinPluginName(pluginName);
+  return isDistributorPluginName(name) ? DISTRIBUTORS[name].previewKind : "json";
 }
 
 /** A run of a message's visible text and how it is formatted. */

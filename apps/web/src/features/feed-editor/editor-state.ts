@@ -15,7 +15,7 @@ import {
 import type { GovernanceForm } from "./governance-form";
 
 /**
- * The edit page's state machine (document 2 §2/§4/§5): one working config, shown either as the form or as JSON
+ * The edit page's state machine: one working config, shown either as the form or as JSON
  * text, kept in sync. Pure, so every transition is tested without React or timers; use-feed-editor.ts runs the
  * debounce, the toasts and the save request around it.
  */

@@ -47,7 +47,7 @@ export interface StepForm {
   config: Entry;
 }
 
-/** A recap (document 2 §3): a scheduled digest of the feed's approvals, with its own steps. */
+/** A recap: a scheduled digest of the feed's approvals, with its own steps. */
 export interface RecapForm {
   /** The stored recap with its other keys, kept when the form writes back. */
   base: Entry;
@@ -440,7 +440,7 @@ export function recapErrors(recaps: RecapForm[]): RecapErrors | undefined {
   return Object.keys(errors).length ? errors : undefined;
 }
 
-/** The edit form's rules (document 2 §5). */
+/** The edit form's rules: what must be filled in, and in which shape, before a save is sent. */
 export function validateForm(form: FeedForm): FormErrors {
   const errors: FormErrors = {};
   if (!form.name.trim()) errors.name = FEED_FORM_MESSAGES.nameRequired;

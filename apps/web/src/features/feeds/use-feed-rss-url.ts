@@ -1,14 +1,13 @@
-import type { Feed } from "@curate/core";
+import { type Feed, feedRssFileUrl, type RssReadSettings } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { appConfigQueryOptions } from "#web/features/config/api";
-import { feedRssFileUrl, type RssSettings } from "./rss";
 
 /** Until the settings arrive, the page's own address stands for the deployment's. */
-export function rssSettingsOf(config: RssSettings | undefined): RssSettings {
+export function rssSettingsOf(config: RssReadSettings | undefined): RssReadSettings {
   return config ?? { publicUrl: window.location.origin, rssHosts: [window.location.host] };
 }
 
-/** The feed's RSS file as the feed page and its content tab read it; null when the feed has no RSS output. */
+/** The feed's RSS file, whose items the feed page and its content tab show; null when the feed has no RSS output. */
 export function useFeedRssUrl(feed: Feed): string | null {
   const { data: appConfig } = useQuery(appConfigQueryOptions());
   return feedRssFileUrl(feed, rssSettingsOf(appConfig));

@@ -1,4 +1,4 @@
-import type { BulkRun, CanModerate, Paged } from "@curate/core";
+import { type BulkRun, type CanModerate, canManageFor, type Paged } from "@curate/core";
 import { queryOptions, useQueries, useQuery } from "@tanstack/react-query";
 import { useCurrentUser } from "#web/features/auth/api";
 import { api } from "#web/lib/api";
@@ -7,7 +7,7 @@ import { useHydrating } from "#web/lib/use-hydrating";
 // Reads only; the decisions live in ./mutations. Route loaders prefetch the can-moderate answer, and whatever a
 // loader imports may end up in the first load of "/", which must not carry the mutation code.
 
-/** Document 1 §9: the can-moderate answer is cached for 5 minutes. */
+/** Whether one may moderate changes rarely: the answer is kept for 5 minutes. */
 export const CAN_MODERATE_CACHE_MS = 5 * 60_000;
 
 export const moderationKeys = {
@@ -93,13 +93,10 @@ export function useModeratesAnyOf(feedIds: readonly string[]): ModeratorAccess {
   return answers.some((answer) => answer.status === "pending") ? "checking" : "denied";
 }
 
-/** Document 1 §6: moderation controls only for a signed-in user whose can-moderate check for the feed passes. */
+/** Moderation controls only for a signed-in user whose can-moderate check for the feed passes. */
 export function useCanModerate(feedId: string): boolean {
   return useModeratorAccess(feedId) === "granted";
 }
-
-/** Editing a feed is for its creator, its admins and super admins; approvers moderate but do not edit. */
-const EDITOR_REASONS = new Set(["creator", "admin", "super_admin"]);
 
 export type EditorAccess = "checking" | "granted" | "denied";
 
@@ -115,5 +112,6 @@ export function useFeedEditorAccess(feedId: string): EditorAccess {
   if (hydrating || userStatus === "pending") return "checking";
   if (accountId === null) return "denied";
   if (status === "pending") return "checking";
-  return data && EDITOR_REASONS.has(data.reason) ? "granted" : "denied";
+  // Editing a feed is for its creator, its admins and super admins; approvers moderate but do not edit.
+  return data && canManageFor(data.reason) ? "granted" : "denied";
 }

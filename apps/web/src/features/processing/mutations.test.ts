@@ -3,7 +3,7 @@ import { ApiError } from "#web/lib/api";
 import { failureToastText, PROCESSING_TOASTS } from "./mutations";
 
 describe("processing toasts", () => {
-  it("use document 2 §8's texts", () => {
+  it("say the spec's processing toasts", () => {
     expect(Object.values(PROCESSING_TOASTS).map((toast) => toast.done)).toEqual([
       "Job retry triggered successfully.",
       "Step retry triggered successfully.",

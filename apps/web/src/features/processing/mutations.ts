@@ -6,7 +6,7 @@ import { moderationKeys } from "#web/features/moderation/api";
 import { ApiError, api, serverMessage } from "#web/lib/api";
 import { processingKeys } from "./api";
 
-/** Document 2 §8: the processing toasts; an error toast ends with the server's message. */
+/** The processing toasts; an error toast ends with the server's message. */
 export const PROCESSING_TOASTS = {
   retryJob: { done: "Job retry triggered successfully.", failed: "Failed to retry job" },
   retryStep: { done: "Step retry triggered successfully.", failed: "Failed to retry step" },

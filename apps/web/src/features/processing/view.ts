@@ -7,13 +7,13 @@ import type {
 } from "@curate/core";
 import { formatDuration } from "@curate/core";
 
-/** Document 1 §4 and document 2 §4/§9: jobs and steps are asked again every 5000 ms while one is running. */
+/** Jobs and steps are asked again every 5000 ms while one is running, so a run is watched as it goes. */
 export const PROCESSING_POLL_MS = 5000;
 
-/** Document 2 §9: the processing tab previews content by its first 100 characters. */
+/** The processing tab previews content by its first 100 characters. */
 export const CONTENT_PREVIEW_LENGTH = 100;
 
-/** Document 2 §2: the content cut at 100 characters, plus an ellipsis when anything was cut. */
+/** The content cut at 100 characters, plus an ellipsis when anything was cut. */
 export function contentPreview(content: string): string {
   return content.length > CONTENT_PREVIEW_LENGTH ? `${content.slice(0, CONTENT_PREVIEW_LENGTH)}...` : content;
 }
@@ -31,7 +31,7 @@ export function jobsPollInterval(jobs: readonly Pick<ProcessingJob, "status">[] 
 }
 
 /**
- * `refetchInterval` of a job's steps: poll while any step is processing (document 2 §4), and while the job itself
+ * `refetchInterval` of a job's steps: poll while any step is processing, and while the job itself
  * is still waiting or running, whose steps are written as the worker gets to them.
  */
 export function stepsPollInterval(
@@ -68,7 +68,7 @@ export function canRetryStep(step: Pick<ProcessingStep, "status" | "input">): bo
   return finished.includes(step.status) && step.input !== null;
 }
 
-/** How long a finished step took, as document 2 §9 writes durations; null while it has not finished. */
+/** How long a finished step took, in the tab's duration format (ms under a second, else seconds); null while it has not finished. */
 export function stepDuration(step: Pick<ProcessingStep, "startedAt" | "completedAt">): string | null {
   if (!step.startedAt || !step.completedAt) return null;
   const ms = Date.parse(step.completedAt) - Date.parse(step.startedAt);

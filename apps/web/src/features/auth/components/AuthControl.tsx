@@ -27,7 +27,7 @@ function useWalletWatcher() {
   }, [wallet, queryClient]);
 }
 
-/** The header's sign-in, authorize or account control (document 1 §4's three states). */
+/** The header's sign-in, authorize or account control (signed out, signed in but not yet authorized, signed in). */
 export function AuthControl() {
   const { status, accountId, user } = useAuthState();
   useWalletWatcher();

@@ -8,7 +8,7 @@ import { PlatformIcon } from "#web/components/ui/platform-icon";
 import type { RssItem } from "#web/features/feeds/rss";
 import { formatDatePattern } from "#web/lib/format";
 
-/** Document 2 §9: rows are estimated at 150 px and five are kept ready beyond each edge of the screen. */
+/** Rows are estimated at 150 px and five are kept ready beyond each edge of the screen. */
 export const CONTENT_ROW_ESTIMATE = 150;
 export const CONTENT_OVERSCAN = 5;
 

@@ -39,11 +39,11 @@ function FeedRss({ feed, filters, onFiltersChange }: { feed: Feed } & Omit<FeedC
       </Card>
     );
   }
-  return <RssItems url={url} filters={filters} onFiltersChange={onFiltersChange} />;
+  return <RssItems feedId={feed.id} filters={filters} onFiltersChange={onFiltersChange} />;
 }
 
-function RssItems({ url, filters, onFiltersChange }: { url: string } & Omit<FeedContentProps, "feedId">) {
-  const { data, error, status } = useQuery(rssQueryOptions(url));
+function RssItems({ feedId, filters, onFiltersChange }: FeedContentProps) {
+  const { data, error, status } = useQuery(rssQueryOptions(feedId));
   const categories = useMemo(() => categoriesOf(data ?? []), [data]);
   const shown = useMemo(() => filterContent(data ?? [], filters), [data, filters]);
 

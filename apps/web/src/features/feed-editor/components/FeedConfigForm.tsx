@@ -46,7 +46,7 @@ interface FeedConfigFormProps {
 }
 
 /**
- * The sections of the edit form: General, Content Sources, Output Settings, Moderation Settings (document 2 §2),
+ * The sections of the edit form: General, Content Sources, Output Settings, Moderation Settings,
  * Quorum and Trust (issue 32), Acknowledgements (the bot's replies, issue 18) and Recaps (scheduled digests).
  */
 export function FeedConfigForm({

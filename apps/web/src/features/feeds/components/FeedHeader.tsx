@@ -187,7 +187,7 @@ function StreamOverview({ feed, header, topCurators, showRecentContent }: Stream
             </LazyDrawer>
           </div>
         </div>
-        {rssUrl && showRecentContent ? <RecentContentCarousel url={rssUrl} /> : null}
+        {rssUrl && showRecentContent ? <RecentContentCarousel feedId={feed.id} /> : null}
       </div>
       <Card className="hidden p-4 lg:block">
         <h2 className="px-2 pb-2 text-lg font-semibold">{`Top Curators #${feed.id}`}</h2>

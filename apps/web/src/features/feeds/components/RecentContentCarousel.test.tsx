@@ -14,7 +14,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const URL = "https://curate.example/rss/solar/rss.xml";
+const FEED_ID = "solar";
 
 const item = (day: number): RssItem => ({
   title: `Item ${day}`,
@@ -29,16 +29,16 @@ const item = (day: number): RssItem => ({
 
 function renderWith(items: RssItem[], error?: Error) {
   const client = new QueryClient();
-  client.setQueryData(rssKeys.feed(URL), items);
+  client.setQueryData(rssKeys.feed(FEED_ID), items);
   // A refetch that failed: the last items stay in the cache next to the error.
   if (error)
     client
       .getQueryCache()
-      .find({ queryKey: rssKeys.feed(URL) })
+      .find({ queryKey: rssKeys.feed(FEED_ID) })
       ?.setState({ status: "error", error });
   return render(
     <QueryClientProvider client={client}>
-      <RecentContentCarousel url={URL} />
+      <RecentContentCarousel feedId={FEED_ID} />
     </QueryClientProvider>,
   );
 }

@@ -13,13 +13,13 @@ export const CAROUSEL_PAGE_SIZE = 3;
 const formatDate = (value: string | null) => (value ? formatDatePattern(value, "MMM d, yyyy") || null : null);
 
 /** The feed's newest published items, three at a time; not shown at all when the RSS file cannot be read. */
-export function RecentContentCarousel({ url }: { url: string }) {
+export function RecentContentCarousel({ feedId }: { feedId: string }) {
   const { data, isError } = useQuery({
-    ...rssQueryOptions(url),
+    ...rssQueryOptions(feedId),
     select: (items) => newestItems(items, CAROUSEL_ITEMS),
   });
   const [page, setPage] = useState(0);
-  // A failed refetch keeps the last items in the cache; the carousel still steps aside (document 1 §8).
+  // A failed refetch keeps the last items in the cache; the carousel still steps aside, as on any RSS error.
   if (isError || !data || data.length === 0) return null;
 
   const pages = Math.ceil(data.length / CAROUSEL_PAGE_SIZE);

@@ -1,4 +1,4 @@
-import type { Publication, PublicationStatus } from "@curate/core";
+import { type Publication, type PublicationStatus, referenceNoun } from "@curate/core";
 import { ExternalLinkIcon } from "lucide-react";
 import { Badge, type BadgeTone } from "#web/components/ui/badge";
 import { RelativeTime } from "#web/components/ui/relative-time";
@@ -10,18 +10,6 @@ const STATUS: Record<PublicationStatus, { label: string; tone: BadgeTone }> = {
   published: { label: "Published", tone: "green" },
   retracted: { label: "Retracted", tone: "neutral" },
   cannot_retract: { label: "Cannot retract", tone: "amber" },
-};
-
-/** What the channel made, in words, by the reference's kind. */
-const KINDS: Record<string, string> = {
-  "telegram-message": "message",
-  "discord-message": "message",
-  "notion-page": "page",
-  "rss-item": "feed",
-  "supabase-row": "row",
-  "near-transaction": "transaction",
-  crosspost: "post",
-  "webhook-delivery": "delivery",
 };
 
 /** A long id keeps both ends: "a1b2c3d4…e5f6". */
@@ -85,7 +73,7 @@ export function PublicationList({ items, showFeed = false, actions }: Publicatio
                     rel="noreferrer noopener"
                     className="mr-2 inline-flex items-center gap-1 text-accent hover:underline"
                   >
-                    View {KINDS[publication.reference.kind] ?? "publication"}
+                    View {referenceNoun(publication.reference.kind) ?? "publication"}
                     <ExternalLinkIcon className="size-3.5 shrink-0" aria-hidden="true" />
                     <span className="sr-only">(opens in a new tab)</span>
                   </a>

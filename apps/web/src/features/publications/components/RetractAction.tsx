@@ -1,9 +1,12 @@
+import { builtinPluginName, DISTRIBUTOR_ENTRIES, type Feed, recapList } from "@curate/core";
+import { useQuery } from "@tanstack/react-query";
 import { Undo2Icon } from "lucide-react";
 import { useState } from "react";
 import { Button } from "#web/components/ui/button";
 import { Dialog, DialogClose, DialogContent, DialogTrigger } from "#web/components/ui/dialog";
 import { FormField } from "#web/components/ui/form-field";
 import { Textarea } from "#web/components/ui/textarea";
+import { feedQueryOptions } from "#web/features/feeds/api";
 import { useRetractSubmission } from "../mutations";
 
 const NOTE_LIMIT = 2000;
@@ -18,6 +21,23 @@ interface RetractActionProps {
 }
 
 /**
+ * What a retraction does in each channel the feed publishes to (its stream's and its recaps'), as each distributor's
+ * descriptor says; every channel's, while the feed is not known here.
+ */
+export function retractionLines(feed: Pick<Feed, "config"> | undefined): string[] {
+  if (!feed) return DISTRIBUTOR_ENTRIES.map(([, descriptor]) => descriptor.retraction);
+  const outputs = feed.config.outputs;
+  const distributors = [
+    ...(outputs?.stream?.distribute ?? []),
+    ...recapList(outputs?.recap).flatMap((recap) => recap.distribute ?? []),
+  ];
+  const names = new Set(distributors.map((distributor) => builtinPluginName(distributor.plugin)));
+  return DISTRIBUTOR_ENTRIES.filter(([name]) => names.has(name)).map(
+    ([, descriptor]) => descriptor.retraction,
+  );
+}
+
+/**
  * Retract, for a moderator on an approved post: a confirmation with an optional note, then the post becomes
  * rejected and each of its publications is taken back where the channel allows it.
  */
@@ -25,6 +45,8 @@ export function RetractAction({ feedId, submissionId, author, onRetracted }: Ret
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState("");
   const retract = useRetractSubmission(feedId);
+  const { data: feed } = useQuery({ ...feedQueryOptions(feedId), enabled: open });
+  const lines = retractionLines(feed);
 
   const confirm = () => {
     retract.mutate(
@@ -53,11 +75,9 @@ export function RetractAction({ feedId, submissionId, author, onRetracted }: Ret
       >
         <div className="flex flex-col gap-4">
           <ul className="list-disc space-y-1 pl-5 text-sm text-muted">
-            <li>Telegram and Discord messages are deleted, Notion pages archived, Supabase rows deleted.</li>
-            <li>The item leaves the feed's RSS, Atom and JSON feeds.</li>
-            <li>
-              Posts on NEAR Social (on chain) and through Crosspost stay; they are listed as “cannot retract”.
-            </li>
+            {lines.map((line) => (
+              <li key={line}>{line}</li>
+            ))}
           </ul>
           <FormField label="Note (optional, kept in the moderation history)">
             <Textarea

@@ -1,3 +1,4 @@
+import { feedRssFileUrl } from "@curate/core";
 import { createFileRoute } from "@tanstack/react-router";
 import { useMemo } from "react";
 import { appConfigQueryOptions } from "#web/features/config/api";
@@ -9,20 +10,19 @@ import {
   withDefaults,
 } from "#web/features/content/filters";
 import { feedQueryOptions } from "#web/features/feeds/api";
-import { feedRssFileUrl, rssQueryOptions } from "#web/features/feeds/rss";
+import { rssQueryOptions } from "#web/features/feeds/rss";
 
 export const Route = createFileRoute("/feed/$feedId/content")({
   codeSplitGroupings: [["loader", "component"]],
   validateSearch: parseContentSearch,
   loader: ({ context: { queryClient }, params: { feedId } }) => {
-    // A head start on the RSS file; the component reads the same queries and shows their own states.
+    // A head start on the published items; the component reads the same queries and shows their own states.
     void Promise.all([
       queryClient.ensureQueryData(feedQueryOptions(feedId)),
       queryClient.ensureQueryData(appConfigQueryOptions()),
     ])
       .then(([feed, config]) => {
-        const url = feedRssFileUrl(feed, config);
-        if (url) return queryClient.prefetchQuery(rssQueryOptions(url));
+        if (feedRssFileUrl(feed, config)) return queryClient.prefetchQuery(rssQueryOptions(feedId));
       })
       .catch(() => undefined);
   },

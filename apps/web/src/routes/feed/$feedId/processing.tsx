@@ -2,8 +2,8 @@ import { createFileRoute } from "@tanstack/react-router";
 import { currentUserQueryOptions } from "#web/features/auth/api";
 import { canModerateQueryOptions } from "#web/features/moderation/api";
 import { processedSubmissionsQueryOptions } from "#web/features/processing/api";
-import { ProcessingHistory } from "#web/features/processing/components/ProcessingHistory";
 import { validateProcessingSearch } from "#web/features/processing/search";
+import { ProcessingHistory } from "#web/features/processing-history/components/ProcessingHistory";
 
 export const Route = createFileRoute("/feed/$feedId/processing")({
   // The loader travels with the component: both are for this tab only, and the app's entry is what every first

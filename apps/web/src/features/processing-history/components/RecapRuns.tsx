@@ -7,13 +7,13 @@ import { Badge } from "#web/components/ui/badge";
 import { Button } from "#web/components/ui/button";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
+import { recapRunsQueryOptions, recapStatusesQueryOptions } from "#web/features/processing/api";
+import { DateText } from "#web/features/processing/components/DateText";
+import { JobActions } from "#web/features/processing/components/JobActions";
+import { ProcessingStatusPill } from "#web/features/processing/components/ProcessingStatusPill";
+import { useReprocessJob, useRetryJob, useRunRecap } from "#web/features/processing/mutations";
 import { formatJobDate } from "#web/lib/format";
-import { recapRunsQueryOptions, recapStatusesQueryOptions } from "../api";
-import { useReprocessJob, useRetryJob, useRunRecap } from "../mutations";
-import { DateText } from "./DateText";
-import { JobActions } from "./JobActions";
 import { JobSteps } from "./JobSteps";
-import { ProcessingStatusPill } from "./ProcessingStatusPill";
 import { JobIdentity } from "./SubmissionJobs";
 
 const RUN_COLUMNS = 6;

@@ -7,12 +7,12 @@ import { Dialog, DialogContent } from "#web/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "#web/components/ui/tabs";
 import { Textarea } from "#web/components/ui/textarea";
 import { ReplayDryRun } from "#web/features/dry-runs/components/ReplayDryRun";
+import { ProcessingStatusPill } from "#web/features/processing/components/ProcessingStatusPill";
+import { useReprocessJob, useRetryStep, useTweakStep } from "#web/features/processing/mutations";
+import { checkInputText, prettyJson } from "#web/features/processing/view";
 import { cn } from "#web/lib/cn";
-import { useReprocessJob, useRetryStep, useTweakStep } from "../mutations";
-import { checkInputText, prettyJson } from "../view";
-import { ProcessingStatusPill } from "./ProcessingStatusPill";
 
-// Document 2 §2/§9: the output and config panes are 300 px high and scroll.
+// The output and config panes are 300 px high and scroll, so a long output never pushes the actions away.
 const PANE_HEIGHT = "h-[300px]";
 
 interface StepDetailDialogProps {

@@ -9,13 +9,13 @@ import { SectionHeader } from "#web/components/ui/section-header";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
 import { useModeratorAccess } from "#web/features/moderation/api";
+import { processedSubmissionsQueryOptions, processingKeys } from "#web/features/processing/api";
+import { PausedChannelsAlert } from "#web/features/processing/components/PausedChannelsAlert";
+import { ProcessingStatusPill } from "#web/features/processing/components/ProcessingStatusPill";
+import type { ProcessingSearch } from "#web/features/processing/search";
+import { contentPreview } from "#web/features/processing/view";
 import { StatusPill } from "#web/features/submissions/components/StatusPill";
 import { formatCount, formatJobDate } from "#web/lib/format";
-import { processedSubmissionsQueryOptions, processingKeys } from "../api";
-import type { ProcessingSearch } from "../search";
-import { contentPreview } from "../view";
-import { PausedChannelsAlert } from "./PausedChannelsAlert";
-import { ProcessingStatusPill } from "./ProcessingStatusPill";
 import { RecapRuns } from "./RecapRuns";
 import { SubmissionJobs } from "./SubmissionJobs";
 
@@ -28,7 +28,7 @@ interface ProcessingHistoryProps {
   onClearFailures: () => void;
 }
 
-/** Document 2 §2: the processing tab, for the feed's moderators only. */
+/** The processing tab, for the feed's moderators only. */
 export function ProcessingHistory({ feedId, search, onClearFailures }: ProcessingHistoryProps) {
   const access = useModeratorAccess(feedId);
 

@@ -12,13 +12,13 @@ import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
+import { jobStepsQueryOptions } from "#web/features/processing/api";
+import { DateText } from "#web/features/processing/components/DateText";
+import { ProcessingStatusPill } from "#web/features/processing/components/ProcessingStatusPill";
+import { useRetryStep } from "#web/features/processing/mutations";
+import { canRetryStep, stepDuration } from "#web/features/processing/view";
 import { JobPublications } from "#web/features/publications/components/JobPublications";
 import { formatStepTime } from "#web/lib/format";
-import { jobStepsQueryOptions } from "../api";
-import { useRetryStep } from "../mutations";
-import { canRetryStep, stepDuration } from "../view";
-import { DateText } from "./DateText";
-import { ProcessingStatusPill } from "./ProcessingStatusPill";
 import { StepDetailDialog } from "./StepDetailDialog";
 
 const TYPE_LABELS: Record<ProcessingStepType, string> = {

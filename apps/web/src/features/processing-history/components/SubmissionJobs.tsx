@@ -5,14 +5,14 @@ import { Fragment, lazy, type ReactNode, Suspense, useState } from "react";
 import { Alert } from "#web/components/ui/alert";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "#web/components/ui/table";
+import { submissionJobsQueryOptions } from "#web/features/processing/api";
+import { DateText } from "#web/features/processing/components/DateText";
+import { JobActions } from "#web/features/processing/components/JobActions";
+import { ProcessingStatusPill } from "#web/features/processing/components/ProcessingStatusPill";
+import { useReprocessJob, useRetryJob } from "#web/features/processing/mutations";
+import { retryBlockedId } from "#web/features/processing/view";
 import { formatJobDate } from "#web/lib/format";
-import { submissionJobsQueryOptions } from "../api";
-import { useReprocessJob, useRetryJob } from "../mutations";
-import { retryBlockedId } from "../view";
-import { DateText } from "./DateText";
-import { JobActions } from "./JobActions";
 import { JobSteps } from "./JobSteps";
-import { ProcessingStatusPill } from "./ProcessingStatusPill";
 
 // Reprocess as a dry run first: its dialog (diffs, channel views) loads when it is first opened.
 const ReprocessPreviewDialog = lazy(() => import("#web/features/dry-runs/components/ReprocessPreviewDialog"));
