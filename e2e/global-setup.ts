@@ -114,6 +114,10 @@ async function startStack(port: number) {
       // The email journey reads its mails from the development catch-all (GET /api/test/mails), delivered each second.
       EMAIL_DEV_CATCHALL: "true",
       EMAIL_TICK_MS: "1000",
+      // The fediverse journey follows a feed from a reader served by the test on this machine (http, loopback),
+      // and waits for its Accept, delivered each second.
+      FEDIVERSE_ALLOW_LOOPBACK: "true",
+      FEDIVERSE_TICK_MS: "1000",
       // Public pages render on the server unless their data is later than this; the journeys that check the
       // server-rendered first paint need it rendered on a busy machine too (the fallback has its own API test).
       SSR_TIMEOUT_MS: "10000",

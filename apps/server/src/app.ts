@@ -14,6 +14,9 @@ import { SESSION_COOKIE } from "./auth/sessions.ts";
 import type { AppBindings, AppDeps } from "./context.ts";
 import { EMAIL_EVENTS_PATH, EMAIL_ONE_CLICK_PATH, emailRoutes } from "./email/routes.ts";
 import { AppError, toAppError } from "./errors.ts";
+import { createFediverse } from "./fediverse/federation.ts";
+import { fediverseMiddleware } from "./fediverse/http.ts";
+import { fediverseRoutes } from "./fediverse/routes.ts";
 import { reservedFeedWrites } from "./feeds/reserved.ts";
 import { feedRoutes } from "./feeds/routes.ts";
 import { feedSecretRoutes } from "./feeds/secret-routes.ts";
@@ -175,6 +178,7 @@ export function createApp(options: AppOptions) {
     pluginRoutes,
     operationsRoutes,
     emailRoutes,
+    fediverseRoutes,
   ]) {
     api.route("/", routes(deps));
   }
@@ -213,6 +217,9 @@ export function createApp(options: AppOptions) {
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
   app.route("/rss", rssRoutes(deps));
   app.route("/", logKeyRoutes(deps));
+  const fediverse = createFediverse({ db: deps.database.db, env: deps.env, logger });
+  app.use("/.well-known/webfinger", fediverseMiddleware(fediverse));
+  app.use("/ap/*", fediverseMiddleware(fediverse));
   const webDist = deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   app.get(
     "*",

@@ -73,7 +73,8 @@ export async function serveApp(
   const worker = options.worker
     ? await startWorker({ database, env, intake, logger, telemetry, ...options.worker })
     : null;
-  const server = serve({ fetch: options.fetch?.(app) ?? app.fetch, port: 0, hostname: "127.0.0.1" });
+  // Port 0 (any free one) unless the test chose one: a server whose PUBLIC_URL names its own port (federation).
+  const server = serve({ fetch: options.fetch?.(app) ?? app.fetch, port: env.PORT, hostname: "127.0.0.1" });
   prepareNodeServer(server);
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   return {

@@ -53,6 +53,7 @@ import { Route as ProfileSettingsPreferencesRouteImport } from './routes/profile
 import { Route as FeedFeedIdSettingsIndexRouteImport } from './routes/feed/$feedId/settings/index'
 import { Route as FeedFeedIdSettingsConnectedRouteImport } from './routes/feed/$feedId/settings/connected'
 import { Route as FeedFeedIdSettingsEmailRouteImport } from './routes/feed/$feedId/settings/email'
+import { Route as FeedFeedIdSettingsFediverseRouteImport } from './routes/feed/$feedId/settings/fediverse'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -279,6 +280,12 @@ const FeedFeedIdSettingsEmailRoute = FeedFeedIdSettingsEmailRouteImport.update({
   path: '/email',
   getParentRoute: () => FeedFeedIdSettingsRouteRoute,
 } as any)
+const FeedFeedIdSettingsFediverseRoute =
+  FeedFeedIdSettingsFediverseRouteImport.update({
+    id: '/fediverse',
+    path: '/fediverse',
+    getParentRoute: () => FeedFeedIdSettingsRouteRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -324,6 +331,7 @@ export interface FileRoutesByFullPath {
   '/profile/settings/': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
   '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
+  '/feed/$feedId/settings/fediverse': typeof FeedFeedIdSettingsFediverseRoute
   '/feed/$feedId/settings/': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRoutesByTo {
@@ -365,6 +373,7 @@ export interface FileRoutesByTo {
   '/profile/settings': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
   '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
+  '/feed/$feedId/settings/fediverse': typeof FeedFeedIdSettingsFediverseRoute
   '/feed/$feedId/settings': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRoutesById {
@@ -412,6 +421,7 @@ export interface FileRoutesById {
   '/profile/settings/': typeof ProfileSettingsIndexRoute
   '/feed/$feedId/settings/connected': typeof FeedFeedIdSettingsConnectedRoute
   '/feed/$feedId/settings/email': typeof FeedFeedIdSettingsEmailRoute
+  '/feed/$feedId/settings/fediverse': typeof FeedFeedIdSettingsFediverseRoute
   '/feed/$feedId/settings/': typeof FeedFeedIdSettingsIndexRoute
 }
 export interface FileRouteTypes {
@@ -460,6 +470,7 @@ export interface FileRouteTypes {
     | '/profile/settings/'
     | '/feed/$feedId/settings/connected'
     | '/feed/$feedId/settings/email'
+    | '/feed/$feedId/settings/fediverse'
     | '/feed/$feedId/settings/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -501,6 +512,7 @@ export interface FileRouteTypes {
     | '/profile/settings'
     | '/feed/$feedId/settings/connected'
     | '/feed/$feedId/settings/email'
+    | '/feed/$feedId/settings/fediverse'
     | '/feed/$feedId/settings'
   id:
     | '__root__'
@@ -547,6 +559,7 @@ export interface FileRouteTypes {
     | '/profile/settings/'
     | '/feed/$feedId/settings/connected'
     | '/feed/$feedId/settings/email'
+    | '/feed/$feedId/settings/fediverse'
     | '/feed/$feedId/settings/'
   fileRoutesById: FileRoutesById
 }
@@ -880,6 +893,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof FeedFeedIdSettingsEmailRouteImport
       parentRoute: typeof FeedFeedIdSettingsRouteRoute
     }
+    '/feed/$feedId/settings/fediverse': {
+      id: '/feed/$feedId/settings/fediverse'
+      path: '/fediverse'
+      fullPath: '/feed/$feedId/settings/fediverse'
+      preLoaderRoute: typeof FeedFeedIdSettingsFediverseRouteImport
+      parentRoute: typeof FeedFeedIdSettingsRouteRoute
+    }
   }
 }
 
@@ -941,6 +961,7 @@ const CreateFeedRouteRouteWithChildren = CreateFeedRouteRoute._addFileChildren(
 interface FeedFeedIdSettingsRouteRouteChildren {
   FeedFeedIdSettingsConnectedRoute: typeof FeedFeedIdSettingsConnectedRoute
   FeedFeedIdSettingsEmailRoute: typeof FeedFeedIdSettingsEmailRoute
+  FeedFeedIdSettingsFediverseRoute: typeof FeedFeedIdSettingsFediverseRoute
   FeedFeedIdSettingsIndexRoute: typeof FeedFeedIdSettingsIndexRoute
 }
 
@@ -948,6 +969,7 @@ const FeedFeedIdSettingsRouteRouteChildren: FeedFeedIdSettingsRouteRouteChildren
   {
     FeedFeedIdSettingsConnectedRoute: FeedFeedIdSettingsConnectedRoute,
     FeedFeedIdSettingsEmailRoute: FeedFeedIdSettingsEmailRoute,
+    FeedFeedIdSettingsFediverseRoute: FeedFeedIdSettingsFediverseRoute,
     FeedFeedIdSettingsIndexRoute: FeedFeedIdSettingsIndexRoute,
   }
 

@@ -255,6 +255,16 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     retraction: "Emails not sent yet are cancelled; those already sent stay.",
     credentials: [],
   },
+  activitypub: {
+    label: "Fediverse",
+    link: () => null,
+    // The feed's own actor and its followers: one audience.
+    branchTarget: () => [],
+    previewKind: "json",
+    references: { "activitypub-note": "post" },
+    retraction: "Fediverse posts are deleted: followers' servers are sent a Delete.",
+    credentials: [],
+  },
 };
 
 /** Every built-in distributor's descriptor, in the table's order. */

@@ -17,6 +17,7 @@ export * from "./email-rules.ts";
 export * from "./encoding.ts";
 export * from "./envelope.ts";
 export * from "./explore.ts";
+export * from "./fediverse.ts";
 export * from "./feed-draft.ts";
 export * from "./feed-rules.ts";
 export * from "./feed-secrets.ts";

@@ -347,6 +347,15 @@ export const emailDistributorConfigSchema = z.object({
 export type EmailDistributorConfig = z.infer<typeof emailDistributorConfigSchema>;
 
 /**
+ * The feed's fediverse actor (issue 35): each approved item becomes a note its followers receive. The actor is
+ * turned on in the feed's settings; the config only chooses whether the curator is credited.
+ */
+export const activitypubDistributorConfigSchema = z.object({
+  creditCurator: z.boolean().default(true),
+});
+export type ActivitypubDistributorConfig = z.infer<typeof activitypubDistributorConfigSchema>;
+
+/**
  * Config schemas by built-in short name; plugins without one here accept any object. Every built-in distributor has
  * one (a new distributor without its schema does not compile).
  */
@@ -363,6 +372,7 @@ export const BUILTIN_CONFIG_SCHEMAS: Partial<Record<string, z.ZodType>> = {
   crosspost: crosspostDistributorConfigSchema,
   webhook: webhookDistributorConfigSchema,
   email: emailDistributorConfigSchema,
+  activitypub: activitypubDistributorConfigSchema,
 } satisfies { [Name in DistributorPluginName]: z.ZodType } & Record<string, z.ZodType>;
 
 export interface PlaceholderUse {

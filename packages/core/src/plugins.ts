@@ -30,6 +30,7 @@ export const BUILTIN_PLUGINS = [
   { name: "crosspost", type: "distributor", label: "Crosspost" },
   { name: "webhook", type: "distributor", label: "Webhook" },
   { name: "email", type: "distributor", label: "Email newsletter" },
+  { name: "activitypub", type: "distributor", label: "Fediverse (ActivityPub)" },
   {
     name: "x-source",
     type: "source",

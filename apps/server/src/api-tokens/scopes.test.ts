@@ -69,6 +69,7 @@ const NOT_PLAIN_READS: Record<string, RouteScope> = {
   "POST /email/events": "session",
   "GET /feeds/{feedId}/email/export": "session",
   "POST /feeds/{feedId}/email/test": "manage",
+  "PUT /feeds/{feedId}/fediverse": "manage",
   "POST /feeds/{feedId}/approver-offers/{personKey}/confirm": "manage",
   "POST /feeds/{feedId}/approver-offers/{personKey}/decline": "manage",
 };

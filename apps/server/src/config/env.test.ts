@@ -154,4 +154,26 @@ describe("loadEnv", () => {
     expect(loadEnv(production).MAIL).toEqual({ kind: "off" });
     expect(() => loadEnv({ ...production, EMAIL_DEV_CATCHALL: "true" })).toThrow(/EMAIL_DEV_CATCHALL/);
   });
+
+  it("offers the fediverse only with an https PUBLIC_URL; the loopback allowance fails closed in production", () => {
+    const production = {
+      NODE_ENV: "production",
+      SESSION_SECRET: "s".repeat(40),
+      LOG_SIGNING_KEY: "ab".repeat(32),
+      DATA_DIR: dataDir(),
+    };
+    expect(loadEnv({ ...production, PUBLIC_URL: "https://curate.example" }).FEDIVERSE).toEqual({
+      available: true,
+      allowedHosts: [],
+    });
+    expect(loadEnv({ ...production, PUBLIC_URL: "http://curate.example" }).FEDIVERSE.available).toBe(false);
+    expect(() => loadEnv({ ...production, FEDIVERSE_ALLOW_LOOPBACK: "true" })).toThrow(
+      /FEDIVERSE_ALLOW_LOOPBACK/,
+    );
+    expect(loadEnv({ DATA_DIR: dataDir() }).FEDIVERSE).toEqual({ available: false, allowedHosts: [] });
+    expect(loadEnv({ DATA_DIR: dataDir(), FEDIVERSE_ALLOW_LOOPBACK: "true" }).FEDIVERSE).toEqual({
+      available: true,
+      allowedHosts: ["127.0.0.1", "localhost", "::1"],
+    });
+  });
 });

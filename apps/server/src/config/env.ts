@@ -272,6 +272,15 @@ const envSchema = z.object({
    * instead of sent. On by default in development; refused in production.
    */
   EMAIL_DEV_CATCHALL: booleanFlag.optional(),
+  /**
+   * Development and tests only (refused in production): the fediverse is offered with an http PUBLIC_URL, and its
+   * requests may reach loopback servers (127.0.0.1, localhost): two local instances federating.
+   */
+  FEDIVERSE_ALLOW_LOOPBACK: booleanFlag.optional(),
+  /** How often workers look for fediverse deliveries that are due. */
+  FEDIVERSE_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  /** Deliveries of one activity to one inbox, before it is given up (exponential backoff between them). */
+  FEDIVERSE_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(8),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
   WEB_DIST_DIR: z.string().optional(),
   /** The web app's server-rendering entry (default: dist-server/entry-server.js beside the web build). */
@@ -282,7 +291,16 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+export interface FediverseSetting {
+  /** Feeds may opt in: PUBLIC_URL is https (or the development loopback allowance is on). */
+  available: boolean;
+  /** Non-public hosts the fediverse's requests may reach (only the loopback allowance names any). */
+  allowedHosts: readonly string[];
+}
+
 export interface AppEnv extends Env {
+  /** The fediverse setting derived from PUBLIC_URL and FEDIVERSE_ALLOW_LOOPBACK. */
+  FEDIVERSE: FediverseSetting;
   /** The address the server binds: every interface in production, this machine only otherwise. */
   HOST: string;
   /**
@@ -395,6 +413,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
       "Invalid environment:\n  EMAIL_DEV_CATCHALL: the development mail catch-all never runs in production (set SMTP_URL)",
     );
   }
+  if (production && env.FEDIVERSE_ALLOW_LOOPBACK) {
+    throw new EnvError(
+      "Invalid environment:\n  FEDIVERSE_ALLOW_LOOPBACK: federating over http and with loopback servers never runs in production",
+    );
+  }
   if (production && env.ENABLE_TEST_ROUTES) {
     throw new EnvError("Invalid environment:\n  ENABLE_TEST_ROUTES: test routes never run in production");
   }
@@ -432,10 +455,25 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
       previous: env.SECRETS_KEY_PREVIOUS.map((key) => secretsKey(key, "SECRETS_KEY_PREVIOUS")),
     },
     MAIL: mailSetting(env, dataDir),
+    FEDIVERSE: fediverseSetting(env, publicUrl),
     EMAIL_FROM: env.EMAIL_FROM ?? `Curate <no-reply@${new URL(publicUrl).hostname}>`,
     LOG_SIGNING_SEED: env.LOG_SIGNING_KEY
       ? secretsKey(env.LOG_SIGNING_KEY, "LOG_SIGNING_KEY")
       : Buffer.from(generatedSecret(dataDir, "log-signing-key"), "hex"),
+  };
+}
+
+/**
+ * Whether feeds may be fediverse actors (decision 0037): only with an https PUBLIC_URL, since remote servers check
+ * the actor's ids against the address they fetch; the loopback allowance (never in production) also lets its
+ * requests reach this machine.
+ */
+function fediverseSetting(env: Env, publicUrl: string): FediverseSetting {
+  const loopback = env.NODE_ENV !== "production" && env.FEDIVERSE_ALLOW_LOOPBACK === true;
+  const https = new URL(publicUrl).protocol === "https:";
+  return {
+    available: https || loopback,
+    allowedHosts: loopback ? ["127.0.0.1", "localhost", "::1"] : [],
   };
 }
 

@@ -1483,3 +1483,96 @@ export const approverOffers = pgTable(
     index("approver_offers_feed_idx").on(t.feedId, t.status),
   ],
 );
+
+/**
+ * Feeds followable from the fediverse (issue 35, decision 0037): one row per feed that was ever an ActivityPub actor.
+ * Deliberately not tied to `feeds` by a cascading key: when the feed is deleted the row stays as a tombstone
+ * (`deletedAt`), so the actor id answers 410 and a new feed with the same id cannot take over its followers.
+ */
+export const fediverseActors = pgTable("fediverse_actors", {
+  feedId: text("feed_id").primaryKey(),
+  enabled: boolean("enabled").notNull().default(true),
+  /** The actor's RSA key pair as JWKs (HTTP Signatures), made when the feed first opts in. */
+  publicKey: jsonb("public_key").$type<Record<string, unknown>>().notNull(),
+  privateKey: jsonb("private_key").$type<Record<string, unknown>>().notNull(),
+  deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** Remote actors following a feed's actor, with where to deliver to them (their shared inbox when they have one). */
+export const fediverseFollowers = pgTable(
+  "fediverse_followers",
+  {
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => fediverseActors.feedId, { onDelete: "cascade" }),
+    actorUri: text("actor_uri").notNull(),
+    inbox: text("inbox").notNull(),
+    sharedInbox: text("shared_inbox"),
+    /** The Follow activity's id, which an Undo names. */
+    followId: text("follow_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.feedId, t.actorUri] }),
+    index("fediverse_followers_created_idx").on(t.feedId, t.createdAt),
+  ],
+);
+
+/** What a feed's actor published: one Note per publication (the ledger's reference), its outbox. */
+export const fediverseNotes = pgTable(
+  "fediverse_notes",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => fediverseActors.feedId, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    url: text("url"),
+    publishedAt: timestamp("published_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }),
+    /** Set by a retraction: the note answers 410 and leaves the outbox. */
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("fediverse_notes_outbox_idx").on(t.feedId, t.publishedAt)],
+);
+
+/**
+ * Signed deliveries waiting for (or done by) the workers' delivery passes: one activity to one inbox, retried with
+ * exponential backoff until it is accepted or its attempts run out.
+ */
+export const fediverseDeliveries = pgTable(
+  "fediverse_deliveries",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id").notNull(),
+    inbox: text("inbox").notNull(),
+    activityId: text("activity_id").notNull(),
+    activity: jsonb("activity").$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: ["pending", "sent", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** The inbox's status and a short reason from the last failed attempt. */
+    error: text("error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("fediverse_deliveries_once_idx").on(t.activityId, t.inbox),
+    index("fediverse_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+  ],
+);
+
+/** Fedify's key-value store (its key and document caches, inbox idempotency), kept on the project's database. */
+export const fediverseKv = pgTable(
+  "fediverse_kv",
+  {
+    key: text("key").primaryKey(),
+    value: jsonb("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("fediverse_kv_expires_idx").on(t.expiresAt)],
+);

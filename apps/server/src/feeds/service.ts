@@ -20,6 +20,7 @@ import type { Database } from "../db/index.ts";
 import { feeds, submissions } from "../db/schema.ts";
 import { containsPattern, queryRows } from "../db/sql.ts";
 import { AppError } from "../errors.ts";
+import { retireFediverseActor } from "../fediverse/service.ts";
 import { reevaluatePins } from "../governance/trust.ts";
 import { xSearchWaitOf } from "../intake/x-budget-store.ts";
 import { moderationChanges } from "../moderation-log/config-changes.ts";
@@ -425,6 +426,8 @@ export async function deleteFeed(db: Database, env: AppEnv, user: User, feedId: 
         and not exists (select 1 from submission_feeds o where o.submission_id = sf.submission_id and o.feed_id <> ${id})`,
     );
     await tx.delete(feeds).where(eq(feeds.id, id));
+    // Its fediverse actor stays a tombstone (410) so the id's followers are not inherited (decision 0037).
+    await retireFediverseActor(tx, id);
     if (orphans.length) {
       await tx.delete(submissions).where(
         inArray(

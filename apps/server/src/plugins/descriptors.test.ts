@@ -1,6 +1,7 @@
 import { BUILTIN_CONFIG_SCHEMAS, DISTRIBUTORS, referenceNoun } from "@curate/core";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../db/index.ts";
+import type { Fediverse } from "../fediverse/federation.ts";
 import { builtinPlugins } from "./registry.ts";
 
 // Building the plugins reads no settings' services: nothing here is called.
@@ -17,6 +18,7 @@ const plugins = builtinPlugins({
   crosspostApiUrl: "https://crosspost.example",
   privateHostsAllowed: [],
   mail: { kind: "off" },
+  fediverse: {} as Fediverse,
 });
 
 describe("the distributor descriptors", () => {

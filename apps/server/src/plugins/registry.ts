@@ -1,7 +1,9 @@
 import { canonicalPluginName, type DistributorPluginName, findBuiltinPlugin } from "@curate/core";
 import type { MailSetting } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
+import type { Fediverse } from "../fediverse/federation.ts";
 import { consumeLimit } from "../limits/service.ts";
+import { createActivitypubDistributor } from "./distributors/activitypub.ts";
 import { createCrosspostDistributor } from "./distributors/crosspost.ts";
 import { createDiscordDistributor } from "./distributors/discord.ts";
 import { createEmailDistributor } from "./distributors/email.ts";
@@ -36,6 +38,8 @@ export interface BuiltinSettings {
   privateHostsAllowed: readonly string[];
   /** Where newsletters go (SMTP_URL, the development catch-all, or nowhere). */
   mail: MailSetting;
+  /** The feeds' ActivityPub actors (the fediverse distributor builds its ids and activities with it). */
+  fediverse: Fediverse;
 }
 
 /**
@@ -62,6 +66,7 @@ function builtinDistributors(settings: BuiltinSettings): {
     crosspost: createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
     webhook: createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
     email: createEmailDistributor({ db: settings.db, publicUrl: settings.publicUrl, mail: settings.mail }),
+    activitypub: createActivitypubDistributor(settings.fediverse),
   };
 }
 

@@ -6,6 +6,10 @@ import type { AppEnv } from "../config/env.ts";
 import type { DatabaseHandle } from "../db/index.ts";
 import { type DeliveryPass, deliverPending } from "../email/delivery.ts";
 import { createMailer } from "../email/mailer.ts";
+import { deliverDue, type FediverseDeliveryPass, pruneDeliveries } from "../fediverse/delivery.ts";
+import { createFediverse } from "../fediverse/federation.ts";
+import { sweepExpiredKv } from "../fediverse/kv.ts";
+import { sendActorDeletes } from "../fediverse/service.ts";
 import { feedSecretValues } from "../feeds/secret-store.ts";
 import { reevaluateStandings } from "../governance/trust.ts";
 import type { Intake } from "../intake/runtime.ts";
@@ -62,6 +66,8 @@ export interface WorkerHost {
   runRemindersNow(): Promise<ReminderPass>;
   /** One email delivery pass now (a batch of each feed with waiting mails), as the scheduled one does. */
   runEmailDeliveryNow(): Promise<DeliveryPass>;
+  /** One fediverse pass now (retired actors' Deletes queued, then the deliveries that are due), as the scheduled one does. */
+  runFediverseDeliveryNow(): Promise<FediverseDeliveryPass>;
   stop(): Promise<void>;
 }
 
@@ -96,6 +102,9 @@ const MEDIANS_QUEUE = "curate-reputation-medians";
 const REMINDERS_QUEUE = "curate-queue-reminders";
 const BACKFILL_QUEUE = "curate-reputation-backfill";
 const EMAIL_QUEUE = "curate-email-delivery";
+const FEDIVERSE_QUEUE = "curate-fediverse-delivery";
+/** Finished fediverse deliveries are kept this long (the settings page counts the failed ones). */
+const FEDIVERSE_DELIVERIES_KEPT_MS = 7 * 24 * 60 * 60_000;
 const TRUST_QUEUE = "curate-trust-standing";
 /** How often a worker asks for the backfill while it is not done (a pass after it is done reads one row). */
 const BACKFILL_INTERVAL_MS = 60_000;
@@ -124,6 +133,7 @@ export function runnerDeps(options: WorkerOptions): RunnerDeps {
       crosspostApiUrl: env.CROSSPOST_API_URL,
       privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
       mail: env.MAIL,
+      fediverse: createFediverse({ db: database.db, env, logger }),
     }),
     ...(options.extraPlugins ?? []),
   ]);
@@ -398,11 +408,36 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
           if (pass.sent + pass.failed + pass.suppressed > 0) logger.info(pass, "email delivery pass");
         });
 
+  // The fediverse (decision 0037): deleted feeds' actors tell their followers, then due deliveries are signed and
+  // sent through the outbound guard; one pass at a time over every worker.
+  const fediverse = createFediverse({ db: database.db, env, logger });
+  const fediversePass = async (): Promise<FediverseDeliveryPass> => {
+    await sendActorDeletes(database.db, fediverse);
+    const pass = await deliverDue({ db: database.db, env, logger, context: fediverse.context });
+    await pruneDeliveries(database.db, new Date(Date.now() - FEDIVERSE_DELIVERIES_KEPT_MS));
+    await sweepExpiredKv(database.db);
+    return pass;
+  };
+  const fediverseTimer = env.FEDIVERSE.available
+    ? await everyInterval(
+        boss,
+        FEDIVERSE_QUEUE,
+        env.FEDIVERSE_TICK_MS,
+        logger,
+        "fediverse delivery",
+        async () => {
+          const pass = await fediversePass();
+          if (pass.sent + pass.failed + pass.retrying > 0) logger.info(pass, "fediverse delivery pass");
+        },
+      )
+    : null;
+
   return {
     boss,
     engine,
     bulkRuns,
     runEmailDeliveryNow: emailPass,
+    runFediverseDeliveryNow: fediversePass,
     runMediansNow: mediansPass,
     runRemindersNow: remindersPass,
     runScheduleNow: () => wakeDueSends(database.db, clock().getTime()),
@@ -422,6 +457,7 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
       stopping = true;
       for (const reputationTimer of reputationTimers) clearInterval(reputationTimer);
       if (emailTimer) clearInterval(emailTimer);
+      if (fediverseTimer) clearInterval(fediverseTimer);
       await heartbeat.stop();
       await bulkRuns.stop();
       await engine.stop();

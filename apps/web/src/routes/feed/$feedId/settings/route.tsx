@@ -30,6 +30,9 @@ function FeedSettingsLayout() {
         <Link to="/feed/$feedId/settings/email" params={{ feedId }} className={settingsButtonClasses}>
           Email
         </Link>
+        <Link to="/feed/$feedId/settings/fediverse" params={{ feedId }} className={settingsButtonClasses}>
+          Fediverse
+        </Link>
       </div>
       <Outlet />
     </div>
