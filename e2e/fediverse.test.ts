@@ -89,6 +89,8 @@ describe("fediverse", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     expect(reader.received.some((activity) => activity instanceof Accept)).toBe(true);
+    // The stream already publishes to the fediverse: no hint to add the distributor.
+    expect(await page.getByText("Publishing", { exact: true }).count()).toBe(0);
     await shoot(page, "fediverse-on");
     expect(pageErrors).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { FEDIVERSE_TEXTS, type FediverseStatus } from "@curate/core";
+import { builtinPluginName, FEDIVERSE_TEXTS, type FediverseStatus } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "#web/components/ui/car
 import { CopyButton } from "#web/components/ui/copy-button";
 import { Skeleton } from "#web/components/ui/skeleton";
 import { toast } from "#web/components/ui/toast";
+import { feedQueryOptions } from "#web/features/feeds/api";
 import { serverMessage } from "#web/lib/api";
 import { fediverseStatusQueryOptions } from "../api";
 import { useSetFediverse } from "../mutations";
@@ -18,6 +19,11 @@ const number = new Intl.NumberFormat("en");
  */
 export function FediversePanel({ feedId }: { feedId: string }) {
   const status = useQuery({ ...fediverseStatusQueryOptions(feedId), refetchInterval: 5000 });
+  const { data: feed } = useQuery(feedQueryOptions(feedId));
+  // The hint to add the distributor is for a stream that does not publish to the fediverse yet.
+  const streamPublishes = feed?.config.outputs?.stream?.distribute?.some(
+    (distributor) => builtinPluginName(distributor.plugin) === "activitypub",
+  );
   if (status.isPending)
     return <Skeleton className="h-48 w-full" aria-label="Loading the fediverse settings" />;
   if (status.isError) {
@@ -44,7 +50,7 @@ export function FediversePanel({ feedId }: { feedId: string }) {
         </CardContent>
       </Card>
       {data.enabled ? <Counts data={data} /> : null}
-      {data.enabled ? (
+      {data.enabled && feed && !streamPublishes ? (
         <Alert variant="info" title="Publishing">
           Add the <code className="font-mono text-xs">@curate/activitypub</code> distributor to the feed's
           stream in the feed editor: each approved item becomes a post with its link, crediting its curator. A
