@@ -7,7 +7,7 @@ import type { DatabaseHandle } from "./db/index.ts";
 import type { ChangeNotifier } from "./http/changes.ts";
 import { createValidatingRouter } from "./http/router.ts";
 import type { LogSelfCheck } from "./operations/log-check.ts";
-import type { RunnerDeps } from "./processing/runner.ts";
+import type { RunnerDeps } from "./processing/shared.ts";
 import type { Telemetry } from "./telemetry/telemetry.ts";
 
 /** What the app is built from; every route module is given these. */

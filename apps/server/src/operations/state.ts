@@ -3,7 +3,7 @@ import type { Database } from "../db/index.ts";
 import { queryRows } from "../db/sql.ts";
 import { xBudgetWindow } from "../intake/x-budget.ts";
 import type { XBudget } from "../intake/x-budget-store.ts";
-import { ACKNOWLEDGE_STEP } from "../processing/acknowledgements.ts";
+import { ACKNOWLEDGE_STEP, stepChannel } from "../processing/shared.ts";
 import { channelLabel, pluginLabel } from "../telemetry/metrics.ts";
 
 /**
@@ -88,18 +88,6 @@ export async function stepRates(db: Database, since: Date): Promise<StepRate[]> 
   return [...rates.values()].sort(
     (a, b) => a.plugin.localeCompare(b.plugin) || a.channel.localeCompare(b.channel),
   );
-}
-
-/** Where a step publishes: its own distributor, its branch's, an acknowledgement's network, or nowhere. */
-export function stepChannel(
-  plugin: string,
-  type: string,
-  branchPlugin: string | null | undefined,
-  network?: string | null,
-): string | null {
-  if (plugin === ACKNOWLEDGE_STEP) return network ?? null;
-  if (type === "distribution" || type === "retraction") return plugin;
-  return branchPlugin ?? null;
 }
 
 export interface WorkerState {

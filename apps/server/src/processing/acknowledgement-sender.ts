@@ -10,7 +10,7 @@ import { XApiClient, XApiError, XBudgetSpent } from "../clients/x-api.ts";
 import type { AppEnv } from "../config/env.ts";
 import { clientBudget, type XBudget } from "../intake/x-budget-store.ts";
 import { PluginError } from "../plugins/types.ts";
-import type { AcknowledgementInput, AcknowledgementSender, SentReply } from "./acknowledgements.ts";
+import type { AcknowledgementInput, AcknowledgementSender, SentReply } from "./shared.ts";
 
 type Env = Pick<
   AppEnv,

@@ -16,7 +16,8 @@ import { PluginError } from "../plugins/types.ts";
 import { currentTraceParent } from "../telemetry/tracing.ts";
 import type { Plan } from "./plan.ts";
 import { markStepRunning } from "./retraction.ts";
-import type { Reservations, RunnerDeps, StepError } from "./runner.ts";
+import type { Reservations, RunnerDeps, StepError } from "./shared.ts";
+import { ACKNOWLEDGE_STEP, type AcknowledgementInput } from "./shared.ts";
 import { toStepError } from "./step-error.ts";
 import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
@@ -27,37 +28,6 @@ type JobRow = typeof processingJobs.$inferSelect;
 
 /** An acknowledgement has no pipeline: its one step is written with the job. */
 const ACKNOWLEDGEMENT_PLAN: Plan = { transforms: [], branches: [], entries: [] };
-
-/** The step's plugin name: what the processing screens show, and the throttle's name for the bots' slots. */
-export const ACKNOWLEDGE_STEP = "acknowledge";
-
-/** What an acknowledgement step is given: where to reply, on which network, and the exact text. */
-export interface AcknowledgementInput {
-  network: AcknowledgementNetwork;
-  kind: AcknowledgementKind;
-  /** The curator's post, as its network names it (an X id, an AT-URI, a status URI, `chat:message`). */
-  replyTo: string;
-  text: string;
-}
-
-/** What a bot answered when its reply was posted. */
-export interface SentReply {
-  id: string;
-  url?: string | null;
-}
-
-/** Posts the bots' replies (processing/acknowledgement-sender.ts). */
-export interface AcknowledgementSender {
-  send(input: AcknowledgementInput, idempotencyKey: string, signal: AbortSignal): Promise<SentReply>;
-}
-
-export interface AcknowledgementSettings {
-  sender: AcknowledgementSender;
-  /** The shortest time between two replies of one network's bot (ACK_MIN_INTERVAL_MS). */
-  minIntervalMs: number;
-  /** Replies one feed may have the bots send an hour (ACKS_PER_FEED_PER_HOUR). */
-  perFeedPerHour: number;
-}
 
 /** One acknowledgement per (submission, feed, kind): replaying mentions or deciding again never replies twice. */
 export function acknowledgementKey(kind: AcknowledgementKind, submissionId: string, feedId: string) {

@@ -13,8 +13,8 @@ import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
 import { dryRunFollowUp, previewSubmission, testFeedConfig } from "./dry-run.ts";
-import type { RunnerDeps } from "./runner.ts";
 import { reprocessFollowUp, retryStepFollowUp, tweakFollowUp } from "./service.ts";
+import type { RunnerDeps } from "./shared.ts";
 
 const errors = {
   400: commonErrors[400],

@@ -19,8 +19,9 @@ import { assertCanManageFeed } from "../feeds/permissions.ts";
 import { consumeLimit } from "../limits/service.ts";
 import { submissionInput } from "./input.ts";
 import { emptyPlanReason, type Plan, planFromConfig } from "./plan.ts";
-import { type RunnerDeps, runProcessingJob } from "./runner.ts";
+import { runProcessingJob } from "./runner.ts";
 import { assertModerates, toProcessingJob, toProcessingStep } from "./service.ts";
+import type { RunnerDeps } from "./shared.ts";
 
 type Env = Pick<AppEnv, "SUPER_ADMIN_ACCOUNTS" | "DRY_RUNS_PER_ACCOUNT_PER_HOUR">;
 type StepRow = typeof processingSteps.$inferSelect;

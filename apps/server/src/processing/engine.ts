@@ -5,7 +5,8 @@ import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/index.ts";
 import { processingJobs } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
-import { type Reservations, type RunnerDeps, type RunResult, runProcessingJob } from "./runner.ts";
+import { runProcessingJob } from "./runner.ts";
+import type { Reservations, RunnerDeps, RunResult } from "./shared.ts";
 
 export const PROCESSING_QUEUE = "curate-processing";
 /** The channel a trigger on processing_jobs notifies when a request is written (migration 0005). */

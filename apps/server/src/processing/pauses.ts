@@ -6,7 +6,7 @@ import { channelPauses, processingJobs } from "../db/schema.ts";
 import { isoUtc, queryRows } from "../db/sql.ts";
 import { CREDENTIALS_REJECTED } from "../plugins/types.ts";
 import type { Plan, PlanEntry } from "./plan.ts";
-import type { StepError } from "./runner.ts";
+import type { StepError } from "./shared.ts";
 
 /** The code of a step held because its channel is paused. */
 export const CHANNEL_PAUSED = "CHANNEL_PAUSED";

@@ -9,7 +9,7 @@ import { PluginError } from "../plugins/types.ts";
 import { markPublication, publicationsByIds } from "../publications/ledger.ts";
 import { currentTraceParent } from "../telemetry/tracing.ts";
 import type { Plan } from "./plan.ts";
-import type { RunnerDeps, StepError } from "./runner.ts";
+import type { RunnerDeps, StepError } from "./shared.ts";
 import { observedStep } from "./step-telemetry.ts";
 import { boundedJson } from "./values.ts";
 

@@ -10,7 +10,6 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
 import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/schema.ts";
-import { stepChannel } from "../operations/state.ts";
 import type { ExternalPlugins } from "../plugins/external/loader.ts";
 import { hydrateSecrets, type SecretSource } from "../plugins/placeholders.ts";
 import type { PluginRegistry } from "../plugins/registry.ts";
@@ -24,7 +23,7 @@ import {
 import { recordPublication } from "../publications/ledger.ts";
 import type { Telemetry } from "../telemetry/telemetry.ts";
 import { SpanKind, withRootSpan } from "../telemetry/tracing.ts";
-import { type AcknowledgementSettings, executeAcknowledgement } from "./acknowledgements.ts";
+import { executeAcknowledgement } from "./acknowledgements.ts";
 import { submissionInput } from "./input.ts";
 import { channelKeyOf, findChannelPause, pauseChannel, pausedStepError } from "./pauses.ts";
 import {
@@ -41,6 +40,8 @@ import { recapPlan } from "./recaps.ts";
 import { livePublication, skippedOutput } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
 import { markScheduledSent, scheduledTurn } from "./schedule.ts";
+import type { Reservations, RunnerDeps, RunResult, StepError } from "./shared.ts";
+import { type AcknowledgementSettings, stepChannel } from "./shared.ts";
 import { toStepError } from "./step-error.ts";
 import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
@@ -48,63 +49,6 @@ import { boundedJson } from "./values.ts";
 
 type StepRow = typeof processingSteps.$inferSelect;
 type JobRow = typeof processingJobs.$inferSelect;
-
-/** What a step error looks like on the step row and in the API. */
-export interface StepError {
-  message: string;
-  code: string;
-  retryable: boolean;
-  /** How long the service asked to wait (rate limits, spent budgets). */
-  retryAfterMs?: number;
-  /** The feed's channel this step is held for (refused credentials, or held while that channel is paused). */
-  channelKey?: string;
-}
-
-export interface RunnerDeps {
-  db: Database;
-  registry: PluginRegistry;
-  /** Registered (third-party) plugins, run isolated; absent, only built-ins run. */
-  externalPlugins?: ExternalPlugins;
-  /** Fills `{{NAME}}` placeholders for a feed: its own secrets first, then the server's. */
-  secretsFor(feedId: string): Promise<SecretSource>;
-  logger: Logger;
-  /** Attempts a job gets before retryable failures count as final. */
-  maxAttempts: number;
-  /** How long one step may run. */
-  stepTimeoutMs: number;
-  /** Branches of one job running at once. */
-  branchConcurrency: number;
-  /** How long a claim holds before another worker may take the job over (a worker that died). */
-  leaseMs: number;
-  /** The bots that reply on the post's network; absent, acknowledgement steps fail saying so. */
-  acknowledgements?: AcknowledgementSettings;
-  /** Where jobs and steps are counted and traced: the composition's telemetry. */
-  telemetry: Telemetry;
-  /**
-   * The share of each channel's own interval between sends that is kept (1, the default: all of it). Below 1 only
-   * in test servers (CHANNEL_PACING_PERCENT), whose fakes have no rate limit to respect.
-   */
-  channelPacing?: number;
-  /** The clock scheduled channels plan and take their slots by (decision 0036): the worker's (tests move it). */
-  scheduleClock?: () => number;
-}
-
-/** Send slots a job holds, by step id: a job waiting for its turn on a channel keeps its place in the line. */
-export type Reservations = Record<string, Reservation>;
-
-export type RunResult =
-  | { kind: "skipped"; reason: "finished" | "held" | "missing" }
-  | { kind: "finished"; status: ProcessingJobStatus; jobKind: string }
-  | {
-      kind: "retry-later";
-      reason: string;
-      attempts: number;
-      retryAfterMs: number;
-      /** Distributions waiting for their channel's turn; such a wait does not use up an attempt. */
-      reservations: Reservations;
-    }
-  /** Back in the outbox until a scheduled channel's slot (decision 0036); `until` is epoch milliseconds. */
-  | { kind: "parked"; until: number };
 
 /**
  * How outputs flow (docs/plugins.md): a transform's output that is an object merges into the running object

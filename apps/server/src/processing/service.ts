@@ -26,7 +26,6 @@ import { countChannelPauses, listChannelPauses, resumeFeedChannels } from "./pau
 import type { Plan, PlanEntry } from "./plan.ts";
 import { createRecapRun, listRecapRuns, listRecapStatuses } from "./recaps.ts";
 import { CANNOT_RETRACT, requestRetraction } from "./retraction.ts";
-import type { StepError } from "./runner.ts";
 import {
   listScheduledChannels,
   listScheduledSends,
@@ -34,6 +33,7 @@ import {
   publishScheduledSendNow,
   removeScheduledSend,
 } from "./schedule.ts";
+import type { StepError } from "./shared.ts";
 
 type JobRow = typeof processingJobs.$inferSelect;
 type StepRow = typeof processingSteps.$inferSelect;

@@ -1,5 +1,5 @@
 import { PluginError } from "../plugins/types.ts";
-import type { StepError } from "./runner.ts";
+import type { StepError } from "./shared.ts";
 
 /** What anything a step threw is recorded as: a plugin's own error as it said, a timeout as retryable. */
 export function toStepError(error: unknown): StepError {

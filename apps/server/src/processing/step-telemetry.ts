@@ -1,7 +1,7 @@
 import type { processingJobs, processingSteps } from "../db/schema.ts";
 import { channelLabel, type Metrics, pluginLabel } from "../telemetry/metrics.ts";
 import { SpanStatusCode, withSpan } from "../telemetry/tracing.ts";
-import type { StepError } from "./runner.ts";
+import type { StepError } from "./shared.ts";
 
 type JobRow = typeof processingJobs.$inferSelect;
 type StepRow = typeof processingSteps.$inferSelect;
