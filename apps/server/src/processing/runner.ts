@@ -7,12 +7,9 @@ import {
   type ProcessingJobStatus,
 } from "@curate/core";
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
 import { feeds, processingJobs, processingSteps, submissionFeeds } from "../db/schema.ts";
-import type { ExternalPlugins } from "../plugins/external/loader.ts";
 import { hydrateSecrets, type SecretSource } from "../plugins/placeholders.ts";
-import type { PluginRegistry } from "../plugins/registry.ts";
 import {
   CREDENTIALS_REJECTED,
   type Plugin,
@@ -21,7 +18,6 @@ import {
   type ReplayOf,
 } from "../plugins/types.ts";
 import { recordPublication } from "../publications/ledger.ts";
-import type { Telemetry } from "../telemetry/telemetry.ts";
 import { SpanKind, withRootSpan } from "../telemetry/tracing.ts";
 import { executeAcknowledgement } from "./acknowledgements.ts";
 import { submissionInput } from "./input.ts";
@@ -41,7 +37,7 @@ import { livePublication, skippedOutput } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
 import { markScheduledSent, scheduledTurn } from "./schedule.ts";
 import type { Reservations, RunnerDeps, RunResult, StepError } from "./shared.ts";
-import { type AcknowledgementSettings, stepChannel } from "./shared.ts";
+import { stepChannel } from "./shared.ts";
 import { toStepError } from "./step-error.ts";
 import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
