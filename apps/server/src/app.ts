@@ -38,6 +38,7 @@ import { operationsRoutes } from "./operations/routes.ts";
 import { pluginRoutes } from "./plugins/routes.ts";
 import { dryRunRoutes } from "./processing/dry-run-routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
+import { runnerDeps } from "./processing/runner-deps.ts";
 import { publicationRoutes } from "./publications/routes.ts";
 import { queueRoutes } from "./queues/routes.ts";
 import { reputationRoutes } from "./reputation/routes.ts";
@@ -48,7 +49,6 @@ import { mountMetrics } from "./telemetry/routes.ts";
 import { uploadRoutes } from "./uploads/routes.ts";
 import { userRoutes } from "./users/routes.ts";
 import { createPageCache, spaHandler, uploadsHandler } from "./web/static.ts";
-import { runnerDeps } from "./worker/host.ts";
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
@@ -72,7 +72,6 @@ export function createApp(options: AppOptions) {
       runnerDeps({
         database: options.database,
         env: options.env,
-        intake: options.intake,
         logger: options.logger,
         telemetry: options.telemetry,
       }),

@@ -17,7 +17,6 @@ import { seedDemoData } from "./seed/demo.ts";
 import { metricsApp } from "./telemetry/routes.ts";
 import { startTelemetry } from "./telemetry/telemetry.ts";
 import { VERSION } from "./version.ts";
-import { startWorker } from "./worker/host.ts";
 
 export async function openConfiguredDatabase(env: AppEnv): Promise<DatabaseHandle> {
   return openDatabase(
@@ -124,10 +123,19 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
   const intake = createIntake(database.db, env, logger, { telemetry, notifyChanged: changes.notify });
   // The Operations page and its alerts read the moderation logs' self-check.
   const logSelfCheck = moderationLogSelfCheck(database.db);
+  // Loaded only by a role that runs it: an API-only process never loads the queue engine and the worker's passes.
   const worker =
     role === "api"
       ? null
-      : await startWorker({ database, env, intake, logger, telemetry, role, logSelfCheck });
+      : await (await import("./worker/host.ts")).startWorker({
+          database,
+          env,
+          intake,
+          logger,
+          telemetry,
+          role,
+          logSelfCheck,
+        });
   const stop = () =>
     (worker ? worker.stop() : Promise.resolve())
       .then(() => changes.close())

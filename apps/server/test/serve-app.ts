@@ -11,8 +11,9 @@ import { createChangeNotifier } from "../src/http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "../src/http/node-server.ts";
 import { createIntake, type Intake } from "../src/intake/runtime.ts";
 import { createLogger } from "../src/logger.ts";
+import { runnerDeps } from "../src/processing/runner-deps.ts";
 import { startTelemetry, type Telemetry } from "../src/telemetry/telemetry.ts";
-import { runnerDeps, startWorker, type WorkerHost, type WorkerOptions } from "../src/worker/host.ts";
+import { startWorker, type WorkerHost, type WorkerOptions } from "../src/worker/host.ts";
 
 export interface ServedApp {
   app: App;
@@ -57,7 +58,7 @@ export async function serveApp(
   });
   // Dry runs in requests use the same extra plugins and feed secrets as the test's worker.
   const runner = options.worker
-    ? runnerDeps({ database, env, intake, logger, telemetry, ...options.worker })
+    ? runnerDeps({ database, env, logger, telemetry, ...options.worker })
     : undefined;
   const app = createApp({
     database,

@@ -9,8 +9,8 @@ import { newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
 import { processingJobs, scheduledSends } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
-import { runnerDeps } from "../worker/host.ts";
 import { type ProcessingEngine, startProcessingEngine } from "./engine.ts";
+import { runnerDeps } from "./runner-deps.ts";
 
 /**
  * A publishing schedule per channel (decision 0036), end to end on a controlled clock: the worker's clock is set
@@ -62,7 +62,6 @@ beforeAll(async () => {
     runnerDeps({
       database: server.database,
       env: server.env,
-      intake: server.intake,
       logger: pino({ level: "silent" }),
       telemetry: server.telemetry,
       clock,

@@ -2,15 +2,12 @@ import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import { pruneTokenUses } from "../api-tokens/service.ts";
 import { createTelegramBotApi } from "../clients/telegram-bot.ts";
-import type { AppEnv } from "../config/env.ts";
-import type { DatabaseHandle } from "../db/index.ts";
 import { type DeliveryPass, deliverPending } from "../email/delivery.ts";
 import { createMailer } from "../email/mailer.ts";
 import { deliverDue, type FediverseDeliveryPass, pruneDeliveries } from "../fediverse/delivery.ts";
 import { createFediverse } from "../fediverse/federation.ts";
 import { sweepExpiredKv } from "../fediverse/kv.ts";
 import { sendActorDeletes } from "../fediverse/service.ts";
-import { feedSecretValues } from "../feeds/secret-store.ts";
 import { reevaluateStandings } from "../governance/trust.ts";
 import type { Intake } from "../intake/runtime.ts";
 import { runIntakeTick } from "../intake/tick.ts";
@@ -21,19 +18,13 @@ import { checkAllLogs, signHeads } from "../moderation-log/service.ts";
 import { checkAlerts } from "../operations/alerts.ts";
 import { startHeartbeat } from "../operations/heartbeats.ts";
 import type { LogSelfCheck } from "../operations/log-check.ts";
-import { createExternalPlugins } from "../plugins/external/loader.ts";
-import { secretSource } from "../plugins/placeholders.ts";
-import { builtinPlugins, createPluginRegistry } from "../plugins/registry.ts";
-import type { Plugin } from "../plugins/types.ts";
-import { createAcknowledgementSender } from "../processing/acknowledgement-sender.ts";
 import { type ProcessingEngine, startProcessingEngine } from "../processing/engine.ts";
 import { scheduleDueRecaps } from "../processing/recaps.ts";
+import { type RunnerDepsOptions, runnerDeps } from "../processing/runner-deps.ts";
 import { wakeDueSends } from "../processing/schedule.ts";
-import type { RunnerDeps } from "../processing/shared.ts";
 import { type ReminderPass, sendQueueReminders } from "../queues/reminders.ts";
 import { backfillReputation } from "../reputation/backfill.ts";
 import { refreshMedians } from "../reputation/service.ts";
-import type { Telemetry } from "../telemetry/telemetry.ts";
 import { VERSION } from "../version.ts";
 import { type BulkRunEngine, startBulkRunEngine } from "./bulk-runs.ts";
 import { createQueueClient } from "./queue.ts";
@@ -71,19 +62,8 @@ export interface WorkerHost {
   stop(): Promise<void>;
 }
 
-export interface WorkerOptions {
-  database: DatabaseHandle;
-  env: AppEnv;
+export interface WorkerOptions extends RunnerDepsOptions {
   intake: Intake;
-  logger: Logger;
-  /** Where jobs and steps are counted and traced: the composition's telemetry, shared with its app. */
-  telemetry: Telemetry;
-  /** Plugins besides the built-ins (tests add local fakes). */
-  extraPlugins?: Plugin[];
-  /** A feed's own secrets; the feed's secret store (sealed in the database) unless a test hands its own. */
-  feedSecrets?: (feedId: string) => Promise<Readonly<Record<string, string>>>;
-  /** The clock of the recap scheduler, the X budget's windows, heartbeats and alert checks (tests move it). */
-  clock?: () => Date;
   /** The moderation log's self-check, when one is registered: its broken chain opens an alert. */
   logSelfCheck?: LogSelfCheck;
   /** What the heartbeat reports this process as (`all` or `worker`). */
@@ -112,61 +92,6 @@ const BACKFILL_INTERVAL_MS = 60_000;
 const SCHEDULE_WAKE_MS = 60_000;
 /** Chunks of one backfill pass: about a million decisions, well within the queue's expiry. */
 const BACKFILL_CHUNKS_PER_PASS = 200;
-
-/** The pipeline's runner settings from the environment. */
-export function runnerDeps(options: WorkerOptions): RunnerDeps {
-  const { database, env, logger } = options;
-  const feedSecrets =
-    options.feedSecrets ??
-    ((feedId: string) => feedSecretValues(database.db, env.SECRETS_KEYS, feedId, logger));
-  const registry = createPluginRegistry([
-    ...builtinPlugins({
-      db: database.db,
-      publicUrl: env.PUBLIC_URL,
-      aiBaseUrl: env.AI_API_BASE_URL,
-      aiDefaultModel: env.AI_DEFAULT_MODEL,
-      aiCallsPerFeedPerHour: env.AI_CALLS_PER_FEED_PER_HOUR,
-      telegramApiRoot: env.TELEGRAM_API_BASE_URL,
-      discordApiBaseUrl: env.DISCORD_API_BASE_URL,
-      notionApiBaseUrl: env.NOTION_API_BASE_URL,
-      nearRpcUrls: { mainnet: env.NEAR_RPC_URL, testnet: env.NEAR_TESTNET_RPC_URL },
-      crosspostApiUrl: env.CROSSPOST_API_URL,
-      privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
-      mail: env.MAIL,
-      fediverse: createFediverse({ db: database.db, env, logger }),
-    }),
-    ...(options.extraPlugins ?? []),
-  ]);
-  return {
-    db: database.db,
-    registry,
-    externalPlugins: createExternalPlugins({
-      db: database.db,
-      allowedHosts: env.PLUGIN_ALLOWED_HOSTS,
-      privateHostsAllowed: env.PRIVATE_HOSTS_ALLOWED,
-      limits: { memoryLimitMb: env.PLUGIN_MEMORY_LIMIT_MB, timeoutMs: env.PLUGIN_TIMEOUT_MS },
-      codeTtlMs: env.PLUGIN_CODE_TTL_MS,
-    }),
-    secretsFor: async (feedId) => secretSource(env.PLUGIN_SECRET_VALUES, await feedSecrets(feedId)),
-    logger,
-    telemetry: options.telemetry,
-    maxAttempts: env.PROCESSING_MAX_ATTEMPTS,
-    stepTimeoutMs: env.PROCESSING_STEP_TIMEOUT_MS,
-    branchConcurrency: 4,
-    channelPacing: env.CHANNEL_PACING_PERCENT / 100,
-    scheduleClock: options.clock ? () => (options.clock as () => Date)().getTime() : Date.now,
-    leaseMs: env.PROCESSING_HEARTBEAT_SECONDS * 1000,
-    acknowledgements: {
-      sender: createAcknowledgementSender(
-        env,
-        logger,
-        createXBudget(database.db, { limit: env.X_API_CALLS_PER_HOUR, clock: options.clock }),
-      ),
-      minIntervalMs: env.ACK_MIN_INTERVAL_MS,
-      perFeedPerHour: env.ACKS_PER_FEED_PER_HOUR,
-    },
-  };
-}
 
 /**
  * The worker role: one pg-boss engine on the app's database runs the processing pipeline and the intake polls.
