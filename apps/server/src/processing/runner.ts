@@ -37,7 +37,7 @@ import { livePublication, skippedOutput } from "./replay.ts";
 import { executeRetraction } from "./retraction.ts";
 import { markScheduledSent, scheduledTurn } from "./schedule.ts";
 import type { Reservations, RunnerDeps, RunResult, StepError } from "./shared.ts";
-import { stepChannel } from "./shared.ts";
+import { JOB_KINDS, stepChannel } from "./shared.ts";
 import { toStepError } from "./step-error.ts";
 import { observedStep } from "./step-telemetry.ts";
 import { awaitTurn, holdSlots, type Reservation, reserveSlot, slotKeys } from "./throttle.ts";
@@ -142,15 +142,6 @@ function reachedSteps(plan: Plan): Array<{ chain: "global" | number; position: n
   const rank = (c: "global" | number) => (c === "global" ? -1 : c);
   return [...reached.values()].sort((a, b) => rank(a.chain) - rank(b.chain) || a.position - b.position);
 }
-
-/** Job kinds that publish a submission: they run only while it is approved in the feed. */
-const PUBLISHING_KINDS: ReadonlySet<string> = new Set([
-  "approval",
-  "retry",
-  "reprocess",
-  "tweak",
-  "republish",
-]);
 
 async function stillApproved(tx: Database, job: JobRow): Promise<boolean> {
   const [link] = await tx
@@ -268,7 +259,7 @@ async function startJob(db: Database, jobId: string, leaseMs: number): Promise<S
         result: { kind: "skipped", reason: current.status === "processing" ? "held" : "finished" },
       };
     }
-    if (PUBLISHING_KINDS.has(job.kind) && job.submissionId && !(await stillApproved(tx, job))) {
+    if (JOB_KINDS[job.kind].publishesPost && job.submissionId && !(await stillApproved(tx, job))) {
       // Retracted (or otherwise no longer approved) since this job was asked for: nothing may be published.
       await finish(
         tx,
@@ -349,10 +340,11 @@ async function runStarted(
   try {
     const secrets = await deps.secretsFor(job.feedId);
     const finalAttempt = job.attempts >= deps.maxAttempts || options.lastChance === true;
+    const runs = JOB_KINDS[job.kind].runs;
     const outcome =
-      job.kind === "retraction"
+      runs === "retraction"
         ? await retractionOutcome(deps, job, steps, secrets)
-        : job.kind === "acknowledgement"
+        : runs === "acknowledgement"
           ? await acknowledgementOutcome(deps, job, steps, options.reservations ?? {})
           : await executePlan(deps, job, plan, steps, secrets, options.reservations ?? {});
     const waiting = Object.values(outcome.deferred);
@@ -503,7 +495,7 @@ async function executePlan(
       // A failure that waiting cannot fix stays as it is when the job is retried for another branch's sake.
       const earlier = row.error as StepError | null;
       if (row.status === "failed" && earlier && !earlier.retryable) return { value, failed: earlier };
-      if (!pauseChecked && job.kind !== "dry_run") {
+      if (!pauseChecked && JOB_KINDS[job.kind].sends) {
         // A branch whose channel refused the feed's credentials is held before it spends anything (AI calls).
         pauseChecked = true;
         const held = await holdIfPaused(deps, job, plan.branches[chain as number].distributor, row, value);
@@ -676,7 +668,7 @@ async function runStep(
       output = { items: mapped };
     } else if (plugin.type === "transformer") {
       output = await plugin.transform(input, config, context);
-    } else if (job.kind === "dry_run") {
+    } else if (!JOB_KINDS[job.kind].sends) {
       // A dry run renders what the channel would receive and sends nothing (decision 0015).
       const rendered = await plugin.render(input, config, context);
       output = dryRunOutput(rendered, replay);
@@ -753,7 +745,7 @@ async function runStep(
       await holdSlots(db, heldKeys, thrown.retryAfterMs);
     }
     // A dry run sends nothing, so it never pauses a channel (nor is it held by one: resuming would publish it).
-    if (error.code === CREDENTIALS_REJECTED && row.type === "distribution" && job.kind !== "dry_run") {
+    if (error.code === CREDENTIALS_REJECTED && row.type === "distribution" && JOB_KINDS[job.kind].sends) {
       error.channelKey = channelKeyOf(row.pluginName, row.config);
       await pauseChannel(db, {
         feedId: job.feedId,

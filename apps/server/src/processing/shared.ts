@@ -1,4 +1,9 @@
-import type { AcknowledgementKind, AcknowledgementNetwork, ProcessingJobStatus } from "@curate/core";
+import type {
+  AcknowledgementKind,
+  AcknowledgementNetwork,
+  ProcessingJobKind,
+  ProcessingJobStatus,
+} from "@curate/core";
 import type { Logger } from "pino";
 import type { Database } from "../db/index.ts";
 import type { ExternalPlugins } from "../plugins/external/loader.ts";
@@ -112,3 +117,26 @@ export type RunResult =
     }
   /** Back in the outbox until a scheduled channel's slot (decision 0036); `until` is epoch milliseconds. */
   | { kind: "parked"; until: number };
+
+/** What the runner does with a kind of job. */
+export interface JobKindDefinition {
+  /** Its steps: the feed's plan (transforms, then a branch per channel), a retraction's, or one acknowledgement. */
+  runs: "plan" | "retraction" | "acknowledgement";
+  /** It publishes the post, so it is cancelled once the post is no longer approved in the feed. */
+  publishesPost: boolean;
+  /** It reaches the channels (a dry run only renders): it is counted in metrics, held by and pausing channels. */
+  sends: boolean;
+}
+
+/** One line per job kind: a new kind does not compile until the runner knows what to do with it. */
+export const JOB_KINDS: { readonly [Kind in ProcessingJobKind]: JobKindDefinition } = {
+  approval: { runs: "plan", publishesPost: true, sends: true },
+  retry: { runs: "plan", publishesPost: true, sends: true },
+  reprocess: { runs: "plan", publishesPost: true, sends: true },
+  tweak: { runs: "plan", publishesPost: true, sends: true },
+  republish: { runs: "plan", publishesPost: true, sends: true },
+  recap: { runs: "plan", publishesPost: false, sends: true },
+  dry_run: { runs: "plan", publishesPost: false, sends: false },
+  retraction: { runs: "retraction", publishesPost: false, sends: true },
+  acknowledgement: { runs: "acknowledgement", publishesPost: false, sends: true },
+};

@@ -1,7 +1,7 @@
 import type { processingJobs, processingSteps } from "../db/schema.ts";
 import { channelLabel, type Metrics, pluginLabel } from "../telemetry/metrics.ts";
 import { SpanStatusCode, withSpan } from "../telemetry/tracing.ts";
-import type { StepError } from "./shared.ts";
+import { JOB_KINDS, type StepError } from "./shared.ts";
 
 type JobRow = typeof processingJobs.$inferSelect;
 type StepRow = typeof processingSteps.$inferSelect;
@@ -37,7 +37,7 @@ export async function observedStep<T extends { error?: StepError | null; deferre
       return outcome;
     },
   );
-  if (!result.deferred && job.kind !== "dry_run") {
+  if (!result.deferred && JOB_KINDS[job.kind].sends) {
     const outcome = !result.error ? "success" : result.error.retryable ? "retry" : "failed";
     metrics.observeStep(row.pluginName, channel, outcome, (performance.now() - began) / 1000);
   }
