@@ -202,7 +202,9 @@ describe("dry runs", () => {
     await reprocess.getByRole("button", { name: "Close", exact: true }).first().click();
     await reprocess.waitFor({ state: "detached" });
 
-    // The dry runs are listed apart from the approval and the published tweak, below them.
+    // The dry runs are listed apart from the approval and the published tweak, below them (the list is asked again
+    // once the dialog's dry run is stored: wait for the second row rather than read the list as it was).
+    await jobs.getByTestId("dry-run-job").nth(1).waitFor({ state: "attached" });
     const kinds = async (rows: string) =>
       (await jobs.getByTestId(rows).getByTestId("job-kind").allTextContents()).map(
         (kind) => kind.split(" of ")[0],
