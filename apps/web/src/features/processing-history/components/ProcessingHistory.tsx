@@ -1,7 +1,8 @@
 import type { ProcessedSubmission } from "@curate/core";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
-import { ChevronDownIcon, LockIcon, RefreshCwIcon, XIcon } from "lucide-react";
+import { ChevronDownIcon, RefreshCwIcon, XIcon } from "lucide-react";
 import { Fragment, useState } from "react";
+import { AccessRestricted } from "#web/components/ui/access-restricted";
 import { Alert } from "#web/components/ui/alert";
 import { badgeClasses } from "#web/components/ui/badge";
 import { Button } from "#web/components/ui/button";
@@ -42,19 +43,9 @@ export function ProcessingHistory({ feedId, search, onClearFailures }: Processin
       {access === "checking" ? (
         <RowsSkeleton />
       ) : access === "denied" ? (
-        <Alert
-          variant="warning"
-          layout="block"
-          role="alert"
-          title={
-            <span className="inline-flex items-center gap-2">
-              <LockIcon aria-hidden="true" className="size-4" />
-              Access Restricted
-            </span>
-          }
-        >
-          <p className="max-w-lg">You need to be a moderator of this feed to view the processing history.</p>
-        </Alert>
+        <AccessRestricted>
+          You need to be a moderator of this feed to view the processing history.
+        </AccessRestricted>
       ) : (
         <>
           <PausedChannelsAlert feedId={feedId} />

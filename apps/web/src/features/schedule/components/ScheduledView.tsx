@@ -1,7 +1,8 @@
 import type { ScheduledChannel, ScheduledSend } from "@curate/core";
 import { useQuery } from "@tanstack/react-query";
-import { ArrowDownIcon, ArrowUpIcon, CalendarClockIcon, LockIcon, SendIcon, Trash2Icon } from "lucide-react";
+import { ArrowDownIcon, ArrowUpIcon, CalendarClockIcon, SendIcon, Trash2Icon } from "lucide-react";
 import { useState } from "react";
+import { AccessRestricted } from "#web/components/ui/access-restricted";
 import { Alert } from "#web/components/ui/alert";
 import { Button } from "#web/components/ui/button";
 import { Dialog, DialogClose, DialogContent } from "#web/components/ui/dialog";
@@ -28,19 +29,7 @@ export function ScheduledView({ feedId }: { feedId: string }) {
       {access === "checking" ? (
         <ListSkeleton />
       ) : access === "denied" ? (
-        <Alert
-          variant="warning"
-          layout="block"
-          role="alert"
-          title={
-            <span className="inline-flex items-center gap-2">
-              <LockIcon aria-hidden="true" className="size-4" />
-              Access Restricted
-            </span>
-          }
-        >
-          <p className="max-w-lg">You need to be a moderator of this feed to view its schedule.</p>
-        </Alert>
+        <AccessRestricted>You need to be a moderator of this feed to view its schedule.</AccessRestricted>
       ) : (
         <Channels feedId={feedId} />
       )}
