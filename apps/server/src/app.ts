@@ -36,9 +36,11 @@ import { moderationRoutes } from "./moderation/routes.ts";
 import { logKeyRoutes, moderationLogRoutes } from "./moderation-log/routes.ts";
 import { operationsRoutes } from "./operations/routes.ts";
 import { pluginRoutes } from "./plugins/routes.ts";
+import { dryRunPort } from "./processing/dry-run.ts";
 import { dryRunRoutes } from "./processing/dry-run-routes.ts";
 import { processingRoutes } from "./processing/routes.ts";
 import { runnerDeps } from "./processing/runner-deps.ts";
+import type { RunnerDeps } from "./processing/shared.ts";
 import { publicationRoutes } from "./publications/routes.ts";
 import { queueRoutes } from "./queues/routes.ts";
 import { reputationRoutes } from "./reputation/routes.ts";
@@ -52,9 +54,13 @@ import { createPageCache, spaHandler, uploadsHandler } from "./web/static.ts";
 
 const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../web/dist");
 
-/** The app is built from its dependencies plus the intake, which the development-only test-post route drives. */
-export interface AppOptions extends AppDeps {
+/**
+ * The app is built from its dependencies plus the intake, which the development-only test-post route drives; its
+ * dry runs use `runner` (a test's, with its extra plugins) or one made from the environment.
+ */
+export interface AppOptions extends Omit<AppDeps, "dryRuns"> {
   intake: Intake;
+  runner?: RunnerDeps;
 }
 
 /**
@@ -65,16 +71,17 @@ export const CALLBACK_PATHS = [TELEGRAM_WEBHOOK_PATH, EMAIL_ONE_CLICK_PATH, EMAI
 
 export function createApp(options: AppOptions) {
   // Dry runs run the pipeline within the request, with the same plugins and limits as the worker's.
-  const deps: AppOptions = {
+  const deps: AppDeps & AppOptions = {
     ...options,
-    runner:
+    dryRuns: dryRunPort(
       options.runner ??
-      runnerDeps({
-        database: options.database,
-        env: options.env,
-        logger: options.logger,
-        telemetry: options.telemetry,
-      }),
+        runnerDeps({
+          database: options.database,
+          env: options.env,
+          logger: options.logger,
+          telemetry: options.telemetry,
+        }),
+    ),
   };
   const { logger } = deps;
   const app = new OpenAPIHono<AppBindings>();

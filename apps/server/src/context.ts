@@ -7,7 +7,7 @@ import type { DatabaseHandle } from "./db/index.ts";
 import type { ChangeNotifier } from "./http/changes.ts";
 import { createValidatingRouter } from "./http/router.ts";
 import type { LogSelfCheck } from "./operations/log-check.ts";
-import type { RunnerDeps } from "./processing/shared.ts";
+import type { DryRunPort } from "./processing/dry-run-port.ts";
 import type { Telemetry } from "./telemetry/telemetry.ts";
 
 /** What the app is built from; every route module is given these. */
@@ -19,8 +19,8 @@ export interface AppDeps {
   changes: ChangeNotifier;
   /** The composition's metrics and tracer (its worker reports into the same). */
   telemetry: Telemetry;
-  /** The pipeline's runner, for dry runs run within a request (previews, config tests, replays). */
-  runner?: RunnerDeps;
+  /** Dry runs run within a request (previews, config tests, replays): the one thing routes ask of the pipeline. */
+  dryRuns: DryRunPort;
   /** The moderation log's self-check, when one is registered (the Operations page shows it). */
   logSelfCheck?: LogSelfCheck;
 }

@@ -1,16 +1,6 @@
 import { z } from "zod";
 import { API_SCOPES, API_TOKEN_LIMITS } from "./api-token-rules.ts";
-import { pagedSchema } from "./envelope.ts";
-
-const pageQuery = {
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(100, "limit must be at most 100")
-    .default(20),
-};
+import { pagedSchema, pageQuery } from "./envelope.ts";
 
 /** POST /api/users/me/api-tokens. */
 export const apiTokenCreateRequestSchema = z.object({

@@ -17,8 +17,11 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 export const UNAUTHENTICATED_MESSAGE = "User not authenticated or account ID missing.";
 
+/** A list's page size when a query names none, and the largest one a query may ask for. */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
+/** The highest zero-based page number a list query may ask for: far past any list a person pages through. */
+export const MAX_PAGE = 100_000;
 
 export const ENVIRONMENTS = ["development", "test", "production"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];

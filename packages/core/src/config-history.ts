@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pagedSchema } from "./envelope.ts";
+import { pagedSchema, pageQuery } from "./envelope.ts";
 
 export const CONFIG_VERSION_KINDS = ["created", "saved", "restored"] as const;
 export type ConfigVersionKind = (typeof CONFIG_VERSION_KINDS)[number];
@@ -37,13 +37,7 @@ export type FeedVersionDetail = z.infer<typeof feedVersionDetailSchema>;
 export const feedVersionPageSchema = pagedSchema(feedVersionSchema);
 
 export const feedVersionListQuerySchema = z.object({
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(100, "limit must be at most 100")
-    .default(20),
+  ...pageQuery,
 });
 
 export const feedVersionParamsSchema = z.object({

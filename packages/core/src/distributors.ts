@@ -25,6 +25,16 @@ export interface DistributorDescriptor {
   references: Readonly<Record<string, string>>;
   /** What a retraction does to what it published, as the Retract dialog says it. */
   retraction: string;
+  /**
+   * Whether a re-run edits the live publication it replays (decision 0015); where not, the runner leaves that as
+   * it is and sends nothing. The shared contract suite holds each channel's render to it.
+   */
+  editsOnReplay: (config: Record<string, unknown>, options: DestinationOptions) => boolean;
+  /**
+   * Whether a retraction takes the publication back (or finds it gone); where not, it answers why and the ledger
+   * lists it as "cannot retract" (decision 0016). The shared contract suite holds each channel's retract to it.
+   */
+  retracts: (config: Record<string, unknown>, options: DestinationOptions) => boolean;
   /** Shapes of the raw credentials its config could be given, refused by the secret scan, with their names. */
   credentials: ReadonlyArray<readonly [RegExp, string]>;
 }
@@ -55,6 +65,17 @@ function httpUrl(value: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+const always = () => true;
+const never = () => false;
+
+/** An RSS distributor writes to this deployment's own service when its config names none, or names that one. */
+function ownRssService(config: Record<string, unknown>, options: DestinationOptions): boolean {
+  const configured = config.serviceUrl;
+  if (configured === undefined || configured === null || configured === "") return true;
+  const own = httpUrl(options.ownRssServiceUrl);
+  return own !== null && httpUrl(configured) === own;
 }
 
 function first(config: Record<string, unknown>, keys: string[]): string | null {
@@ -150,6 +171,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "rss",
     references: { "rss-item": "feed" },
     retraction: "The item leaves the feed's RSS, Atom and JSON feeds.",
+    editsOnReplay: ownRssService,
+    retracts: ownRssService,
     credentials: [],
   },
   telegram: {
@@ -162,6 +185,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "telegram",
     references: { "telegram-message": "message" },
     retraction: "Telegram messages are deleted.",
+    editsOnReplay: always,
+    retracts: always,
     credentials: [
       [/\b\d{6,12}:[A-Za-z0-9_-]{30,}\b/, "a Telegram bot token"],
       // In a Bot API URL the token follows "bot" with no word boundary between them.
@@ -180,6 +205,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "discord",
     references: { "discord-message": "message" },
     retraction: "Discord messages are deleted.",
+    editsOnReplay: always,
+    retracts: always,
     credentials: [[/discord(app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]+/, "a Discord webhook URL"]],
   },
   notion: {
@@ -189,6 +216,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "notion",
     references: { "notion-page": "page" },
     retraction: "Notion pages are archived.",
+    editsOnReplay: always,
+    retracts: always,
     credentials: [
       [/\bsecret_[A-Za-z0-9]{30,}/, "a Notion secret"],
       [/\bntn_[A-Za-z0-9]{30,}/, "a Notion token"],
@@ -205,6 +234,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "json",
     references: { "supabase-row": "row" },
     retraction: "Supabase rows are deleted.",
+    editsOnReplay: always,
+    retracts: always,
     credentials: [[/\bsb_secret_[A-Za-z0-9_-]{16,}/, "a Supabase secret key"]],
   },
   "near-social": {
@@ -214,6 +245,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "json",
     references: { "near-transaction": "transaction" },
     retraction: "Posts on NEAR Social stay (they are on chain); they are listed as “cannot retract”.",
+    editsOnReplay: never,
+    retracts: never,
     credentials: [[/\bed25519:[1-9A-HJ-NP-Za-km-z]{80,}/, "a NEAR private key"]],
   },
   crosspost: {
@@ -234,6 +267,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "json",
     references: { crosspost: "post" },
     retraction: "Posts made through Crosspost stay; they are listed as “cannot retract”.",
+    editsOnReplay: never,
+    retracts: never,
     credentials: [],
   },
   webhook: {
@@ -243,6 +278,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "json",
     references: { "webhook-delivery": "delivery" },
     retraction: "Webhooks are sent an item.retracted delivery naming what to take down.",
+    editsOnReplay: always,
+    retracts: always,
     credentials: [],
   },
   email: {
@@ -253,6 +290,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "email",
     references: { "email-issue": "issue" },
     retraction: "Emails not sent yet are cancelled; those already sent stay.",
+    editsOnReplay: never,
+    retracts: never,
     credentials: [],
   },
   activitypub: {
@@ -263,6 +302,8 @@ export const DISTRIBUTORS: { readonly [Name in DistributorPluginName]: Distribut
     previewKind: "json",
     references: { "activitypub-note": "post" },
     retraction: "Fediverse posts are deleted: followers' servers are sent a Delete.",
+    editsOnReplay: always,
+    retracts: always,
     credentials: [],
   },
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { EMAIL_LIMITS, EMAIL_MODES } from "./email-rules.ts";
-import { pagedSchema } from "./envelope.ts";
+import { pagedSchema, pageQuery } from "./envelope.ts";
 import { feedIdSchema } from "./feeds.ts";
 
 /**
@@ -102,13 +102,7 @@ export const emailTestResultSchema = z.object({ message: z.string() });
  * link locally.
  */
 export const caughtMailListQuerySchema = z.object({
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(100, "limit must be at most 100")
-    .default(20),
+  ...pageQuery,
 });
 
 export const caughtMailSummarySchema = z.object({

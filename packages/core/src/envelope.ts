@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODES, type ErrorCode } from "./api.ts";
+import { DEFAULT_PAGE_SIZE, ERROR_CODES, type ErrorCode, MAX_PAGE, MAX_PAGE_SIZE } from "./api.ts";
 
 export const errorBodySchema = z.object({
   message: z.string(),
@@ -46,6 +46,25 @@ export const paginationSchema = z.object({
 });
 
 export type Pagination = z.infer<typeof paginationSchema>;
+
+/** A list query's page size: 1 to `max` (MAX_PAGE_SIZE unless the list sets a smaller bound), `fallback` if not asked. */
+export function pageSizeQuery(max: number = MAX_PAGE_SIZE, fallback: number = DEFAULT_PAGE_SIZE) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1, "limit must be at least 1")
+    .max(max, `limit must be at most ${max}`)
+    .default(fallback);
+}
+
+/**
+ * The `page` (zero-based, up to MAX_PAGE) and `limit` of a paged list's query, for the lists' query schemas to
+ * spread in: one definition of paging for every list (the web's page sizes and search params use the same limits).
+ */
+export const pageQuery = {
+  page: z.coerce.number().int().min(0, "page must be 0 or more").max(MAX_PAGE).default(0),
+  limit: pageSizeQuery(),
+};
 
 export function pagedSchema<T extends z.ZodType>(item: T) {
   return z.object({ items: z.array(item), pagination: paginationSchema });

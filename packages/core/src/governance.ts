@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { MAX_PAGE_SIZE } from "./api.ts";
-import { paginationSchema } from "./envelope.ts";
+import { pageQuery, paginationSchema } from "./envelope.ts";
 
 /** One person's vote on a post in a quorum feed: who (their handle or account, as shown) and which way. */
 export const voteSchema = z.object({
@@ -73,13 +72,7 @@ export const trustQuerySchema = z
     feedId: z.string().trim().toLowerCase().min(1).max(64).optional(),
     curator: z.string().trim().min(1).max(200).optional(),
     trusted: z.enum(["true", "false"]).optional(),
-    page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1, "limit must be at least 1")
-      .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-      .default(20),
+    ...pageQuery,
   })
   .refine((query) => query.feedId !== undefined || query.curator !== undefined, {
     message: "Give feedId or curator",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
+import { pageSizeQuery } from "./envelope.ts";
 import { LOG_ACTIONS, LOG_VIAS, REDACTABLE_LOG_FIELDS } from "./moderation-log-rules.ts";
 import { PLATFORMS } from "./platforms.ts";
 
@@ -67,12 +67,7 @@ export const logQuerySchema = z.object({
     .regex(/^\d{1,15}$/, "cursor must be the nextCursor of a page")
     .transform(Number)
     .optional(),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE),
+  limit: pageSizeQuery(),
   order: z.enum(["newest", "oldest"]).default("newest"),
   action: z.enum(LOG_ACTIONS).optional(),
   /** A NEAR account or a handle (without "@"), as entries name them. */

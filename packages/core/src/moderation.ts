@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { pagedSchema } from "./envelope.ts";
+import { pagedSchema, pageQuery } from "./envelope.ts";
 import { tallySchema } from "./governance.ts";
 import { MODERATOR_REASONS } from "./moderation-rules.ts";
 import { PLATFORMS } from "./platforms.ts";
@@ -184,13 +184,7 @@ export type BulkRun = z.infer<typeof bulkRunSchema>;
 
 export const bulkRunListQuerySchema = z.object({
   feedId: z.string({ error: "Feed ID is required" }).trim().min(1, "Feed ID is required").max(64),
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(100, "limit must be at most 100")
-    .default(20),
+  ...pageQuery,
 });
 export type BulkRunListQuery = z.infer<typeof bulkRunListQuerySchema>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationSchema } from "./envelope.ts";
+import { pageQuery, paginationSchema } from "./envelope.ts";
 import {
   PROCESSING_JOB_KINDS,
   PROCESSING_JOB_STATUSES,
@@ -111,13 +111,7 @@ export const processedSubmissionSchema = z.object({
 export type ProcessedSubmission = z.infer<typeof processedSubmissionSchema>;
 
 export const processedSubmissionsQuerySchema = z.object({
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(100, "limit must be at most 100")
-    .default(20),
+  ...pageQuery,
   /** `recent`: only submissions with a failed or partly failed job in the last 24 hours. */
   failures: z.enum(["recent"]).optional(),
 });

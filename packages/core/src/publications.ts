@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./api.ts";
-import { paginationSchema } from "./envelope.ts";
+import { pageQuery, paginationSchema } from "./envelope.ts";
 import { moderationRecordSchema } from "./submissions.ts";
 
 /**
@@ -52,16 +51,6 @@ export const publicationSchema = z.object({
   retractionNote: z.string().nullable(),
 });
 export type Publication = z.infer<typeof publicationSchema>;
-
-const pageQuery = {
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(DEFAULT_PAGE_SIZE),
-};
 
 /** GET /api/submissions/{id}/publications: one feed's entries, or those of every feed the reader moderates. */
 export const submissionPublicationsQuerySchema = z.object({

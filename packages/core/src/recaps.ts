@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationSchema } from "./envelope.ts";
+import { pageQuery, paginationSchema } from "./envelope.ts";
 import { processingJobSchema } from "./processing.ts";
 
 /** A feed's recap as the processing tab shows it: its config in short, and where its schedule stands. */
@@ -22,13 +22,7 @@ export type RecapStatus = z.infer<typeof recapStatusSchema>;
 export const recapStatusListSchema = z.object({ recaps: z.array(recapStatusSchema) });
 
 export const recapRunsQuerySchema = z.object({
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(100, "limit must be at most 100")
-    .default(20),
+  ...pageQuery,
   /** Only this recap's runs. */
   recapId: z.string().trim().min(1).max(64).optional(),
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { MAX_PAGE_SIZE } from "./api.ts";
-import { paginationSchema } from "./envelope.ts";
+import { pageQuery, paginationSchema } from "./envelope.ts";
 import { LEADERBOARD_SORTS } from "./reputation-rules.ts";
 
 export const leaderboardSortSchema = z.enum(LEADERBOARD_SORTS);
@@ -36,13 +35,7 @@ export type ApproverReputation = z.infer<typeof approverReputationSchema>;
 /** GET /api/reputation/approvers. */
 export const approverReputationQuerySchema = z.object({
   feedId: z.string().trim().max(64).optional(),
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(20),
+  ...pageQuery,
 });
 
 export const approverReputationPageSchema = z.object({
@@ -99,13 +92,7 @@ export type QueueReminder = z.infer<typeof queueReminderSchema>;
 
 /** GET /api/reminders. */
 export const reminderListQuerySchema = z.object({
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(MAX_PAGE_SIZE, `limit must be at most ${MAX_PAGE_SIZE}`)
-    .default(20),
+  ...pageQuery,
 });
 
 export const queueReminderPageSchema = z.object({

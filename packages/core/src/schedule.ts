@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { paginationSchema } from "./envelope.ts";
+import { pageQuery, pageSizeQuery, paginationSchema } from "./envelope.ts";
 import { SCHEDULE_LIMITS } from "./schedule-rules.ts";
 
 /**
@@ -40,13 +40,8 @@ export type ScheduledSend = z.infer<typeof scheduledSendSchema>;
 
 export const scheduledSendsQuerySchema = z.object({
   channelKey: z.string().min(1, "channelKey is required").max(300, "channelKey is at most 300 characters"),
-  page: z.coerce.number().int().min(0, "page must be 0 or more").max(100_000).default(0),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1, "limit must be at least 1")
-    .max(SCHEDULE_LIMITS.pageSize, `limit must be at most ${SCHEDULE_LIMITS.pageSize}`)
-    .default(20),
+  page: pageQuery.page,
+  limit: pageSizeQuery(SCHEDULE_LIMITS.pageSize),
 });
 export type ScheduledSendsQuery = z.infer<typeof scheduledSendsQuerySchema>;
 

@@ -2,11 +2,11 @@ import { ALERT_KIND_LABELS, type AlertKind } from "@curate/core";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import { callExternal } from "../clients/http.ts";
+import { webhookSignature } from "../clients/webhook-signature.ts";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { queryRows, tryExclusive } from "../db/sql.ts";
 import type { XBudget } from "../intake/x-budget-store.ts";
-import { webhookSignature } from "../plugins/distributors/webhook.ts";
 import { type LogSelfCheck, readLogCheck } from "./log-check.ts";
 import {
   ageSeconds,

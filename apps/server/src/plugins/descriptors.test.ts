@@ -22,8 +22,16 @@ const plugins = builtinPlugins({
 });
 
 describe("the distributor descriptors", () => {
-  it("has a core descriptor and config schema for every registered distributor, and no descriptor without one", () => {
-    const registered = plugins.filter((plugin) => plugin.type === "distributor").map((plugin) => plugin.name);
+  it("has a core descriptor and config schema for every registered distributor, and no descriptor without one", async () => {
+    const loaded = await Promise.all(
+      plugins.map(async (entry) => {
+        const plugin = "load" in entry ? await entry.load() : entry;
+        // The name a loader is registered by is the name of the plugin it loads.
+        expect(plugin.name).toBe(entry.name);
+        return plugin;
+      }),
+    );
+    const registered = loaded.filter((plugin) => plugin.type === "distributor").map((plugin) => plugin.name);
     expect(registered.sort()).toEqual(Object.keys(DISTRIBUTORS).sort());
     for (const name of registered) expect(BUILTIN_CONFIG_SCHEMAS[name], name).toBeDefined();
   });

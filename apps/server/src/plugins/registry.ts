@@ -3,25 +3,29 @@ import type { MailSetting } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import type { Fediverse } from "../fediverse/federation.ts";
 import { consumeLimit } from "../limits/service.ts";
-import { createActivitypubDistributor } from "./distributors/activitypub.ts";
-import { createCrosspostDistributor } from "./distributors/crosspost.ts";
-import { createDiscordDistributor } from "./distributors/discord.ts";
-import { createEmailDistributor } from "./distributors/email.ts";
-import { createNearSocialDistributor } from "./distributors/near-social.ts";
-import { createNotionDistributor } from "./distributors/notion.ts";
-import { createRssDistributor } from "./distributors/rss.ts";
-import { createSupabaseDistributor } from "./distributors/supabase.ts";
-import { createTelegramDistributor } from "./distributors/telegram.ts";
-import { createWebhookDistributor } from "./distributors/webhook.ts";
-import { createAiTransform } from "./transformers/ai-transform.ts";
 import { objectTransform } from "./transformers/object-transform.ts";
 import { simpleTransform } from "./transformers/simple-transform.ts";
 import type { DistributorPlugin, Plugin, TransformerPlugin } from "./types.ts";
 
 export interface PluginRegistry {
-  /** The plugin a config names (any alias of a built-in), or null when none is known by that name. */
-  resolve(name: string): Plugin | null;
+  /**
+   * The plugin a config names (any alias of a built-in), or null when none is known by that name; a plugin named
+   * by a loader is loaded on the first call.
+   */
+  resolve(name: string): Promise<Plugin | null>;
 }
+
+/**
+ * A plugin known by its name before its code is loaded. Each distributor's module brings its service's SDK
+ * (grammy, Notion's, Supabase's, NEAR's, …): a process loads one only when it first runs that plugin, so an
+ * API-only process that never previews a channel never loads its SDK.
+ */
+export interface PluginLoader {
+  name: string;
+  load(): Promise<Plugin>;
+}
+
+export type PluginEntry = Plugin | PluginLoader;
 
 export interface BuiltinSettings {
   db: Database;
@@ -43,56 +47,103 @@ export interface BuiltinSettings {
 }
 
 /**
- * The built-in distributors, one line each, keyed by their names in core's descriptor table (`DISTRIBUTORS`): a
+ * The built-in distributors, one loader each, keyed by their names in core's descriptor table (`DISTRIBUTORS`): a
  * distributor missing here, or here without a descriptor, does not compile.
  */
 function builtinDistributors(settings: BuiltinSettings): {
-  [Name in DistributorPluginName]: DistributorPlugin;
+  [Name in DistributorPluginName]: () => Promise<DistributorPlugin>;
 } {
   return {
-    rss: createRssDistributor({
-      db: settings.db,
-      publicUrl: settings.publicUrl,
-      allowedHosts: settings.privateHostsAllowed,
-    }),
-    telegram: createTelegramDistributor({ apiRoot: settings.telegramApiRoot }),
-    discord: createDiscordDistributor({ apiBaseUrl: settings.discordApiBaseUrl }),
-    notion: createNotionDistributor({ baseUrl: settings.notionApiBaseUrl }),
-    supabase: createSupabaseDistributor({ allowedHosts: settings.privateHostsAllowed }),
-    "near-social": createNearSocialDistributor({
-      rpcUrls: settings.nearRpcUrls,
-      privateHostsAllowed: settings.privateHostsAllowed,
-    }),
-    crosspost: createCrosspostDistributor({ apiUrl: settings.crosspostApiUrl }),
-    webhook: createWebhookDistributor({ allowedHosts: settings.privateHostsAllowed }),
-    email: createEmailDistributor({ db: settings.db, publicUrl: settings.publicUrl, mail: settings.mail }),
-    activitypub: createActivitypubDistributor(settings.fediverse),
+    rss: async () =>
+      (await import("./distributors/rss.ts")).createRssDistributor({
+        db: settings.db,
+        publicUrl: settings.publicUrl,
+        allowedHosts: settings.privateHostsAllowed,
+      }),
+    telegram: async () =>
+      (await import("./distributors/telegram.ts")).createTelegramDistributor({
+        apiRoot: settings.telegramApiRoot,
+      }),
+    discord: async () =>
+      (await import("./distributors/discord.ts")).createDiscordDistributor({
+        apiBaseUrl: settings.discordApiBaseUrl,
+      }),
+    notion: async () =>
+      (await import("./distributors/notion.ts")).createNotionDistributor({
+        baseUrl: settings.notionApiBaseUrl,
+      }),
+    supabase: async () =>
+      (await import("./distributors/supabase.ts")).createSupabaseDistributor({
+        allowedHosts: settings.privateHostsAllowed,
+      }),
+    "near-social": async () =>
+      (await import("./distributors/near-social.ts")).createNearSocialDistributor({
+        rpcUrls: settings.nearRpcUrls,
+        privateHostsAllowed: settings.privateHostsAllowed,
+      }),
+    crosspost: async () =>
+      (await import("./distributors/crosspost.ts")).createCrosspostDistributor({
+        apiUrl: settings.crosspostApiUrl,
+      }),
+    webhook: async () =>
+      (await import("./distributors/webhook.ts")).createWebhookDistributor({
+        allowedHosts: settings.privateHostsAllowed,
+      }),
+    email: async () =>
+      (await import("./distributors/email.ts")).createEmailDistributor({
+        db: settings.db,
+        publicUrl: settings.publicUrl,
+        mail: settings.mail,
+      }),
+    activitypub: async () =>
+      (await import("./distributors/activitypub.ts")).createActivitypubDistributor(settings.fediverse),
   };
 }
 
-/** The built-in plugins: the transformers, one line each, then the distributors. */
-export function builtinPlugins(settings: BuiltinSettings): Plugin[] {
+/**
+ * The built-in plugins: the local transformers, the AI transform (loaded with its SDK when first run), then the
+ * distributors.
+ */
+export function builtinPlugins(settings: BuiltinSettings): PluginEntry[] {
   return [
     objectTransform,
     simpleTransform,
-    createAiTransform({
-      baseUrl: settings.aiBaseUrl,
-      defaultModel: settings.aiDefaultModel,
-      budget: (feedId) =>
-        consumeLimit(settings.db, `ai:${feedId}`, settings.aiCallsPerFeedPerHour, 60 * 60_000),
-    }),
-    ...Object.values(builtinDistributors(settings)),
+    {
+      name: "ai-transform",
+      load: async () =>
+        (await import("./transformers/ai-transform.ts")).createAiTransform({
+          baseUrl: settings.aiBaseUrl,
+          defaultModel: settings.aiDefaultModel,
+          budget: (feedId) =>
+            consumeLimit(settings.db, `ai:${feedId}`, settings.aiCallsPerFeedPerHour, 60 * 60_000),
+        }),
+    },
+    ...Object.entries(builtinDistributors(settings)).map(([name, load]) => ({ name, load })),
   ];
 }
 
-/** A registry over `plugins`: built-ins answer to every alias of their name, others to their own name. */
-export function createPluginRegistry(plugins: Plugin[]): PluginRegistry {
-  const byName = new Map<string, Plugin>();
-  for (const plugin of plugins) {
-    const builtinName = `@curate/${plugin.name}`;
-    byName.set(findBuiltinPlugin(builtinName) ? builtinName : plugin.name, plugin);
+/**
+ * A registry over `entries`: built-ins answer to every alias of their name, others to their own name. A loader runs
+ * once; one that failed runs again on the next call.
+ */
+export function createPluginRegistry(entries: PluginEntry[]): PluginRegistry {
+  const byName = new Map<string, () => Promise<Plugin>>();
+  for (const entry of entries) {
+    const builtinName = `@curate/${entry.name}`;
+    let loaded: Promise<Plugin> | null = null;
+    const load =
+      "load" in entry
+        ? () => {
+            loaded ??= entry.load().catch((error: unknown) => {
+              loaded = null;
+              throw error;
+            });
+            return loaded;
+          }
+        : () => Promise.resolve(entry);
+    byName.set(findBuiltinPlugin(builtinName) ? builtinName : entry.name, load);
   }
-  return { resolve: (name) => byName.get(canonicalPluginName(name)) ?? null };
+  return { resolve: async (name) => (await byName.get(canonicalPluginName(name))?.()) ?? null };
 }
 
 export type { DistributorPlugin, TransformerPlugin };

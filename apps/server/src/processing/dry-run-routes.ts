@@ -9,12 +9,10 @@ import {
 import { createRoute } from "@hono/zod-openapi";
 import { requireUser } from "../auth/middleware.ts";
 import { type AppDeps, createRouter } from "../context.ts";
-import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, idParam, jsonResponse } from "../http/contracts.ts";
 import { ok } from "../http/envelope.ts";
 import { dryRunFollowUp, previewSubmission, testFeedConfig } from "./dry-run.ts";
 import { reprocessFollowUp, retryStepFollowUp, tweakFollowUp } from "./service.ts";
-import type { RunnerDeps } from "./shared.ts";
 
 const errors = {
   400: commonErrors[400],
@@ -86,36 +84,39 @@ const tweakDryRoute = createRoute({
   responses: { 200: dryRunAnswer, ...errors },
 });
 
-export function dryRunRoutes({ env, runner }: AppDeps) {
+export function dryRunRoutes({ database: { db }, env, dryRuns }: AppDeps) {
   const router = createRouter({ writes: "moderate" });
-  const pipeline = (): RunnerDeps => {
-    if (!runner) throw AppError.unavailable("Dry runs are not available on this server.");
-    return runner;
-  };
   router.openapi(previewRoute, async (c) =>
-    ok(c, await previewSubmission(pipeline(), env, requireUser(c), c.req.valid("json"))),
+    ok(c, await previewSubmission(dryRuns, db, env, requireUser(c), c.req.valid("json"))),
   );
   router.openapi(testBenchRoute, async (c) =>
     ok(
       c,
-      await testFeedConfig(pipeline(), env, requireUser(c), c.req.valid("param").feedId, c.req.valid("json")),
+      await testFeedConfig(
+        dryRuns,
+        db,
+        env,
+        requireUser(c),
+        c.req.valid("param").feedId,
+        c.req.valid("json"),
+      ),
     ),
   );
   router.openapi(reprocessDryRoute, async (c) => {
     const user = requireUser(c);
-    const followUp = await reprocessFollowUp(pipeline().db, env, user, c.req.valid("param").jobId);
-    return ok(c, await dryRunFollowUp(pipeline(), env, user, followUp.job, followUp.kind, followUp.plan));
+    const followUp = await reprocessFollowUp(db, env, user, c.req.valid("param").jobId);
+    return ok(c, await dryRunFollowUp(dryRuns, db, env, user, followUp.job, followUp.kind, followUp.plan));
   });
   router.openapi(retryStepDryRoute, async (c) => {
     const user = requireUser(c);
-    const followUp = await retryStepFollowUp(pipeline().db, env, user, c.req.valid("param").stepId);
-    return ok(c, await dryRunFollowUp(pipeline(), env, user, followUp.job, followUp.kind, followUp.plan));
+    const followUp = await retryStepFollowUp(db, env, user, c.req.valid("param").stepId);
+    return ok(c, await dryRunFollowUp(dryRuns, db, env, user, followUp.job, followUp.kind, followUp.plan));
   });
   router.openapi(tweakDryRoute, async (c) => {
     const user = requireUser(c);
     const { stepId } = c.req.valid("param");
-    const followUp = await tweakFollowUp(pipeline().db, env, user, stepId, c.req.valid("json").newInput);
-    return ok(c, await dryRunFollowUp(pipeline(), env, user, followUp.job, followUp.kind, followUp.plan));
+    const followUp = await tweakFollowUp(db, env, user, stepId, c.req.valid("json").newInput);
+    return ok(c, await dryRunFollowUp(dryRuns, db, env, user, followUp.job, followUp.kind, followUp.plan));
   });
   return router;
 }

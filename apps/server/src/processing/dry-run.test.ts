@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DISTRIBUTORS, type DistributorPluginName } from "@curate/core";
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { and, eq, sql } from "drizzle-orm";
 import Parser from "rss-parser";
@@ -11,7 +12,7 @@ import { startFakeSupabase } from "../../test/fakes/supabase.ts";
 import { startFakeTelegram } from "../../test/fakes/telegram.ts";
 import { startWebhookReceiver } from "../../test/fakes/webhook.ts";
 import { startTestServer, type TestServer } from "../../test/harness.ts";
-import { newKey } from "../../test/near.ts";
+import { nearSecretKey, newKey } from "../../test/near.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
 import { feeds, processingJobs, rssItems, submissionFeeds } from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
@@ -123,7 +124,7 @@ beforeAll(async () => {
       PLUGIN_SECRETS: "TELEGRAM_BOT_TOKEN,AI_KEY,DISCORD_WEBHOOK,NOTION_TOKEN",
       PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
     },
-    { worker: { feedSecrets: async () => ({ SB_KEY, HOOK_SECRET }) } },
+    { worker: { feedSecrets: async () => ({ SB_KEY, HOOK_SECRET, NEAR_KEY: nearSecretKey(newKey()) }) } },
   );
   owner = (await signIn(server, ownerKey)).cookie;
   outsider = (await signIn(server)).cookie;
@@ -317,6 +318,71 @@ describe("previewing a pending post's channels", () => {
     const bad = await post("/api/processing/preview", owner, { feedId: FEED });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe("VALIDATION_ERROR");
+  });
+});
+
+/**
+ * A channel of every built-in distributor, keyed by the descriptor table's names: a new distributor does not compile
+ * until a preview renders it here too.
+ */
+function everyChannel(): { [Name in DistributorPluginName]: Record<string, unknown> } {
+  return {
+    rss: {},
+    telegram: { botToken: "{{TELEGRAM_BOT_TOKEN}}", chatId: "@curate_news" },
+    discord: { webhookUrl: "{{DISCORD_WEBHOOK}}" },
+    notion: {
+      token: "{{NOTION_TOKEN}}",
+      databaseId: NOTION_DATABASE,
+      fields: { content: { type: "title", property: "Name" } },
+    },
+    supabase: { url: supabase.url, key: "{{SB_KEY}}", table: "posts", columns: { title: "content" } },
+    "near-social": { accountId: "curate.near", privateKey: "{{NEAR_KEY}}" },
+    crosspost: {
+      signerId: "curate.near",
+      keyPair: "{{NEAR_KEY}}",
+      targets: [{ platform: "twitter", userId: "1500000000000000001" }],
+    },
+    webhook: { url: receiver.url, secret: "{{HOOK_SECRET}}" },
+    email: {},
+    activitypub: {},
+  };
+}
+
+describe("previewing every kind of channel", () => {
+  it("renders each built-in distributor's request, from the descriptor table, and sends nothing anywhere", async () => {
+    const feedId = "dryrunall";
+    const moderatorKey = newKey();
+    const moderator = (await signIn(server, moderatorKey)).cookie;
+    const channels = Object.entries(everyChannel()).map(([name, config]) => ({
+      plugin: `@curate/${name}`,
+      config,
+    }));
+    await insertFeed(server.db, {
+      id: feedId,
+      createdBy: moderatorKey.implicitAccountId,
+      config: {
+        id: feedId,
+        name: "Every channel",
+        outputs: { stream: { enabled: true, distribute: channels } },
+      },
+    });
+    const { tweetId } = await insertSubmission(server.db, {
+      content: "One post, previewed on every channel",
+      feeds: [{ feedId }],
+    });
+    const rssBefore = await rssCount();
+    const preview = await post("/api/processing/preview", moderator, { submissionId: tweetId, feedId });
+    expect(preview.status).toBe(200);
+    expect(
+      preview.body.data.channels.map((channel: { pluginName: string; status: string; error: unknown }) => [
+        channel.pluginName,
+        channel.status,
+        channel.error,
+      ]),
+    ).toEqual(Object.keys(DISTRIBUTORS).map((name) => [`@curate/${name}`, "rendered", null]));
+    expect(preview.body.data.job).toMatchObject({ kind: "dry_run", status: "completed" });
+    expectNothingSent();
+    expect(await rssCount()).toBe(rssBefore);
   });
 });
 

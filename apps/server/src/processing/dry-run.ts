@@ -17,6 +17,7 @@ import { AppError } from "../errors.ts";
 import { configIssues } from "../feeds/config-checks.ts";
 import { assertCanManageFeed } from "../feeds/permissions.ts";
 import { consumeLimit } from "../limits/service.ts";
+import type { DryRunJob, DryRunPort } from "./dry-run-port.ts";
 import { submissionInput } from "./input.ts";
 import { emptyPlanReason, type Plan, planFromConfig } from "./plan.ts";
 import { runProcessingJob } from "./runner.ts";
@@ -103,17 +104,7 @@ async function dryRunResult(db: Database, jobId: string): Promise<DryRunResult> 
  * Stores a dry-run job (kind `dry_run`: never relayed to the queue, never listed or counted as published) and runs
  * it here and now, to its end: transforms as usual, distributors render and send nothing.
  */
-export async function runDryJob(
-  runner: RunnerDeps,
-  values: {
-    feedId: string;
-    submissionId: string;
-    plan: Plan | null;
-    retryOfJobId?: string | null;
-    requestedBy: string;
-    note: string;
-  },
-): Promise<DryRunResult> {
+async function runDryJob(runner: RunnerDeps, values: DryRunJob): Promise<DryRunResult> {
   const id = randomUUID();
   await forgetOldDryRuns(runner.db, values.feedId, values.submissionId);
   await runner.db.insert(processingJobs).values({
@@ -150,6 +141,11 @@ export async function runDryJob(
   return dryRunResult(runner.db, id);
 }
 
+/** The runner's side of the dry-run port: what the app hands its routes. */
+export function dryRunPort(runner: RunnerDeps): DryRunPort {
+  return { run: (job) => runDryJob(runner, job) };
+}
+
 /** Keeps the latest dry runs of a submission in a feed (their steps go with them), so previews never pile up. */
 async function forgetOldDryRuns(db: Database, feedId: string, submissionId: string) {
   await db.execute(sql`delete from processing_jobs where id in (
@@ -161,20 +157,21 @@ async function forgetOldDryRuns(db: Database, feedId: string, submissionId: stri
 
 /** Preview: what each of the feed's channels would publish if this (pending) post were approved now. */
 export async function previewSubmission(
-  runner: RunnerDeps,
+  dryRuns: DryRunPort,
+  db: Database,
   env: Env,
   user: User,
   request: { submissionId: string; feedId: string },
 ): Promise<DryRunResult> {
   const feedId = normaliseFeedId(request.feedId);
-  await assertModerates(runner.db, env, feedId, user);
-  const [link] = await runner.db
+  await assertModerates(db, env, feedId, user);
+  const [link] = await db
     .select({ status: submissionFeeds.status })
     .from(submissionFeeds)
     .where(and(eq(submissionFeeds.submissionId, request.submissionId), eq(submissionFeeds.feedId, feedId)));
   if (!link) throw AppError.notFound(`Submission "${request.submissionId}" is not in feed "${feedId}".`);
-  await spendDryRuns(runner.db, env, user, 1);
-  return runDryJob(runner, {
+  await spendDryRuns(db, env, user, 1);
+  return dryRuns.run({
     feedId,
     submissionId: request.submissionId,
     plan: null,
@@ -188,15 +185,16 @@ export async function previewSubmission(
  * An invalid config answers its field errors; nothing is saved but the dry-run jobs.
  */
 export async function testFeedConfig(
-  runner: RunnerDeps,
+  dryRuns: DryRunPort,
+  db: Database,
   env: Env,
   user: User,
   feedIdParam: string,
   request: { config: FeedConfig; count: number },
 ): Promise<TestBenchAnswer> {
   const feedId = normaliseFeedId(feedIdParam);
-  await assertCanManageFeed(runner.db, env, feedId, user);
-  const issues = await configIssues(runner.db, request.config);
+  await assertCanManageFeed(db, env, feedId, user);
+  const issues = await configIssues(db, request.config);
   if (issues.length) {
     throw AppError.validation(
       `Invalid feed config: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`,
@@ -211,7 +209,7 @@ export async function testFeedConfig(
     username: string;
     approvedAt: string;
   }>(
-    runner.db,
+    db,
     sql`select sf.submission_id as "submissionId", s.content, s.username, ${isoUtc("sf.updated_at")} as "approvedAt"
       from submission_feeds sf join submissions s on s.tweet_id = sf.submission_id
       where sf.feed_id = ${feedId} and sf.status = 'approved'
@@ -221,12 +219,12 @@ export async function testFeedConfig(
   if (latest.length === 0) {
     return { runs: [], note: "This feed has no approved submissions yet to test the config against." };
   }
-  await spendDryRuns(runner.db, env, user, latest.length);
+  await spendDryRuns(db, env, user, latest.length);
   const runs: TestBenchAnswer["runs"] = [];
   for (const submission of latest) {
-    const input = await submissionInput(runner.db, submission.submissionId, feedId);
+    const input = await submissionInput(db, submission.submissionId, feedId);
     if (!input) continue;
-    const result = await runDryJob(runner, {
+    const result = await dryRuns.run({
       feedId,
       submissionId: submission.submissionId,
       plan: planFromConfig(request.config, input),
@@ -243,7 +241,8 @@ export async function testFeedConfig(
  * dry-run job linked to the job it replays, so the step dialog can diff it against that job's steps.
  */
 export async function dryRunFollowUp(
-  runner: RunnerDeps,
+  dryRuns: DryRunPort,
+  db: Database,
   env: Env,
   user: User,
   original: JobRow,
@@ -251,8 +250,8 @@ export async function dryRunFollowUp(
   plan: Plan | null,
 ): Promise<DryRunResult> {
   if (!original.submissionId) throw AppError.conflict("Only a submission's jobs can be replayed.");
-  await spendDryRuns(runner.db, env, user, 1);
-  return runDryJob(runner, {
+  await spendDryRuns(db, env, user, 1);
+  return dryRuns.run({
     feedId: original.feedId,
     submissionId: original.submissionId,
     plan,

@@ -551,8 +551,8 @@ async function resolvePlugin(
   // A built-in's name, alias or short name is answered by the built-ins alone: a registration can never shadow one
   // (decision 0022).
   const plugin = findBuiltinPlugin(name)
-    ? deps.registry.resolve(name)
-    : (deps.registry.resolve(name) ?? (await deps.externalPlugins?.resolve(name)) ?? null);
+    ? await deps.registry.resolve(name)
+    : ((await deps.registry.resolve(name)) ?? (await deps.externalPlugins?.resolve(name)) ?? null);
   if (!plugin) {
     throw new PluginError(
       `No plugin named "${name}" is known to this server. Check the name in the feed's config.`,
@@ -609,7 +609,8 @@ async function runStep(
   const { db } = deps;
   const storedInput = boundedJson(input);
   const startedAt = new Date();
-  const known = deps.registry.resolve(row.pluginName);
+  // A plugin whose code cannot load is no local one: its step then fails below, where the error is recorded.
+  const known = await deps.registry.resolve(row.pluginName).catch(() => null);
   // A quick local transform (no I/O, no side effect) is written once when it ends: were the worker to die mid-step,
   // running it again changes nothing. Anything else is marked in flight first, so a resume knows it may repeat.
   if (!known?.local) {

@@ -23,8 +23,9 @@ import { createWebhookDistributor } from "./webhook.ts";
 /**
  * The contract every distributor keeps, checked for each against a fake of its service: render is pure (the same
  * request twice, nothing sent), send returns a reference its core descriptor names, a replay renders
- * deterministically from the ledger's receipt, and a retraction asked twice gives the same end (a gone publication
- * counts as retracted; a channel that cannot delete says why, both times). The table is keyed by every distributor's
+ * deterministically from the ledger's receipt — an edit exactly where the descriptor's `editsOnReplay` says — and a
+ * retraction asked twice gives the same end, the one the descriptor's `retracts` names (a gone publication counts
+ * as retracted; a channel that cannot delete says why, both times). The table is keyed by every distributor's
  * name: a new one does not compile until it has its case here, or the file that proves its contract on the database.
  */
 
@@ -182,6 +183,9 @@ const CONTRACTS: { [Name in DistributorPluginName]: Contract } = {
   },
 };
 
+/** Where this server's own RSS service is, as the cases' settings make it (their RSS case is an external one). */
+const DESTINATIONS = { ownRssServiceUrl: "http://127.0.0.1:3000/rss" };
+
 // As the runner hands a submission over: with its times (an item without one is stamped when it is rendered).
 const item = {
   title: "Solar got cheaper",
@@ -225,14 +229,25 @@ describe.each(Object.entries(CONTRACTS) as Array<[DistributorPluginName, Contrac
       const replay = await plugin.render(edited, config, replayContext());
       expect(await plugin.render(edited, config, replayContext())).toEqual(replay);
       expect(requests().length, "a replay's render sent nothing").toBe(sent);
+      const descriptor = DISTRIBUTORS[name];
+      const described = config as Record<string, unknown>;
+      expect(replay.edits === true, "a replay edits where the descriptor says it does, and only there").toBe(
+        descriptor.editsOnReplay(described, DESTINATIONS),
+      );
 
       const retract = plugin.retract;
       expect(retract, "every distributor says what a retraction does").toBeTypeOf("function");
       if (!retract) return;
       const once = await retract(receipt, config, distributionContext());
       const twice = await retract(receipt, config, distributionContext());
+      expect(once.retracted, "a retraction takes back what the descriptor says it can").toBe(
+        descriptor.retracts(described, DESTINATIONS),
+      );
       expect(twice.retracted).toBe(once.retracted);
-      if (!once.retracted) expect(twice).toMatchObject({ reason: expect.any(String) });
+      if (!once.retracted) {
+        expect(once).toMatchObject({ reason: expect.any(String) });
+        expect(twice).toMatchObject({ reason: expect.any(String) });
+      }
     });
   },
 );

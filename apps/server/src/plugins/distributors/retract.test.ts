@@ -1,3 +1,4 @@
+import { DISTRIBUTOR_ENTRIES, type DistributorPluginName, EMAIL_TEXTS } from "@curate/core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeDiscord } from "../../../test/fakes/discord.ts";
 import { startFakeNotion } from "../../../test/fakes/notion.ts";
@@ -5,9 +6,10 @@ import { startFakeSupabase } from "../../../test/fakes/supabase.ts";
 import { startFakeTelegram } from "../../../test/fakes/telegram.ts";
 import { startWebhookReceiver } from "../../../test/fakes/webhook.ts";
 import { distribute, distributionContext, failure, stepConfig } from "../../../test/plugins.ts";
-import type { DistributionReceipt } from "../types.ts";
+import type { RetractionOutcome } from "../types.ts";
 import { createCrosspostDistributor } from "./crosspost.ts";
 import { createDiscordDistributor } from "./discord.ts";
+import { createEmailDistributor } from "./email.ts";
 import { createNearSocialDistributor } from "./near-social.ts";
 import { createNotionDistributor } from "./notion.ts";
 import { createRssDistributor } from "./rss.ts";
@@ -49,6 +51,84 @@ beforeEach(() => {
   notion.reset();
   supabase.reset();
 });
+
+/** Where this server's own RSS service is (the RSS case below publishes to another one). */
+const DESTINATIONS = { ownRssServiceUrl: "http://127.0.0.1:3000/rss" };
+
+interface CannotRetract {
+  /** A config for which the channel's descriptor says a retraction cannot take the publication back. */
+  config: Record<string, unknown>;
+  retract(): Promise<RetractionOutcome | undefined>;
+  /** What its reason names. */
+  says: string;
+}
+
+/**
+ * How each channel that cannot take a publication back says why, for the channels whose descriptor's `retracts`
+ * says so (the last test checks the table against this, so a new such channel fails until it has its case).
+ */
+const CANNOT_RETRACT: Partial<Record<DistributorPluginName, CannotRetract>> = {
+  "near-social": {
+    config: {},
+    retract: () =>
+      createNearSocialDistributor({
+        rpcUrls: { mainnet: "http://127.0.0.1:9", testnet: "http://127.0.0.1:9" },
+      }).retract?.(
+        { reference: { kind: "near-transaction", id: "9xHash" } },
+        {} as never,
+        distributionContext(),
+      ) ?? Promise.resolve(undefined),
+    says: "on chain (transaction 9xHash)",
+  },
+  crosspost: {
+    config: {},
+    retract: () =>
+      createCrosspostDistributor({ apiUrl: "http://127.0.0.1:9" }).retract?.(
+        {
+          posts: [{ platform: "twitter", url: "https://x.com/a/status/1" }],
+          reference: { kind: "crosspost", id: "1" },
+        },
+        {} as never,
+        distributionContext(),
+      ) ?? Promise.resolve(undefined),
+    says: "https://x.com/a/status/1",
+  },
+  rss: {
+    config: { serviceUrl: "https://rss.example.com" },
+    retract: () => {
+      const rss = createRssDistributor({
+        db: {} as never,
+        publicUrl: "http://127.0.0.1:3000",
+        allowedHosts: [],
+      });
+      const external = stepConfig(
+        rss,
+        { serviceUrl: "https://rss.example.com", apiSecret: "{{RSS_SECRET}}" },
+        { feed: { RSS_SECRET: "secret" } },
+      );
+      return (
+        rss.retract?.(
+          { guid: "g1", reference: { kind: "rss-item", id: "g1" } },
+          external,
+          distributionContext(),
+        ) ?? Promise.resolve(undefined)
+      );
+    },
+    says: "remove the item g1 on that service",
+  },
+  email: {
+    config: {},
+    // An issue the receipt does not name is recorded only (what a sent issue's retraction also answers).
+    retract: () =>
+      createEmailDistributor({
+        db: {} as never,
+        publicUrl: "http://127.0.0.1:3000",
+        mail: { kind: "off" },
+      }).retract?.({ reference: { kind: "email-issue" } }, {} as never, distributionContext()) ??
+      Promise.resolve(undefined),
+    says: EMAIL_TEXTS.retractionRecordedOnly,
+  },
+};
 
 describe("retract", () => {
   it("Telegram deletes the message once; a message already gone counts as retracted", async () => {
@@ -171,40 +251,20 @@ describe("retract", () => {
     }
   });
 
-  it("says why NEAR Social, Crosspost and an external RSS service cannot retract", async () => {
-    const near = createNearSocialDistributor({
-      rpcUrls: { mainnet: "http://127.0.0.1:9", testnet: "http://127.0.0.1:9" },
-    });
-    const nearReceipt: DistributionReceipt = { reference: { kind: "near-transaction", id: "9xHash" } };
-    expect(await near.retract?.(nearReceipt, {} as never, distributionContext())).toEqual({
-      retracted: false,
-      reason: expect.stringContaining("on chain (transaction 9xHash)"),
-    });
-    const crosspost = createCrosspostDistributor({ apiUrl: "http://127.0.0.1:9" });
-    const crosspostReceipt: DistributionReceipt = {
-      posts: [{ platform: "twitter", url: "https://x.com/a/status/1" }],
-      reference: { kind: "crosspost", id: "1" },
-    };
-    expect(await crosspost.retract?.(crosspostReceipt, {} as never, distributionContext())).toEqual({
-      retracted: false,
-      reason: expect.stringContaining("https://x.com/a/status/1"),
-    });
-    const rss = createRssDistributor({
-      db: {} as never,
-      publicUrl: "http://127.0.0.1:3000",
-      allowedHosts: [],
-    });
-    const external = stepConfig(
-      rss,
-      { serviceUrl: "https://rss.example.com", apiSecret: "{{RSS_SECRET}}" },
-      { feed: { RSS_SECRET: "secret" } },
-    );
-    expect(
-      await rss.retract?.(
-        { guid: "g1", reference: { kind: "rss-item", id: "g1" } },
-        external,
-        distributionContext(),
-      ),
-    ).toEqual({ retracted: false, reason: expect.stringContaining("remove the item g1 on that service") });
+  it("says why each channel its descriptor says cannot retract cannot, and every other channel's descriptor says it can", async () => {
+    for (const [name, descriptor] of DISTRIBUTOR_ENTRIES) {
+      const cannot = CANNOT_RETRACT[name];
+      if (!cannot) {
+        expect(descriptor.retracts({}, DESTINATIONS), `${name} cannot retract: add its case above`).toBe(
+          true,
+        );
+        continue;
+      }
+      expect(descriptor.retracts(cannot.config, DESTINATIONS), name).toBe(false);
+      expect(await cannot.retract(), name).toEqual({
+        retracted: false,
+        reason: expect.stringContaining(cannot.says),
+      });
+    }
   });
 });

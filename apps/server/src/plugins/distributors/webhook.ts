@@ -1,7 +1,7 @@
-import { createHmac } from "node:crypto";
 import { type WebhookDistributorConfig, webhookDistributorConfigSchema } from "@curate/core";
 import { callExternal, ExternalServiceError } from "../../clients/http.ts";
 import { BlockedUrlError } from "../../clients/outbound.ts";
+import { webhookSignature } from "../../clients/webhook-signature.ts";
 import {
   CREDENTIALS_REJECTED,
   type DistributionReceipt,
@@ -30,11 +30,6 @@ export interface WebhookRequest {
   headers: Record<string, string>;
   /** The JSON body exactly as sent and signed. */
   body: string;
-}
-
-/** `sha256=` and the hex HMAC-SHA256 of `<timestamp>.<raw body>` under the shared secret (docs/plugins.md). */
-export function webhookSignature(secret: string, timestamp: string, body: string): string {
-  return `sha256=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }
 
 function answerError(status: number, location: string | null, snippet: string): PluginError {

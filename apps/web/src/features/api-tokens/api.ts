@@ -1,4 +1,4 @@
-import type { ApiToken, ApiTokenUse, Paged } from "@curate/core";
+import { type ApiToken, type ApiTokenUse, DEFAULT_PAGE_SIZE, type Paged } from "@curate/core";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
@@ -12,7 +12,7 @@ export const apiTokenKeys = {
 };
 
 /** Tokens a page of the Settings list shows. */
-export const API_TOKENS_PAGE_SIZE = 20;
+export const API_TOKENS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 /** Changes a page of the tokens' activity shows. */
 export const API_TOKEN_ACTIVITY_PAGE_SIZE = 10;
 

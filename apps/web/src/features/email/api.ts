@@ -1,10 +1,11 @@
-import type {
-  CaughtMail,
-  CaughtMailSummary,
-  EmailFeedStatus,
-  EmailSubscriberSummary,
-  EmailSubscription,
-  Paged,
+import {
+  type CaughtMail,
+  type CaughtMailSummary,
+  DEFAULT_PAGE_SIZE,
+  type EmailFeedStatus,
+  type EmailSubscriberSummary,
+  type EmailSubscription,
+  type Paged,
 } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api, apiUrl } from "#web/lib/api";
@@ -47,7 +48,7 @@ export const subscriberExportUrl = (feedId: string) =>
   apiUrl(`/feeds/${encodeURIComponent(feedId)}/email/export`);
 
 /** The development catch-all's mails, a page at a time: new mails arrive while the page is open. */
-export const CAUGHT_MAILS_PER_PAGE = 20;
+export const CAUGHT_MAILS_PER_PAGE = DEFAULT_PAGE_SIZE;
 
 export const caughtMailsQueryOptions = (page: number) =>
   queryOptions({

@@ -1,3 +1,5 @@
+import { MAX_PAGE } from "@curate/core";
+
 /** The `?token=` of the pages readers reach from a mail: kept only when it looks like one of our tokens. */
 export function tokenSearch(search: Record<string, unknown>): { token?: string } {
   const token = search.token;
@@ -9,7 +11,7 @@ export function caughtMailSearch(search: Record<string, unknown>): { page?: numb
   const page = Number(search.page);
   const mail = search.mail;
   return {
-    ...(Number.isInteger(page) && page > 0 && page <= 100_000 ? { page } : {}),
+    ...(Number.isInteger(page) && page > 0 && page <= MAX_PAGE ? { page } : {}),
     ...(typeof mail === "string" && /^[0-9A-Za-z-]{1,64}$/.test(mail) ? { mail } : {}),
   };
 }

@@ -1,8 +1,15 @@
-import type { Paged, PluginNotice, PluginType, RegistryPlugin } from "@curate/core";
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type Paged,
+  type PluginNotice,
+  type PluginType,
+  type RegistryPlugin,
+} from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
-export const PLUGINS_PAGE_SIZE = 20;
+export const PLUGINS_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export interface PluginFilters {
   type?: PluginType;
@@ -40,9 +47,9 @@ export const pluginNamesQueryOptions = (type: PluginType) =>
   queryOptions({
     queryKey: [...pluginKeys.all, "names", type] as const,
     queryFn: async ({ signal }) =>
-      (await api<Paged<RegistryPlugin>>("/plugins", { signal, query: { type, limit: 100 } })).items.map(
-        (plugin) => plugin.name,
-      ),
+      (
+        await api<Paged<RegistryPlugin>>("/plugins", { signal, query: { type, limit: MAX_PAGE_SIZE } })
+      ).items.map((plugin) => plugin.name),
     staleTime: 60_000,
   });
 

@@ -1,13 +1,14 @@
-import type {
-  ChannelPause,
-  JobListDryRunFilter,
-  Paged,
-  ProcessedSubmission,
-  ProcessingJob,
-  ProcessingJobStatus,
-  ProcessingStep,
-  ProcessingSummary,
-  RecapStatus,
+import {
+  type ChannelPause,
+  DEFAULT_PAGE_SIZE,
+  type JobListDryRunFilter,
+  type Paged,
+  type ProcessedSubmission,
+  type ProcessingJob,
+  type ProcessingJobStatus,
+  type ProcessingStep,
+  type ProcessingSummary,
+  type RecapStatus,
 } from "@curate/core";
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
@@ -18,7 +19,7 @@ import { jobsPollInterval, rowsPollInterval, stepsPollInterval } from "./view";
 // layout is on the way to every feed tab, so it must not carry the mutation code.
 
 /** Rows per page of the processing tab (the API's default page size). */
-export const PROCESSING_PAGE_SIZE = 20;
+export const PROCESSING_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const processingKeys = {
   all: ["processing"] as const,

@@ -1,11 +1,11 @@
-import type { Paged, Publication } from "@curate/core";
+import { DEFAULT_PAGE_SIZE, type Paged, type Publication } from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
 // Reads only; the retraction lives in ./mutations.
 
 /** Entries per page of a ledger list. */
-export const LEDGER_PAGE_SIZE = 20;
+export const LEDGER_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const publicationKeys = {
   all: ["publications"] as const,

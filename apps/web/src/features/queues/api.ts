@@ -1,4 +1,10 @@
-import type { Paged, QueueHealth, QueueReminder, ReminderSettings } from "@curate/core";
+import {
+  DEFAULT_PAGE_SIZE,
+  type Paged,
+  type QueueHealth,
+  type QueueReminder,
+  type ReminderSettings,
+} from "@curate/core";
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
@@ -38,7 +44,8 @@ export type ReminderPage = Paged<QueueReminder> & { unreadCount: number };
 export const remindersQueryOptions = (page = 0) =>
   queryOptions({
     queryKey: queueKeys.reminders(page),
-    queryFn: ({ signal }) => api<ReminderPage>("/reminders", { query: { page, limit: 20 }, signal }),
+    queryFn: ({ signal }) =>
+      api<ReminderPage>("/reminders", { query: { page, limit: DEFAULT_PAGE_SIZE }, signal }),
   });
 
 export type QueueTone = "empty" | "ok" | "overdue" | "unknown";

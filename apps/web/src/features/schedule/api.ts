@@ -1,9 +1,9 @@
-import type { ScheduledChannel, ScheduledSendPage } from "@curate/core";
+import { DEFAULT_PAGE_SIZE, type ScheduledChannel, type ScheduledSendPage } from "@curate/core";
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
 import { api } from "#web/lib/api";
 
 /** Items per page of the Scheduled tab. */
-export const SCHEDULED_PAGE_SIZE = 20;
+export const SCHEDULED_PAGE_SIZE = DEFAULT_PAGE_SIZE;
 
 export const scheduleKeys = {
   all: ["schedule"] as const,
