@@ -1,4 +1,10 @@
-import { type Context, createFederation, type Federatable, type Federation } from "@fedify/fedify";
+import {
+  type Context,
+  createFederation,
+  type Federatable,
+  type Federation,
+  type MessageQueue,
+} from "@fedify/fedify";
 import {
   Accept,
   Create,
@@ -36,6 +42,11 @@ export interface FediverseDeps {
   db: Database;
   env: AppEnv;
   logger: Logger;
+  /**
+   * Fedify's inbox queue (decision 0037): the app's enqueue-only one (fediverse/queue.ts), or the workers' that
+   * they listen to. A federation without one (the distributor's) never takes inbound activities.
+   */
+  inbox?: MessageQueue;
 }
 
 /** This server's federation (Fedify), built once per app and per worker: the same routes, keys and ids. */
@@ -95,10 +106,11 @@ function feedIdOf(publicUrl: string, uri: URL): string | null {
 }
 
 /**
- * The feeds' ActivityPub actors (issue 35, decision 0037): WebFinger, the actor, its keys, followers and outbox,
- * the notes it published, and an inbox that verifies every activity's signature (Fedify) and acts only on Follow
- * and Undo Follow — nothing inbound reaches a feed's content. Every document it fetches goes through the outbound
- * guard; its deliveries are the workers' (fediverse/delivery.ts), through the guard as well.
+ * The feeds' ActivityPub actors (issue 35, decision 0037): WebFinger, the actor, its keys, followers and
+ * outbox, the notes it published, and an inbox that verifies every activity's signature (Fedify, in the request),
+ * queues it for the workers and acts only on Follow and Undo Follow — nothing inbound reaches a feed's content.
+ * Every document it fetches goes through the outbound guard; its deliveries are the workers' (fediverse/delivery.ts),
+ * through the guard as well.
  */
 export function createFediverse(deps: FediverseDeps): Fediverse {
   const { db, env, logger } = deps;
@@ -106,6 +118,10 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
   const documentLoader = guardedDocumentLoader(loaderSettings);
   const federation = createFederation<void>({
     kv: new DrizzleKvStore(db),
+    // Only the inbox is queued: outbound activities are our own deliveries (fediverse_deliveries), never Fedify's.
+    queue: deps.inbox ? { inbox: deps.inbox } : undefined,
+    // Listening is the workers' (worker/host.ts): a process that answers requests only enqueues.
+    manuallyStartQueue: true,
     origin: env.PUBLIC_URL,
     documentLoaderFactory: () => documentLoader,
     contextLoaderFactory: () => documentLoader,
