@@ -276,6 +276,14 @@ describe("a feed followed from another instance", () => {
     expect(edited?.id?.href).toBe(note?.id?.href);
     expect(String(edited?.content)).toContain("tripled (corrected)");
 
+    // The re-run queues its Update before it records its step: a retraction while it runs would be a 409.
+    await expect
+      .poll(async () =>
+        (await a.db.select().from(processingJobs).where(eq(processingJobs.submissionId, tweetId)))
+          .filter((job) => job.status === "pending" || job.status === "processing")
+          .map((job) => job.id),
+      )
+      .toEqual([]);
     const retract = await a.json("/api/moderate/retract", {
       method: "POST",
       headers: sessionHeaders(a, owner),
