@@ -228,7 +228,7 @@ export function createApp(options: AppOptions) {
     logger,
     inbox: deps.fediverseInbox,
   });
-  for (const path of ["/.well-known/webfinger", "/ap/*"]) {
+  for (const path of ["/.well-known/webfinger", "/.well-known/nodeinfo", "/ap/*"]) {
     app.use(path, fediverseMiddleware(fediverse));
   }
   const webDist = deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;

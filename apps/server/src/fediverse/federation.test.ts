@@ -14,8 +14,15 @@ import {
 import { newKey } from "../../test/near.ts";
 import { type ServedApp, serveApp } from "../../test/serve-app.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import { fediverseDeliveries, fediverseFollowers, processingJobs, processingSteps } from "../db/schema.ts";
+import {
+  fediverseDeliveries,
+  fediverseFollowers,
+  fediverseNotes,
+  processingJobs,
+  processingSteps,
+} from "../db/schema.ts";
 import { queryRows } from "../db/sql.ts";
+import { VERSION } from "../version.ts";
 import { DrizzleKvStore } from "./kv.ts";
 import { FEDIVERSE_INBOX_QUEUE } from "./queue.ts";
 
@@ -308,6 +315,33 @@ describe("a feed followed from another instance", () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it("describes itself in NodeInfo 2.1: the software, its protocol, the feeds followable and their notes", async () => {
+    const index = await a.request("/.well-known/nodeinfo");
+    expect(index.status).toBe(200);
+    const links = (await readJson(index)).links as Array<{ rel: string; href: string }>;
+    expect(links).toEqual([
+      expect.objectContaining({
+        rel: "http://nodeinfo.diaspora.software/ns/schema/2.1",
+        href: `${a.baseUrl}/ap/nodeinfo/2.1`,
+      }),
+    ]);
+    // A second note, live, beside the retracted one: only notes still published count.
+    await a.db.insert(fediverseNotes).values({ id: "nodeinfo-live", feedId: "news", content: "<p>Live</p>" });
+    const document = await a.request("/ap/nodeinfo/2.1");
+    expect(document.status).toBe(200);
+    expect(document.headers.get("content-type")).toContain("nodeinfo.diaspora.software/ns/schema/2.1");
+    const info = await readJson(document);
+    expect(info).not.toHaveProperty("success");
+    expect(info).toMatchObject({
+      version: "2.1",
+      software: { name: "curate", version: VERSION },
+      protocols: ["activitypub"],
+      openRegistrations: false,
+      usage: { users: { total: 1 }, localPosts: 1 },
+    });
+    await a.db.delete(fediverseNotes).where(eq(fediverseNotes.id, "nodeinfo-live"));
   });
 
   it("a deleted feed sends Delete for its actor, which stays a 410 tombstone nobody inherits", async () => {

@@ -19,11 +19,12 @@ import {
   Undo,
 } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
-import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { fediverseActors, fediverseFollowers, fediverseNotes, feeds } from "../db/schema.ts";
+import { VERSION } from "../version.ts";
 import { queueActivity } from "./delivery.ts";
 import { actorKeys } from "./keys.ts";
 import { DrizzleKvStore } from "./kv.ts";
@@ -37,6 +38,10 @@ export const FOLLOWERS_MAX = 200_000;
 
 export const ACTOR_PATH = "/ap/feeds/{identifier}";
 export const SHARED_INBOX_PATH = "/ap/inbox";
+/** The NodeInfo 2.1 document; `/.well-known/nodeinfo` (Fedify's) points to it. */
+export const NODEINFO_PATH = "/ap/nodeinfo/2.1";
+/** NodeInfo's counts stop here: an unauthenticated read must stay cheap however much was published. */
+export const NODEINFO_COUNT_MAX = 1_000_000;
 
 export interface FediverseDeps {
   db: Database;
@@ -106,7 +111,7 @@ function feedIdOf(publicUrl: string, uri: URL): string | null {
 }
 
 /**
- * The feeds' ActivityPub actors (issue 35, decision 0037): WebFinger, the actor, its keys, followers and
+ * The feeds' ActivityPub actors (issue 35, decision 0037): WebFinger, NodeInfo, the actor, its keys, followers and
  * outbox, the notes it published, and an inbox that verifies every activity's signature (Fedify, in the request),
  * queues it for the workers and acts only on Follow and Undo Follow — nothing inbound reaches a feed's content.
  * Every document it fetches goes through the outbound guard; its deliveries are the workers' (fediverse/delivery.ts),
@@ -141,6 +146,13 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
  */
 export function registerFediverse(federation: Federatable<void>, deps: FediverseDeps): void {
   const { db, env, logger } = deps;
+  federation.setNodeInfoDispatcher(NODEINFO_PATH, async () => ({
+    software: { name: "curate", version: VERSION },
+    protocols: ["activitypub"],
+    openRegistrations: false,
+    usage: await nodeInfoUsage(db),
+  }));
+
   const actorSetters = federation
     .setActorDispatcher(ACTOR_PATH, async (ctx, identifier) => {
       const [row] = await db
@@ -312,4 +324,24 @@ export function registerFediverse(federation: Federatable<void>, deps: Fediverse
     .onError((_ctx, error) => {
       logger.warn({ err: error }, "fediverse: an inbound activity failed");
     });
+}
+
+/** NodeInfo's usage: the feeds followable now as its users, their notes still published as its posts. */
+async function nodeInfoUsage(db: Database) {
+  const [actors] = await db
+    .select({ n: count() })
+    .from(fediverseActors)
+    .where(and(eq(fediverseActors.enabled, true), isNull(fediverseActors.deletedAt)));
+  const live = db
+    .select({ one: sql`1` })
+    .from(fediverseNotes)
+    .where(isNull(fediverseNotes.deletedAt))
+    .limit(NODEINFO_COUNT_MAX)
+    .as("live");
+  const [notes] = await db.select({ n: count() }).from(live);
+  return {
+    users: { total: actors?.n ?? 0 },
+    localPosts: notes?.n ?? 0,
+    localComments: 0,
+  };
 }

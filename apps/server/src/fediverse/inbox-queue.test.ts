@@ -150,3 +150,16 @@ describe("the fediverse inbox on pg-boss", () => {
     expect(await accepts()).toHaveLength(1);
   });
 });
+
+describe("NodeInfo", () => {
+  it("is not served without the fediverse, like its other addresses", async () => {
+    const plain = await serveApp(scratch.handle, { NODE_ENV: "test" });
+    try {
+      for (const path of ["/.well-known/nodeinfo", "/ap/nodeinfo/2.1", "/.well-known/webfinger"]) {
+        expect((await fetch(`${plain.baseUrl}${path}`)).status, path).toBe(404);
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+});
