@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { leaderboardQuerySchema, submissionListQuerySchema } from "@curate/core";
+import type { MessageQueue } from "@fedify/fedify";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
@@ -61,6 +62,11 @@ const DEFAULT_WEB_DIST = join(dirname(fileURLToPath(import.meta.url)), "../../we
 export interface AppOptions extends Omit<AppDeps, "dryRuns"> {
   intake: Intake;
   runner?: RunnerDeps;
+  /**
+   * Where the fediverse inbox hands verified activities for the workers (`enqueueOnlyInbox`, fediverse/queue.ts);
+   * whoever composes the app closes it.
+   */
+  fediverseInbox: MessageQueue;
 }
 
 /**
@@ -223,9 +229,15 @@ export function createApp(options: AppOptions) {
   app.get("/uploads/*", uploadsHandler(join(deps.env.DATA_DIR, "uploads")));
   app.route("/rss", rssRoutes(deps));
   app.route("/", logKeyRoutes(deps));
-  const fediverse = createFediverse({ db: deps.database.db, env: deps.env, logger });
-  app.use("/.well-known/webfinger", fediverseMiddleware(fediverse));
-  app.use("/ap/*", fediverseMiddleware(fediverse));
+  const fediverse = createFediverse({
+    db: deps.database.db,
+    env: deps.env,
+    logger,
+    inbox: deps.fediverseInbox,
+  });
+  for (const path of ["/.well-known/webfinger", "/.well-known/nodeinfo", "/ap/*"]) {
+    app.use(path, fediverseMiddleware(fediverse));
+  }
   const webDist = deps.env.WEB_DIST_DIR ?? DEFAULT_WEB_DIST;
   app.get(
     "*",

@@ -1,6 +1,7 @@
 import { createApp } from "./app.ts";
 import { loadEnv } from "./config/env.ts";
 import type { DatabaseHandle } from "./db/index.ts";
+import { enqueueOnlyInbox } from "./fediverse/queue.ts";
 import { createChangeNotifier } from "./http/changes.ts";
 import { createIntake } from "./intake/runtime.ts";
 import { createLogger } from "./logger.ts";
@@ -41,6 +42,8 @@ export async function openApiDocument(): Promise<Record<string, unknown>> {
     intake,
     changes: createChangeNotifier(),
     telemetry,
+    // Never opened: this app answers one request for its own document.
+    fediverseInbox: enqueueOnlyInbox(database, logger).queue,
   });
   const response = await app.request("/api/openapi.json");
   if (!response.ok) throw new Error(`The OpenAPI document could not be built: ${response.status}`);

@@ -6,6 +6,7 @@ import { createApp } from "./app.ts";
 import { type AppEnv, EnvError } from "./config/env.ts";
 import { type DatabaseHandle, openDatabase } from "./db/index.ts";
 import { queryRows } from "./db/sql.ts";
+import { enqueueOnlyInbox } from "./fediverse/queue.ts";
 import { quarantineStoredSecrets } from "./feeds/quarantine.ts";
 import { feedSecretCount, resealFeedSecrets } from "./feeds/secret-store.ts";
 import { createChangeNotifier, shareChanges } from "./http/changes.ts";
@@ -153,6 +154,8 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
     prepareNodeServer(metricsServer);
     return { url: null, close: () => closeNodeServer(metricsServer).then(stop) };
   }
+  // Inbound fediverse activities are verified here and handled by the workers (this process's, or others').
+  const fediverseInbox = enqueueOnlyInbox(database, logger);
   const app = createApp({
     database,
     env,
@@ -162,6 +165,7 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
     changes,
     telemetry,
     logSelfCheck,
+    fediverseInbox: fediverseInbox.queue,
   });
   return new Promise((resolve) => {
     const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
@@ -169,7 +173,10 @@ export async function startServer(env: AppEnv, logger: Logger, role: Role = "all
       logger.info({ url, role, driver: database.driver, version: VERSION }, `Curate listening on ${url}`);
       resolve({
         url,
-        close: () => closeNodeServer(server).then(stop),
+        close: () =>
+          closeNodeServer(server)
+            .then(() => fediverseInbox.close())
+            .then(stop),
       });
     });
     prepareNodeServer(server);

@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { inject } from "vitest";
 import type { App } from "../src/app.ts";
 import type { AppEnv } from "../src/config/env.ts";
@@ -102,4 +103,16 @@ export async function eventually(
     if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** A port free now, for a server whose PUBLIC_URL must name its own port before it listens (federation). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { type App, createApp } from "../src/app.ts";
 import { type AppEnv, loadEnv } from "../src/config/env.ts";
 import type { DatabaseHandle } from "../src/db/index.ts";
+import { enqueueOnlyInbox } from "../src/fediverse/queue.ts";
 import { createChangeNotifier } from "../src/http/changes.ts";
 import { closeNodeServer, prepareNodeServer } from "../src/http/node-server.ts";
 import { createIntake, type Intake } from "../src/intake/runtime.ts";
@@ -60,6 +61,7 @@ export async function serveApp(
   const runner = options.worker
     ? runnerDeps({ database, env, logger, telemetry, ...options.worker })
     : undefined;
+  const fediverseInbox = enqueueOnlyInbox(database, logger);
   const app = createApp({
     database,
     env,
@@ -70,6 +72,7 @@ export async function serveApp(
     telemetry,
     runner,
     logSelfCheck: options.worker?.logSelfCheck,
+    fediverseInbox: fediverseInbox.queue,
   });
   const worker = options.worker
     ? await startWorker({ database, env, intake, logger, telemetry, ...options.worker })
@@ -88,6 +91,7 @@ export async function serveApp(
     async close() {
       // Every test is done with the server by now: nothing in flight deserves a grace period.
       await closeNodeServer(server, 0);
+      await fediverseInbox.close();
       await worker?.stop();
       await telemetry.shutdown();
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,21 +1,37 @@
-import { createServer } from "node:net";
 import { Accept, Create, Delete, Undo, Update } from "@fedify/vocab";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed, insertSubmission } from "../../test/factories.ts";
 import { createFediverseReader, type FediverseReader } from "../../test/fakes/fediverse-reader.ts";
-import { eventually, freshDatabase, readJson, startTestServer, type TestServer } from "../../test/harness.ts";
+import {
+  eventually,
+  freePort,
+  freshDatabase,
+  readJson,
+  startTestServer,
+  type TestServer,
+} from "../../test/harness.ts";
 import { newKey } from "../../test/near.ts";
 import { type ServedApp, serveApp } from "../../test/serve-app.ts";
 import { sessionHeaders, signIn } from "../../test/session.ts";
-import { fediverseDeliveries, fediverseFollowers, processingJobs, processingSteps } from "../db/schema.ts";
+import {
+  fediverseDeliveries,
+  fediverseFollowers,
+  fediverseNotes,
+  processingJobs,
+  processingSteps,
+} from "../db/schema.ts";
+import { queryRows } from "../db/sql.ts";
+import { VERSION } from "../version.ts";
 import { DrizzleKvStore } from "./kv.ts";
+import { FEDIVERSE_INBOX_QUEUE } from "./queue.ts";
 
 /**
  * Two Curate instances on loopback federate (issue 35): instance A's feed is an ActivityPub actor; instance B (its
  * own database and port) carries a minimal fediverse reader made with Fedify in front of its app, whose keys and
  * caches live in B's database through the project's KvStore. Every activity B receives passed Fedify's signature
- * check on B (fetching A's key through B's guarded loader); every activity A receives passed A's.
+ * check on B (fetching A's key through B's guarded loader); every activity A receives passed A's, in the request,
+ * and was then handled by A's worker from Fedify's inbox queue (pg-boss).
  */
 // Delivery passes run when the test asks (runFediverseDeliveryNow), never on the worker's own schedule.
 const LOOPBACK = { FEDIVERSE_ALLOW_LOOPBACK: "true", FEDIVERSE_TICK_MS: "3600000" };
@@ -25,17 +41,6 @@ let disposeB: () => Promise<void>;
 let reader: FediverseReader;
 const ownerKey = newKey();
 let owner: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const deliver = async () => {
   const pass = (await a.worker?.runFediverseDeliveryNow()) as { sent: number; failed: number };
@@ -68,6 +73,21 @@ async function approve(feedId: string, content: string) {
 }
 
 const actorUrl = () => `${a.baseUrl}/ap/feeds/news`;
+
+/** The states of the inbound activities A's inbox queued for its worker (pg-boss jobs), oldest first. */
+async function inboxStates(): Promise<string[]> {
+  const rows = await queryRows<{ state: string }>(
+    a.db,
+    sql`select state::text as state from pgboss.job where name = ${FEDIVERSE_INBOX_QUEUE} order by created_on, id`,
+  );
+  return rows.map((row) => row.state);
+}
+
+/** Waits until A's worker has handled every activity A's inbox accepted (each answered 202 once queued). */
+const inboxHandled = () =>
+  expect
+    .poll(async () => (await inboxStates()).filter((state) => ["created", "retry", "active"].includes(state)))
+    .toEqual([]);
 
 beforeAll(async () => {
   if (process.env.DEBUG_FEDIVERSE) {
@@ -159,6 +179,9 @@ describe("a feed followed from another instance", () => {
     expect(document.publicKey.publicKeyPem).toContain("BEGIN PUBLIC KEY");
 
     await reader.follow(b.baseUrl, "alice", actorUrl());
+    await inboxHandled();
+    // It went through the queue: answered 202 in the request, handled by A's worker.
+    expect(await inboxStates()).toEqual(["completed"]);
     const [row] = await a.db.select().from(fediverseFollowers).where(eq(fediverseFollowers.feedId, "news"));
     expect(row).toMatchObject({
       actorUri: `${b.baseUrl}/reader/alice`,
@@ -198,6 +221,7 @@ describe("a feed followed from another instance", () => {
 
   it("ends a follow on Undo from the follower only", async () => {
     const bobFollow = await reader.follow(b.baseUrl, "bob", actorUrl());
+    await inboxHandled();
     expect(
       await a.db.select().from(fediverseFollowers).where(eq(fediverseFollowers.feedId, "news")),
     ).toHaveLength(2);
@@ -207,6 +231,7 @@ describe("a feed followed from another instance", () => {
       actorUrl(),
       (actor) => new Undo({ id: new URL(`${actor.href}#undo`), actor, object: bobFollow }),
     );
+    await inboxHandled();
     const left = await a.db.select().from(fediverseFollowers).where(eq(fediverseFollowers.feedId, "news"));
     expect(left.map((f) => f.actorUri)).toEqual([`${b.baseUrl}/reader/alice`]);
     await deliver(); // bob's Accept
@@ -258,6 +283,14 @@ describe("a feed followed from another instance", () => {
     expect(edited?.id?.href).toBe(note?.id?.href);
     expect(String(edited?.content)).toContain("tripled (corrected)");
 
+    // The re-run queues its Update before it records its step: a retraction while it runs would be a 409.
+    await expect
+      .poll(async () =>
+        (await a.db.select().from(processingJobs).where(eq(processingJobs.submissionId, tweetId)))
+          .filter((job) => job.status === "pending" || job.status === "processing")
+          .map((job) => job.id),
+      )
+      .toEqual([]);
     const retract = await a.json("/api/moderate/retract", {
       method: "POST",
       headers: sessionHeaders(a, owner),
@@ -282,6 +315,33 @@ describe("a feed followed from another instance", () => {
         })
       ).status,
     ).toBe(404);
+  });
+
+  it("describes itself in NodeInfo 2.1: the software, its protocol, the feeds followable and their notes", async () => {
+    const index = await a.request("/.well-known/nodeinfo");
+    expect(index.status).toBe(200);
+    const links = (await readJson(index)).links as Array<{ rel: string; href: string }>;
+    expect(links).toEqual([
+      expect.objectContaining({
+        rel: "http://nodeinfo.diaspora.software/ns/schema/2.1",
+        href: `${a.baseUrl}/ap/nodeinfo/2.1`,
+      }),
+    ]);
+    // A second note, live, beside the retracted one: only notes still published count.
+    await a.db.insert(fediverseNotes).values({ id: "nodeinfo-live", feedId: "news", content: "<p>Live</p>" });
+    const document = await a.request("/ap/nodeinfo/2.1");
+    expect(document.status).toBe(200);
+    expect(document.headers.get("content-type")).toContain("nodeinfo.diaspora.software/ns/schema/2.1");
+    const info = await readJson(document);
+    expect(info).not.toHaveProperty("success");
+    expect(info).toMatchObject({
+      version: "2.1",
+      software: { name: "curate", version: VERSION },
+      protocols: ["activitypub"],
+      openRegistrations: false,
+      usage: { users: { total: 1 }, localPosts: 1 },
+    });
+    await a.db.delete(fediverseNotes).where(eq(fediverseNotes.id, "nodeinfo-live"));
   });
 
   it("a deleted feed sends Delete for its actor, which stays a 410 tombstone nobody inherits", async () => {

@@ -1,4 +1,10 @@
-import { type Context, createFederation, type Federatable, type Federation } from "@fedify/fedify";
+import {
+  type Context,
+  createFederation,
+  type Federatable,
+  type Federation,
+  type MessageQueue,
+} from "@fedify/fedify";
 import {
   Accept,
   Create,
@@ -13,11 +19,12 @@ import {
   Undo,
 } from "@fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
-import { and, asc, count, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { AppEnv } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import { fediverseActors, fediverseFollowers, fediverseNotes, feeds } from "../db/schema.ts";
+import { VERSION } from "../version.ts";
 import { queueActivity } from "./delivery.ts";
 import { actorKeys } from "./keys.ts";
 import { DrizzleKvStore } from "./kv.ts";
@@ -31,11 +38,20 @@ export const FOLLOWERS_MAX = 200_000;
 
 export const ACTOR_PATH = "/ap/feeds/{identifier}";
 export const SHARED_INBOX_PATH = "/ap/inbox";
+/** The NodeInfo 2.1 document; `/.well-known/nodeinfo` (Fedify's) points to it. */
+export const NODEINFO_PATH = "/ap/nodeinfo/2.1";
+/** NodeInfo's counts stop here: an unauthenticated read must stay cheap however much was published. */
+export const NODEINFO_COUNT_MAX = 1_000_000;
 
 export interface FediverseDeps {
   db: Database;
   env: AppEnv;
   logger: Logger;
+  /**
+   * Fedify's inbox queue (decision 0037): the app's enqueue-only one (fediverse/queue.ts), or the workers' that
+   * they listen to. A federation without one (the distributor's) never takes inbound activities.
+   */
+  inbox?: MessageQueue;
 }
 
 /** This server's federation (Fedify), built once per app and per worker: the same routes, keys and ids. */
@@ -95,10 +111,11 @@ function feedIdOf(publicUrl: string, uri: URL): string | null {
 }
 
 /**
- * The feeds' ActivityPub actors (issue 35, decision 0037): WebFinger, the actor, its keys, followers and outbox,
- * the notes it published, and an inbox that verifies every activity's signature (Fedify) and acts only on Follow
- * and Undo Follow — nothing inbound reaches a feed's content. Every document it fetches goes through the outbound
- * guard; its deliveries are the workers' (fediverse/delivery.ts), through the guard as well.
+ * The feeds' ActivityPub actors (issue 35, decision 0037): WebFinger, NodeInfo, the actor, its keys, followers and
+ * outbox, the notes it published, and an inbox that verifies every activity's signature (Fedify, in the request),
+ * queues it for the workers and acts only on Follow and Undo Follow — nothing inbound reaches a feed's content.
+ * Every document it fetches goes through the outbound guard; its deliveries are the workers' (fediverse/delivery.ts),
+ * through the guard as well.
  */
 export function createFediverse(deps: FediverseDeps): Fediverse {
   const { db, env, logger } = deps;
@@ -106,6 +123,10 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
   const documentLoader = guardedDocumentLoader(loaderSettings);
   const federation = createFederation<void>({
     kv: new DrizzleKvStore(db),
+    // Only the inbox is queued: outbound activities are our own deliveries (fediverse_deliveries), never Fedify's.
+    queue: deps.inbox ? { inbox: deps.inbox } : undefined,
+    // Listening is the workers' (worker/host.ts): a process that answers requests only enqueues.
+    manuallyStartQueue: true,
     origin: env.PUBLIC_URL,
     documentLoaderFactory: () => documentLoader,
     contextLoaderFactory: () => documentLoader,
@@ -125,6 +146,13 @@ export function createFediverse(deps: FediverseDeps): Fediverse {
  */
 export function registerFediverse(federation: Federatable<void>, deps: FediverseDeps): void {
   const { db, env, logger } = deps;
+  federation.setNodeInfoDispatcher(NODEINFO_PATH, async () => ({
+    software: { name: "curate", version: VERSION },
+    protocols: ["activitypub"],
+    openRegistrations: false,
+    usage: await nodeInfoUsage(db),
+  }));
+
   const actorSetters = federation
     .setActorDispatcher(ACTOR_PATH, async (ctx, identifier) => {
       const [row] = await db
@@ -296,4 +324,24 @@ export function registerFediverse(federation: Federatable<void>, deps: Fediverse
     .onError((_ctx, error) => {
       logger.warn({ err: error }, "fediverse: an inbound activity failed");
     });
+}
+
+/** NodeInfo's usage: the feeds followable now as its users, their notes still published as its posts. */
+async function nodeInfoUsage(db: Database) {
+  const [actors] = await db
+    .select({ n: count() })
+    .from(fediverseActors)
+    .where(and(eq(fediverseActors.enabled, true), isNull(fediverseActors.deletedAt)));
+  const live = db
+    .select({ one: sql`1` })
+    .from(fediverseNotes)
+    .where(isNull(fediverseNotes.deletedAt))
+    .limit(NODEINFO_COUNT_MAX)
+    .as("live");
+  const [notes] = await db.select({ n: count() }).from(live);
+  return {
+    users: { total: actors?.n ?? 0 },
+    localPosts: notes?.n ?? 0,
+    localComments: 0,
+  };
 }

@@ -11,8 +11,8 @@ function tooLarge(c: HonoContext<AppBindings>) {
 }
 
 /**
- * Hands WebFinger and the ActivityPub routes (`/ap/…`) to Fedify, which answers in their own formats
- * (JRD, ActivityStreams), not the API's JSON envelope (decision 0037). A POST's body is bounded before Fedify
+ * Hands WebFinger, NodeInfo and the ActivityPub routes (`/ap/…`) to Fedify, which answers in their own formats
+ * (JRD, NodeInfo, ActivityStreams), not the API's JSON envelope (decision 0037). A POST's body is bounded before Fedify
  * reads it; without an https PUBLIC_URL (and no development allowance) these routes do not exist.
  */
 export function fediverseMiddleware(fediverse: Fediverse): MiddlewareHandler<AppBindings> {

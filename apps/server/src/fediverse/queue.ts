@@ -1,5 +1,10 @@
 import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOptions } from "@fedify/fedify";
 import type { PgBoss } from "pg-boss";
+import type { Logger } from "pino";
+import type { DatabaseHandle } from "../db/index.ts";
+
+/** Fedify's inbox queue: inbound activities whose signatures the request checked, handled by the workers. */
+export const FEDIVERSE_INBOX_QUEUE = "curate-fediverse-inbox";
 
 /** Fedify's messages wrapped for pg-boss, whose job data must be an object. */
 interface Envelope {
@@ -37,7 +42,14 @@ export class PgBossMessageQueue implements MessageQueue {
         // Workers wake on each new message (LISTEN/NOTIFY) instead of at their next poll.
         notify: true,
       } as Parameters<PgBoss["createQueue"]>[1])
-      .then(() => undefined);
+      .then(
+        () => undefined,
+        (error) => {
+          // A database that was away is asked again by the next message, not refused for good.
+          this.#ready = null;
+          throw error;
+        },
+      );
     return this.#ready;
   }
 
@@ -84,4 +96,54 @@ export class PgBossMessageQueue implements MessageQueue {
     });
     await this.boss.offWork(this.name, { id: workerId });
   }
+}
+
+/** Fedify's inbox queue as a process without workers holds it: it enqueues, and closes what it opened. */
+export interface EnqueueOnlyQueue {
+  queue: MessageQueue;
+  close(): Promise<void>;
+}
+
+/**
+ * The inbox queue of a process that answers the fediverse's requests (the API role, and the API side of `all`):
+ * Fedify verifies an activity in the request and enqueues it here; the workers listen (worker/host.ts). Its pg-boss
+ * client — and the queue engine's module — are loaded with the first inbound activity, so an API process nobody
+ * federates with opens no queue at all (decision 0009: the API otherwise never starts pg-boss).
+ */
+export function enqueueOnlyInbox(database: DatabaseHandle, logger: Logger): EnqueueOnlyQueue {
+  let boss: PgBoss | null = null;
+  let opening: Promise<PgBossMessageQueue> | null = null;
+  const open = () => {
+    opening ??= (async () => {
+      const { createEnqueueOnlyClient } = await import("../worker/queue.ts");
+      const client = createEnqueueOnlyClient(database);
+      client.on("error", (error) => logger.warn({ err: error }, "fediverse inbox queue error"));
+      boss = client;
+      await client.start();
+      return new PgBossMessageQueue(client, FEDIVERSE_INBOX_QUEUE);
+    })().catch(async (error) => {
+      // The next activity tries again (the workers may not have installed the queue's tables yet).
+      opening = null;
+      await boss?.stop({ graceful: false, timeout: 1000 }).catch(() => undefined);
+      boss = null;
+      throw error;
+    });
+    return opening;
+  };
+  const queue: MessageQueue = {
+    nativeRetrial: true,
+    enqueue: async (message, options) => (await open()).enqueue(message, options),
+    enqueueMany: async (messages, options) => (await open()).enqueueMany(messages, options),
+    listen: () =>
+      Promise.reject(
+        new Error("This process only enqueues inbound fediverse activities: the workers handle them."),
+      ),
+  };
+  return {
+    queue,
+    async close() {
+      await opening?.catch(() => undefined);
+      await boss?.stop({ graceful: false, timeout: 1000 });
+    },
+  };
 }

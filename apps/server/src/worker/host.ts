@@ -7,6 +7,7 @@ import { createMailer } from "../email/mailer.ts";
 import { deliverDue, type FediverseDeliveryPass, pruneDeliveries } from "../fediverse/delivery.ts";
 import { createFediverse } from "../fediverse/federation.ts";
 import { sweepExpiredKv } from "../fediverse/kv.ts";
+import { FEDIVERSE_INBOX_QUEUE, PgBossMessageQueue } from "../fediverse/queue.ts";
 import { sendActorDeletes } from "../fediverse/service.ts";
 import { reevaluateStandings } from "../governance/trust.ts";
 import type { Intake } from "../intake/runtime.ts";
@@ -333,9 +334,22 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
           if (pass.sent + pass.failed + pass.suppressed > 0) logger.info(pass, "email delivery pass");
         });
 
-  // The fediverse (decision 0037): deleted feeds' actors tell their followers, then due deliveries are signed and
-  // sent through the outbound guard; one pass at a time over every worker.
-  const fediverse = createFediverse({ db: database.db, env, logger });
+  // The fediverse (decision 0037): inbound activities the API verified and queued are handled here (Fedify's inbox
+  // queue on pg-boss, retried with backoff); deleted feeds' actors tell their followers, then due deliveries are
+  // signed and sent through the outbound guard, one pass at a time over every worker.
+  const fediverse = createFediverse({
+    db: database.db,
+    env,
+    logger,
+    inbox: new PgBossMessageQueue(boss, FEDIVERSE_INBOX_QUEUE),
+  });
+  const inboxListening = new AbortController();
+  // Without the fediverse no inbound activity is taken, so there is nothing to listen for.
+  const inboxListened = env.FEDIVERSE.available
+    ? fediverse.federation
+        .startQueue(undefined, { signal: inboxListening.signal, queue: "inbox" })
+        .catch((error) => logger.warn({ err: error }, "the fediverse inbox queue stopped"))
+    : Promise.resolve();
   const fediversePass = async (): Promise<FediverseDeliveryPass> => {
     await sendActorDeletes(database.db, fediverse);
     const pass = await deliverDue({ db: database.db, env, logger, context: fediverse.context });
@@ -383,6 +397,8 @@ export async function startWorker(options: WorkerOptions): Promise<WorkerHost> {
       for (const reputationTimer of reputationTimers) clearInterval(reputationTimer);
       if (emailTimer) clearInterval(emailTimer);
       if (fediverseTimer) clearInterval(fediverseTimer);
+      inboxListening.abort();
+      await inboxListened;
       await heartbeat.stop();
       await bulkRuns.stop();
       await engine.stop();

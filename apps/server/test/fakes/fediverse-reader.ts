@@ -1,7 +1,14 @@
 import type { webcrypto } from "node:crypto";
-import { createFederation, type Federation, generateCryptoKeyPair, type KvStore } from "@fedify/fedify";
+import {
+  createFederation,
+  type Federation,
+  generateCryptoKeyPair,
+  type KvStore,
+  signRequest,
+} from "@fedify/fedify";
 import {
   Accept,
+  type Activity,
   type Object as APObject,
   Create,
   Delete,
@@ -29,6 +36,8 @@ export interface FediverseReader {
     make: (actor: URL, object: URL) => Follow | Undo,
   ): Promise<void>;
   follow(origin: string, name: string, actorUrl: string): Promise<Follow>;
+  /** Posts `activity` from `name` to `inbox`, signed as Mastodon signs, once, and answers the inbox's response. */
+  post(origin: string, name: string, inbox: string, activity: Activity): Promise<Response>;
 }
 
 export function createFediverseReader(kv: KvStore): FediverseReader {
@@ -93,10 +102,27 @@ export function createFediverseReader(kv: KvStore): FediverseReader {
     );
   }
 
+  async function post(origin: string, name: string, inbox: string, activity: Activity) {
+    const ctx = federation.createContext(new URL(origin));
+    const [key] = await ctx.getActorKeyPairs(name);
+    const body = JSON.stringify(await activity.toJsonLd({ contextLoader: ctx.contextLoader }));
+    const request = new Request(inbox, {
+      method: "POST",
+      headers: { "Content-Type": "application/activity+json" },
+      body,
+    });
+    const { privateKey } = await keysOf(name);
+    const signed = await signRequest(request, privateKey, key.keyId, {
+      spec: "draft-cavage-http-signatures-12",
+    });
+    return fetch(inbox, { method: "POST", headers: signed.headers, body });
+  }
+
   return {
     federation,
     received,
     send,
+    post,
     async follow(origin, name, actorUrl) {
       let sent: Follow | null = null;
       await send(origin, name, actorUrl, (actor, object) => {
