@@ -101,6 +101,22 @@ afterAll(async () => {
 });
 
 describe("the fediverse inbox on pg-boss", () => {
+  it("answers 503 while the queue cannot take activities (not installed yet), so the sender delivers again", async () => {
+    await scratch.handle.db.execute(sql`alter schema pgboss rename to pgboss_not_yet`);
+    try {
+      const early = new Follow({
+        id: new URL(`${carol()}#follows/early`),
+        actor: new URL(carol()),
+        object: new URL(actorUrl()),
+      });
+      const response = await reader.post(api.baseUrl, "carol", `${actorUrl()}/inbox`, early);
+      expect(response.status).toBe(503);
+    } finally {
+      await scratch.handle.db.execute(sql`alter schema pgboss_not_yet rename to pgboss`);
+    }
+    expect(await followers()).toEqual([]);
+  });
+
   it("an API-only process checks a Follow's signature, queues it and answers 202 without handling it", async () => {
     follow = new Follow({
       id: new URL(`${carol()}#follows/1`),

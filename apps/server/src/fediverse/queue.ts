@@ -2,6 +2,7 @@ import type { MessageQueue, MessageQueueEnqueueOptions, MessageQueueListenOption
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/index.ts";
+import { AppError } from "../errors.ts";
 
 /** Fedify's inbox queue: inbound activities whose signatures the request checked, handled by the workers. */
 export const FEDIVERSE_INBOX_QUEUE = "curate-fediverse-inbox";
@@ -130,10 +131,18 @@ export function enqueueOnlyInbox(database: DatabaseHandle, logger: Logger): Enqu
     });
     return opening;
   };
+  // A queue that cannot take the activity yet (its tables not installed, the database lost) is an outage: the sender
+  // is told 503 and delivers again later, never a 500.
+  const unavailable = (error: unknown): never => {
+    logger.warn({ err: error }, "fediverse inbox queue unavailable");
+    throw new AppError("UNAVAILABLE", "The inbox cannot take activities right now: deliver again later.");
+  };
   const queue: MessageQueue = {
     nativeRetrial: true,
-    enqueue: async (message, options) => (await open()).enqueue(message, options),
-    enqueueMany: async (messages, options) => (await open()).enqueueMany(messages, options),
+    enqueue: async (message, options) =>
+      (await open().catch(unavailable)).enqueue(message, options).catch(unavailable),
+    enqueueMany: async (messages, options) =>
+      (await open().catch(unavailable)).enqueueMany(messages, options).catch(unavailable),
     listen: () =>
       Promise.reject(
         new Error("This process only enqueues inbound fediverse activities: the workers handle them."),
