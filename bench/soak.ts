@@ -44,13 +44,13 @@ async function waitForHealth(child: ChildProcess) {
 async function signIn(): Promise<{ cookie: string; accountId: string }> {
   const key = newKey();
   const accountId = key.implicitAccountId;
-  const started = await (
+  const started = (await (
     await fetch(`${BASE}/api/auth/initiate-login`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ accountId }),
     })
-  ).json();
+  ).json()) as { data: { nonce: string; recipient: string } };
   const token = signToken({ key, accountId, nonce: started.data.nonce, recipient: started.data.recipient });
   const verified = await fetch(`${BASE}/api/auth/verify-login`, {
     method: "POST",
@@ -83,7 +83,7 @@ async function soak(driver: Driver) {
   try {
     await waitForHealth(child);
     const pid = child.pid as number;
-    const feeds: Array<{ id: string }> = (await (await fetch(`${BASE}/api/feeds`)).json()).data;
+    const feeds = ((await (await fetch(`${BASE}/api/feeds`)).json()) as { data: Array<{ id: string }> }).data;
     const writers = await Promise.all(Array.from({ length: 5 }, signIn));
     const reads = [
       "/api/submissions?page=0&limit=20",
