@@ -114,6 +114,12 @@ export function createApp(options: AppOptions) {
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();
+  if (deps.env.CHECK_RESPONSE_CONTRACTS) {
+    api.use(async (c, next) => {
+      c.set("checkResponseContracts", true);
+      await next();
+    });
+  }
   // RFC 8058's one-click POST comes form-encoded from mail programs; its body is not read.
   api.use(requestGuard({ rawBodyPaths: ["/api/upload", EMAIL_ONE_CLICK_PATH] }));
   const readCache = createReadCache({
