@@ -39,6 +39,7 @@ function thing(c: Context, id: string): Response {
   if (id === "status")
     return c.json({ success: true, statusCode: 201, timestamp: "now", data: { id, count: 1 } });
   if (id === "text") return c.text("not the envelope");
+  if (id === "extra") return ok(c, { id, count: 1, secretHash: "abc" });
   return ok(c, { id, count: 3 });
 }
 
@@ -101,6 +102,13 @@ describe("the check of answers against their routes' contracts", () => {
       details: [{ path: "data.count", message: expect.any(String) }],
     });
     expect(stderr).toHaveBeenCalledWith(body.error.message);
+  });
+
+  it("refuses a field the contract does not declare, which parsing alone would drop", async () => {
+    expect((await get("/things/extra")).body.error).toMatchObject({
+      code: "INTERNAL_ERROR",
+      details: [{ path: "data.secretHash", message: "is sent, but the contract does not declare it" }],
+    });
   });
 
   it("refuses a status the route does not declare, and an envelope that misstates its status", async () => {

@@ -80,7 +80,8 @@ export async function responseBreach(route: RouteConfig, response: Response): Pr
   }
   const issues: ContractIssue[] = [];
   const parsed = expected.safeParse(body);
-  if (!parsed.success) {
+  if (parsed.success) issues.push(...oncePerField(undeclaredFields(body, parsed.data, [])));
+  else {
     issues.push(
       ...parsed.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message })),
     );
@@ -91,6 +92,38 @@ export async function responseBreach(route: RouteConfig, response: Response): Pr
   }
   return issues.length ? breach(issues) : null;
 }
+
+/**
+ * Fields the answer sends that its schema does not declare. Objects parse without them (zod drops unknown keys), so
+ * they are what the answer has and the parsed copy lacks: no client generated from the contract knows they exist, and
+ * a field nobody declared is how a column that should stay inside leaks out. Values the schema reshapes are not
+ * compared.
+ */
+function undeclaredFields(answer: unknown, parsed: unknown, path: string[]): ContractIssue[] {
+  if (Array.isArray(answer) && Array.isArray(parsed)) {
+    return answer.flatMap((item, index) => undeclaredFields(item, parsed[index], [...path, String(index)]));
+  }
+  if (!isRecord(answer) || !isRecord(parsed) || Array.isArray(parsed)) return [];
+  return Object.keys(answer).flatMap((key) =>
+    key in parsed
+      ? undeclaredFields(answer[key], parsed[key], [...path, key])
+      : [{ path: [...path, key].join("."), message: "is sent, but the contract does not declare it" }],
+  );
+}
+
+/** One issue per field of a list's items (the first item that has it), not one per item. */
+function oncePerField(issues: ContractIssue[]): ContractIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const field = issue.path.replaceAll(/(^|\.)\d+(?=\.|$)/g, "$1*");
+    if (seen.has(field)) return false;
+    seen.add(field);
+    return true;
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null;
 
 /** The error a breach answers with: INTERNAL_ERROR naming the route, the status and every field that is off. */
 export function breachError(breach: ContractBreach): AppError {
