@@ -2208,6 +2208,26 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The account owns as many feeds as one account may create here (FEEDS_PER_ACCOUNT; FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
                 /** @description The id is taken (CONFLICT) */
                 409: {
                     headers: {

@@ -87,6 +87,9 @@ const createFeedRoute = createRoute({
     201: jsonResponse(successEnvelopeSchema(feedSchema), "Created"),
     400: commonErrors[400],
     401: writeErrors[401],
+    403: errorResponse(
+      "The account owns as many feeds as one account may create here (FEEDS_PER_ACCOUNT; FORBIDDEN)",
+    ),
     409: errorResponse("The id is taken (CONFLICT)"),
   },
 });
