@@ -209,7 +209,11 @@ export function createApp(options: AppOptions) {
     info: {
       title: "Curate API",
       version: deps.version,
-      description: "Community-curated content feeds. Every response uses the Curate envelope.",
+      description:
+        "Community-curated content feeds. Every response uses the Curate envelope. Besides what each operation " +
+        "lists, any may answer 500 (INTERNAL_ERROR) and 503 (UNAVAILABLE), one that takes parameters or a body 400 " +
+        "(VALIDATION_ERROR), one that takes a body 415, and before it runs the server may refuse a request with 401 " +
+        "(a bad token), 403 (a token without the scope, or a change from another origin), 413, 429 or 431.",
     },
   });
   api.get("/docs", (c) => c.html(API_DOCS_HTML));
