@@ -127,6 +127,12 @@ export function createApp(options: AppOptions) {
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();
+  if (deps.env.CHECK_RESPONSE_CONTRACTS) {
+    api.use(async (c, next) => {
+      c.set("checkResponseContracts", true);
+      await next();
+    });
+  }
   // RFC 8058's one-click POST comes form-encoded from mail programs; its body is not read.
   api.use(requestGuard({ rawBodyPaths: ["/api/upload", EMAIL_ONE_CLICK_PATH] }));
   const readCache = createReadCache({
@@ -216,7 +222,11 @@ export function createApp(options: AppOptions) {
     info: {
       title: "Curate API",
       version: deps.version,
-      description: "Community-curated content feeds. Every response uses the Curate envelope.",
+      description:
+        "Community-curated content feeds. Every response uses the Curate envelope. Besides what each operation " +
+        "lists, any may answer 500 (INTERNAL_ERROR) and 503 (UNAVAILABLE), one that takes parameters or a body 400 " +
+        "(VALIDATION_ERROR), one that takes a body 415, and before it runs the server may refuse a request with 401 " +
+        "(a bad token), 403 (a token without the scope, or a change from another origin), 413, 429 or 431.",
     },
   });
   api.get("/docs", (c) => c.html(API_DOCS_HTML));

@@ -45,6 +45,7 @@ export function createRouter(family: RouteFamily) {
     scopeOf: (route) => (route.method.toLowerCase() === "get" ? "read" : family.writes),
     guard: scopeGuard,
     security: routeSecurity,
+    checksResponses: (c) => c.get("checkResponseContracts") === true,
   });
 }
 

@@ -18,7 +18,16 @@ export interface ChildServer {
 export function startChildServer(args: string[], env: Record<string, string>): ChildServer {
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "serve", ...args], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "test", LOG_LEVEL: "info", SEED_DEMO_DATA: "false", PORT: "0", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      // A test server's answers are checked against their routes' contracts, like the in-process ones'.
+      ...((env.NODE_ENV ?? "test") === "test" ? { CHECK_RESPONSE_CONTRACTS: "true" } : {}),
+      LOG_LEVEL: "info",
+      SEED_DEMO_DATA: "false",
+      PORT: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];

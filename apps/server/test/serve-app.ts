@@ -48,7 +48,15 @@ export async function serveApp(
   options: ServeOptions = {},
 ): Promise<ServedApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "curate-data-"));
-  const env = loadEnv({ DATA_DIR: dataDir, PORT: "0", LOG_LEVEL: "silent", ...envOverrides });
+  const env = loadEnv({
+    DATA_DIR: dataDir,
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    // Every answer of a test server is checked against its route's contract (the harness's and the files' own), so
+    // no test passes on an answer the API's clients would not parse.
+    ...(envOverrides.NODE_ENV === "test" ? { CHECK_RESPONSE_CONTRACTS: "true" } : {}),
+    ...envOverrides,
+  });
   const logger = options.logger ?? createLogger(env.LOG_LEVEL);
   const changes = createChangeNotifier();
   const telemetry = await startTelemetry(env, logger);

@@ -2208,6 +2208,26 @@ export interface paths {
                         };
                     };
                 };
+                /** @description The account owns as many feeds as one account may create here (FEEDS_PER_ACCOUNT; FORBIDDEN) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
                 /** @description The id is taken (CONFLICT) */
                 409: {
                     headers: {
@@ -3681,7 +3701,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Restored */
+                /** @description Restored (a save: the scheduled items it re-planned are counted, as for PUT) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -3968,6 +3988,7 @@ export interface paths {
                                         message: string;
                                     }[];
                                 } | null;
+                                scheduleReplanned: number;
                             };
                         };
                     };
@@ -12069,6 +12090,26 @@ export interface paths {
                 };
                 /** @description Not signed in (UNAUTHENTICATED) */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: false;
+                            statusCode: number;
+                            timestamp: string;
+                            error: {
+                                message: string;
+                                /** @enum {string} */
+                                code: "VALIDATION_ERROR" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "CONFLICT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "HEADERS_TOO_LARGE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+                                details?: unknown;
+                            };
+                        };
+                    };
+                };
+                /** @description The account uploaded as much as it may in a day (UPLOAD_BYTES_PER_DAY; RATE_LIMITED) */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -178,9 +178,14 @@ const envSchema = z.object({
     .default(50 * 1024 * 1024),
   X_API_CALLS_PER_HOUR: z.coerce.number().int().min(1).default(300),
   AI_CALLS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).default(120),
-  /** The shortest time between two acknowledgements of one network's bot, over every feed and worker. */
   /** Test servers only: the share of a channel's interval between sends kept, in percent (their fakes have no limit). */
   CHANNEL_PACING_PERCENT: z.coerce.number().int().min(1).max(100).default(100),
+  /**
+   * Test servers only: every API route checks its JSON answers against the responses it declares (its status, and
+   * the body's schema), and answers INTERNAL_ERROR naming the route and the fields where one breaks it.
+   */
+  CHECK_RESPONSE_CONTRACTS: booleanFlag.default(false),
+  /** The shortest time between two acknowledgements of one network's bot, over every feed and worker. */
   ACK_MIN_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5000),
   /** Acknowledgements one feed may make the bots send an hour (over every network), so no feed makes them spam. */
   ACKS_PER_FEED_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(60),
@@ -424,6 +429,11 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): AppEnv {
   if (env.CHANNEL_PACING_PERCENT !== 100 && env.NODE_ENV !== "test") {
     throw new EnvError(
       "Invalid environment:\n  CHANNEL_PACING_PERCENT: only test servers send faster than a channel's own pace",
+    );
+  }
+  if (env.CHECK_RESPONSE_CONTRACTS && env.NODE_ENV !== "test") {
+    throw new EnvError(
+      "Invalid environment:\n  CHECK_RESPONSE_CONTRACTS: only test servers check their answers against the API's contracts",
     );
   }
   const host = env.HOST ?? (production ? "0.0.0.0" : "127.0.0.1");

@@ -87,6 +87,9 @@ const createFeedRoute = createRoute({
     201: jsonResponse(successEnvelopeSchema(feedSchema), "Created"),
     400: commonErrors[400],
     401: writeErrors[401],
+    403: errorResponse(
+      "The account owns as many feeds as one account may create here (FEEDS_PER_ACCOUNT; FORBIDDEN)",
+    ),
     409: errorResponse("The id is taken (CONFLICT)"),
   },
 });
@@ -158,7 +161,10 @@ const restoreVersionRoute = createRoute({
   summary: "Save an earlier version's config again, as a new version (the checks and permission of a save)",
   request: { params: feedVersionParamsSchema },
   responses: {
-    200: jsonResponse(successEnvelopeSchema(feedSchema), "Restored"),
+    200: jsonResponse(
+      successEnvelopeSchema(feedSaveAnswerSchema),
+      "Restored (a save: the scheduled items it re-planned are counted, as for PUT)",
+    ),
     400: commonErrors[400],
     ...readErrors,
   },
@@ -194,7 +200,9 @@ export function feedRoutes({ database: { db }, env }: AppDeps) {
   });
   router.openapi(restoreVersionRoute, async (c) => {
     const { id, n } = c.req.valid("param");
-    return ok(c, await restoreFeedVersion(db, env, requireUser(c), id, n), `Version ${n} restored.`);
+    const saved = await restoreFeedVersion(db, env, requireUser(c), id, n);
+    const replanned = replannedMessage(saved.scheduleReplanned);
+    return ok(c, saved, replanned ? `Version ${n} restored. ${replanned}` : `Version ${n} restored.`);
   });
   router.openapi(listRoute, async (c) => ok(c, await listFeeds(db, destinationLinks(env))));
   router.openapi(getRoute, async (c) => {

@@ -11,6 +11,10 @@ export const jsonResponse = <T extends z.ZodType>(schema: T, description: string
   content: { "application/json": { schema } },
 });
 
+/**
+ * Errors a route may answer whether it lists them or not: 500 and 503 anywhere, 400 wherever the router validates a
+ * request part (the rule test servers check is in response-contracts.ts). A route lists them to describe its own.
+ */
 export const commonErrors = {
   400: errorResponse("Invalid input (VALIDATION_ERROR); details list the field issues"),
   500: errorResponse("Unexpected failure (INTERNAL_ERROR)"),

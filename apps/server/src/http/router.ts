@@ -1,6 +1,7 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
-import type { Env, Handler, MiddlewareHandler } from "hono";
+import type { Context, Env, Handler, MiddlewareHandler } from "hono";
 import { AppError } from "../errors.ts";
+import { breachError, responseBreach } from "./response-contracts.ts";
 
 const TARGET_NAMES: Record<string, string> = {
   query: "query parameters",
@@ -24,6 +25,11 @@ export interface RouteAccess<E extends Env, S extends string> {
   scopeOf(route: { method: string; path: string }): S;
   guard(scope: S, route: { method: string; path: string }): MiddlewareHandler<E>;
   security(scope: S, route: RouteConfig): SecurityRequirement[];
+  /**
+   * Whether this request's answer is checked against the responses its route declares (response-contracts.ts):
+   * test servers only (CHECK_RESPONSE_CONTRACTS).
+   */
+  checksResponses?(c: Context<E>): boolean;
 }
 
 /** A route's own scope, when it differs from what its family declares for its method (an acting read). */
@@ -43,6 +49,22 @@ export function createValidatingRouter<E extends Env, S extends string>(access: 
       if (!result.success) throw AppError.fromZod(result.error, TARGET_NAMES[result.target] ?? result.target);
     },
   });
+  /**
+   * Behind the guard, so what it checks is the route's own answer (its validators, middleware and handler). A breach
+   * replaces the answer with an INTERNAL_ERROR naming the route and the fields, and is written to stderr too: test
+   * servers log nothing, and the test runner prints stderr beside the test that made the request.
+   */
+  const contract =
+    (route: RouteConfig): MiddlewareHandler<E> =>
+    async (c, next) => {
+      await next();
+      if (!access.checksResponses?.(c)) return;
+      const breach = await responseBreach(route, c.res);
+      if (!breach) return;
+      const error = breachError(breach);
+      console.error(error.message);
+      throw error;
+    };
   const guarded = (route: RouteConfig & Scoped<S>) => {
     const { scope: declared, ...rest } = route;
     const scope = declared ?? access.scopeOf(route);
@@ -50,7 +72,7 @@ export function createValidatingRouter<E extends Env, S extends string>(access: 
     return {
       ...rest,
       security: access.security(scope, rest),
-      middleware: [access.guard(scope, rest), ...own] as MiddlewareHandler[],
+      middleware: [access.guard(scope, rest), contract(rest), ...own] as MiddlewareHandler[],
     };
   };
   const openapi = router.openapi.bind(router);

@@ -31,6 +31,9 @@ const uploadRoute = createRoute({
     ),
     400: commonErrors[400],
     401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+    429: errorResponse(
+      "The account uploaded as much as it may in a day (UPLOAD_BYTES_PER_DAY; RATE_LIMITED)",
+    ),
   },
 });
 

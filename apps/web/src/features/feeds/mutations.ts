@@ -50,9 +50,11 @@ export function useRestoreFeedVersion(feedId: string) {
   const invalidate = useInvalidateFeeds();
   return useMutation({
     mutationFn: (version: number) =>
-      api<Feed>(`${feedPath(feedId)}/versions/${version}/restore`, { method: "POST" }),
-    onSuccess: (feed) => {
+      api<FeedSaveAnswer>(`${feedPath(feedId)}/versions/${version}/restore`, { method: "POST" }),
+    onSuccess: ({ scheduleReplanned, ...feed }) => {
       queryClient.setQueryData(feedKeys.detail(feedId), feed);
+      // A restore is a save: a channel schedule it changes re-planned what waits on it, as for an edit.
+      if (scheduleReplanned > 0) void queryClient.invalidateQueries({ queryKey: scheduleKeys.feed(feedId) });
       return invalidate();
     },
   });
