@@ -102,6 +102,8 @@ async function startStack(port: number) {
       PORT: String(port),
       DATA_DIR: dataDir,
       NODE_ENV: "test",
+      // Every answer the web app gets in a journey is checked against its route's contract, as in the API tests.
+      CHECK_RESPONSE_CONTRACTS: "true",
       SEED_DEMO_DATA: "true",
       PUBLIC_URL: baseUrl,
       // The moderation journey's fixed development-wallet account moderates every feed as a super admin.
