@@ -47,6 +47,16 @@ const layoutShift = (page: Page) =>
  */
 const QUIET_FEED = "opensource";
 
+/** Loads of one page before a data change under every one of them fails the check instead of measuring again. */
+const MAX_LOADS = 5;
+
+/** The newest change to the server's data that an answer has read (X-Change-Version, decision 0038). */
+async function changeVersion(): Promise<string | null> {
+  const response = await fetch(`${baseUrl}/api/health`);
+  await response.arrayBuffer();
+  return response.headers.get("x-change-version");
+}
+
 async function firstFeed(): Promise<{ id: string; name: string }> {
   const response = await fetch(`${baseUrl}/api/feeds/${QUIET_FEED}`);
   if (!response.ok) throw new Error(`the demo data has no feed "${QUIET_FEED}"`);
@@ -75,15 +85,30 @@ describe("server-rendered first paint", () => {
     it(`hydrates /, /leaderboard and a feed page at ${viewport.width} px without a console error or a layout shift`, async () => {
       const feed = await firstFeed();
       for (const path of ["/", "/leaderboard", `/feed/${feed.id}/curation`]) {
-        const { page, problems } = await firstLoad(path, viewport);
-        // The page the server rendered, not the app's fallback for data that came too late.
-        expect(await page.locator("#curate-ssr-state").count(), path).toBe(1);
-        // Settle: the visitor's own parts (session) and the relative times' clock run after hydration.
-        await page.waitForLoadState("networkidle");
-        await page.waitForTimeout(500);
-        expect(problems, path).toEqual([]);
-        expect(await layoutShift(page), path).toBe(0);
-        await page.close();
+        // "/" and the leaderboard show every feed's data, which earlier journeys' jobs on this server may still be
+        // changing: a load during which the server's data changed (its change version moved) shows that change,
+        // not a hydration fault, so it is measured again; a load over unchanged data must not move at all.
+        for (let load = 1; ; load++) {
+          const before = await changeVersion();
+          const { page, problems } = await firstLoad(path, viewport);
+          // The page the server rendered, not the app's fallback for data that came too late.
+          expect(await page.locator("#curate-ssr-state").count(), path).toBe(1);
+          // Settle: the visitor's own parts (session) and the relative times' clock run after hydration.
+          await page.waitForLoadState("networkidle");
+          await page.waitForTimeout(500);
+          const shift = await layoutShift(page);
+          const changedUnderIt = (await changeVersion()) !== before;
+          if (!changedUnderIt || load === MAX_LOADS) {
+            expect(problems, path).toEqual([]);
+            expect(
+              shift,
+              `${path}${changedUnderIt ? ` (the data changed during each of ${load} loads)` : ""}`,
+            ).toBe(0);
+            await page.close();
+            break;
+          }
+          await page.close();
+        }
       }
     });
   }
