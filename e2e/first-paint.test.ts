@@ -25,11 +25,28 @@ async function firstLoad(path: string, viewport: Viewport): Promise<FirstLoad> {
   });
   page.on("pageerror", (error) => problems.push(error.message));
   await page.addInitScript(() => {
-    const shifts = { total: 0 };
+    const shifts = { total: 0, moved: [] as string[] };
     (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
+    const rect = (box: DOMRectReadOnly) =>
+      `${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}×${Math.round(box.height)}`;
+    const describe = (node: Node | null) => {
+      if (!(node instanceof Element)) return node?.nodeName ?? "(gone)";
+      const testId = node.getAttribute("data-testid");
+      return `${node.tagName.toLowerCase()}${testId ? `[data-testid=${testId}]` : ""}.${node.className} "${(node.textContent ?? "").slice(0, 40)}"`;
+    };
+    type Shift = PerformanceEntry & {
+      value: number;
+      sources: Array<{ node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }>;
+    };
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as Array<PerformanceEntry & { value: number }>) {
+      for (const entry of list.getEntries() as Shift[]) {
         shifts.total += entry.value;
+        // What moved, so a failure names the element instead of leaving a number to guess from.
+        for (const source of entry.sources) {
+          shifts.moved.push(
+            `${describe(source.node)} ${rect(source.previousRect)} → ${rect(source.currentRect)} at ${Math.round(entry.startTime)} ms`,
+          );
+        }
       }
     }).observe({ type: "layout-shift", buffered: true });
   });
@@ -39,7 +56,7 @@ async function firstLoad(path: string, viewport: Viewport): Promise<FirstLoad> {
 }
 
 const layoutShift = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __shifts: { total: number } }).__shifts.total);
+  page.evaluate(() => (window as unknown as { __shifts: { total: number; moved: string[] } }).__shifts);
 
 /**
  * A demo feed no journey writes to: a page measured for layout shifts must not change under it (the first feed is
@@ -101,8 +118,8 @@ describe("server-rendered first paint", () => {
           if (!changedUnderIt || load === MAX_LOADS) {
             expect(problems, path).toEqual([]);
             expect(
-              shift,
-              `${path}${changedUnderIt ? ` (the data changed during each of ${load} loads)` : ""}`,
+              shift.total,
+              `${path}${changedUnderIt ? ` (the data changed during each of ${load} loads)` : ""}; moved: ${shift.moved.join("; ")}`,
             ).toBe(0);
             await page.close();
             break;
