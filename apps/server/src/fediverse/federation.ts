@@ -62,10 +62,18 @@ export interface Fediverse {
   deps: FediverseDeps;
 }
 
+/**
+ * Fedify's types name the standard `Temporal.Instant` (TypeScript 7 knows it; 5.9 does not), while Node has no
+ * Temporal yet and Fedify itself runs on the polyfill: an instant from the polyfill, typed as Fedify asks.
+ */
+type FedifyInstant = NonNullable<ConstructorParameters<typeof Note>[0]["published"]>;
+const instantOf = (date: Date) =>
+  Temporal.Instant.fromEpochMilliseconds(date.getTime()) as unknown as FedifyInstant;
+
 export function actorTombstone(ctx: Context<void>, identifier: string, deletedAt: Date): Tombstone {
   return new Tombstone({
     id: ctx.getActorUri(identifier),
-    deleted: Temporal.Instant.fromEpochMilliseconds(deletedAt.getTime()),
+    deleted: instantOf(deletedAt),
   });
 }
 
@@ -81,8 +89,8 @@ export function noteObject(
     cc: ctx.getFollowersUri(feedId),
     content: note.content,
     url: note.url ? new URL(note.url) : null,
-    published: Temporal.Instant.fromEpochMilliseconds(note.publishedAt.getTime()),
-    updated: note.updatedAt ? Temporal.Instant.fromEpochMilliseconds(note.updatedAt.getTime()) : null,
+    published: instantOf(note.publishedAt),
+    updated: note.updatedAt ? instantOf(note.updatedAt) : null,
   });
 }
 
