@@ -109,10 +109,6 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: ["e2e/**/*.test.ts"],
-          // A worker's journeys share one module graph, as the API files do: playwright-core, the fakes and the
-          // support modules load once per worker instead of once per file (each file still launches its own
-          // browser and uses its worker's stack).
-          isolate: false,
           globalSetup: ["e2e/global-setup.ts"],
           ...patientLimits,
           testTimeout: 240_000,

@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer as createHttpServer } from "node:http";
-import { type AddressInfo, createServer } from "node:net";
+import { type AddressInfo, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,16 +15,13 @@ import { MODERATOR_ACCOUNT_ID } from "./support/moderator.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** Where a test worker asks for its stack (server and fakes); support/stack.ts claims its worker's. */
-    stackBroker: string;
+    /** One stack (server and fakes) per test worker; a file uses its worker's (support/stack.ts). */
+    stacks: Array<{
+      baseUrl: string;
+      /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
+      networksControlUrl: string;
+    }>;
   }
-}
-
-/** What a worker's journeys talk to. */
-export interface StackAddress {
-  baseUrl: string;
-  /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
-  networksControlUrl: string;
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -39,10 +35,6 @@ const STOP_TIMEOUT_MS = 10_000;
  * Journeys run in as many workers as the project allows, each worker's files one after another against a stack of
  * its own — the real server on a fresh, demo-seeded embedded database, and fakes of the services it calls — so no
  * journey sees another's writes while it runs, as when all ran in one line.
- *
- * A stack starts when its worker's first journey asks for it, not here: the gate runs the journeys after the API
- * files, and three idle servers polling their queues and networks every second for all that time cost the run
- * minutes of CPU on two cores.
  */
 export default async function setup(project: TestProject) {
   // Unpacks the npm package's Chromium once, before the test files race to do it.
@@ -50,37 +42,22 @@ export default async function setup(project: TestProject) {
   if (!existsSync(BUILT_APP)) {
     throw new Error(`No built web app at ${BUILT_APP}: run "npm run build" before the e2e project.`);
   }
-  const stacks = new Map<number, ReturnType<typeof startStack>>();
-  const broker = createHttpServer((request, response) => {
-    // One stack per worker slot of the run (VITEST_POOL_ID is a slot's number), whichever slots the journeys get.
-    const slot = Number(new URL(request.url ?? "/", "http://broker").searchParams.get("slot"));
-    if (!Number.isInteger(slot) || slot < 1 || slot > 64) {
-      response.writeHead(400).end("slot must be a worker's number");
-      return;
-    }
-    let stack = stacks.get(slot);
-    if (!stack) {
-      stack = freePort().then(startStack);
-      stacks.set(slot, stack);
-    }
-    stack.then(
-      ({ baseUrl, networksControlUrl }) =>
-        response
-          .writeHead(200, { "content-type": "application/json" })
-          .end(JSON.stringify({ baseUrl, networksControlUrl } satisfies StackAddress)),
-      (error: Error) => response.writeHead(500).end(error.message),
-    );
-  });
-  // A stack's start can outlast Node's default request timeout on a busy machine.
-  broker.requestTimeout = 0;
-  await new Promise<void>((resolve) => broker.listen(0, "127.0.0.1", resolve));
-  project.provide("stackBroker", `http://127.0.0.1:${(broker.address() as AddressInfo).port}`);
+  // One stack per worker slot of the run (VITEST_POOL_ID is a slot's number), whichever slots the journeys get.
+  const workers = project.config.maxWorkers || project.globalConfig.maxWorkers || 1;
+  const ports = await freePorts(workers);
+  const started = await Promise.allSettled(ports.map((port) => startStack(port)));
+  const stacks = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failure = started.find((result) => result.status === "rejected");
+  if (failure) {
+    await Promise.all(stacks.map((stack) => stack.stop()));
+    throw failure.reason;
+  }
+  project.provide(
+    "stacks",
+    stacks.map(({ baseUrl, networksControlUrl }) => ({ baseUrl, networksControlUrl })),
+  );
   return async () => {
-    await new Promise((resolve) => broker.close(resolve));
-    const started = await Promise.allSettled(stacks.values());
-    await Promise.all(
-      started.flatMap((result) => (result.status === "fulfilled" ? [result.value.stop()] : [])),
-    );
+    await Promise.all(stacks.map((stack) => stack.stop()));
   };
 }
 
@@ -173,16 +150,22 @@ async function startStack(port: number) {
   return { baseUrl, networksControlUrl: fakeNetworks.controlUrl, stop };
 }
 
-/** A port free at this moment, for a server about to listen on it. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", resolve);
-  });
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+/** Free ports, all held open until every one is found, so no two are the same. */
+async function freePorts(count: number): Promise<number[]> {
+  const probes = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<Server>((resolve, reject) => {
+          const probe = createServer();
+          probe.once("error", reject);
+          probe.listen(0, "127.0.0.1", () => resolve(probe));
+        }),
+    ),
+  );
+  const ports = probes.map((probe) => (probe.address() as AddressInfo).port);
+  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  return ports;
 }
 
 async function waitForHealth(baseUrl: string, server: ChildProcess) {
