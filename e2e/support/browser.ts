@@ -20,6 +20,7 @@ export async function launchBrowser() {
     executablePath: await chromiumExecutable(),
     args: CHROMIUM_ARGS,
     viewport: DESKTOP,
+    reducedMotion: "reduce",
   });
   // Waits are for states; these only bound a journey that would otherwise hang, on a machine that may be busy.
   context.setDefaultTimeout(60_000);
