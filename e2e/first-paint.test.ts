@@ -29,7 +29,7 @@ async function firstLoad(path: string, viewport: Viewport): Promise<FirstLoad> {
     (window as unknown as { __shifts: typeof shifts }).__shifts = shifts;
     const rect = (box: DOMRectReadOnly) =>
       `${Math.round(box.x)},${Math.round(box.y)} ${Math.round(box.width)}×${Math.round(box.height)}`;
-    const describe = (node: Node | null) => {
+    const nameOf = (node: Node | null) => {
       if (!(node instanceof Element)) return node?.nodeName ?? "(gone)";
       const testId = node.getAttribute("data-testid");
       return `${node.tagName.toLowerCase()}${testId ? `[data-testid=${testId}]` : ""}.${node.className} "${(node.textContent ?? "").slice(0, 40)}"`;
@@ -44,7 +44,7 @@ async function firstLoad(path: string, viewport: Viewport): Promise<FirstLoad> {
         // What moved, so a failure names the element instead of leaving a number to guess from.
         for (const source of entry.sources) {
           shifts.moved.push(
-            `${describe(source.node)} ${rect(source.previousRect)} → ${rect(source.currentRect)} at ${Math.round(entry.startTime)} ms`,
+            `${nameOf(source.node)} ${rect(source.previousRect)} → ${rect(source.currentRect)} at ${Math.round(entry.startTime)} ms`,
           );
         }
       }
