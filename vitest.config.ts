@@ -1,4 +1,6 @@
 import { accessSync, constants, globSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 
 /**
@@ -21,6 +23,8 @@ function scratchInMemory() {
     if (pid && pid !== process.pid && !processExists(pid))
       rmSync(`${shm}/${name}`, { recursive: true, force: true });
   }
+  // What a failed journey's pages showed must outlive the run's folder.
+  process.env.CURATE_E2E_FAILURES_DIR ??= join(tmpdir(), "curate-e2e-failures");
   const dir = `${shm}/curate-test-${process.pid}`;
   mkdirSync(dir, { recursive: true });
   process.env.TMPDIR = dir;

@@ -70,7 +70,8 @@ export async function hydrated(page: Page): Promise<void> {
  * by its own run (the address, whether the app had hydrated, the toasts on screen, a screenshot) instead of guessed.
  */
 async function describePagesOnFailure(pages: Page[], testName: string): Promise<void> {
-  const folder = path.join(tmpdir(), "curate-e2e-failures");
+  // Kept after the run: the run's own temporary folder (vitest.config.ts) is removed when it ends.
+  const folder = process.env.CURATE_E2E_FAILURES_DIR ?? path.join(tmpdir(), "curate-e2e-failures");
   mkdirSync(folder, { recursive: true });
   for (const [index, page] of pages.entries()) {
     if (page.isClosed()) continue;
