@@ -127,12 +127,6 @@ export function createApp(options: AppOptions) {
   app.use(compress());
 
   const api = new OpenAPIHono<AppBindings>();
-  if (deps.env.CHECK_RESPONSE_CONTRACTS) {
-    api.use(async (c, next) => {
-      c.set("checkResponseContracts", true);
-      await next();
-    });
-  }
   // RFC 8058's one-click POST comes form-encoded from mail programs; its body is not read.
   api.use(requestGuard({ rawBodyPaths: ["/api/upload", EMAIL_ONE_CLICK_PATH] }));
   const readCache = createReadCache({
@@ -201,7 +195,7 @@ export function createApp(options: AppOptions) {
     api.route("/", routes(deps));
   }
   if (deps.env.ENABLE_TEST_ROUTES) api.route("/", testPostRoutes(deps, deps.intake));
-  if (telegramWebhook) api.route("/", telegramWebhookRoutes(deps.intake));
+  if (telegramWebhook) api.route("/", telegramWebhookRoutes(deps.intake, deps.env));
   api.openAPIRegistry.registerComponent("securitySchemes", API_TOKEN_SCHEME, {
     type: "http",
     scheme: "bearer",

@@ -2,8 +2,7 @@ import type { ApiCredential } from "./api-tokens/service.ts";
 import type { User } from "./db/schema.ts";
 
 /**
- * What every API request carries through its middleware: its id, who sends it (a session or an API token), and
- * whether its answer is checked against its route's contract (test servers, CHECK_RESPONSE_CONTRACTS).
+ * What every API request carries through its middleware: its id and who sends it (a session or an API token).
  */
 export interface AppBindings {
   Variables: {
@@ -11,6 +10,5 @@ export interface AppBindings {
     user: User | null;
     apiToken: ApiCredential | null;
     apiRoute?: string;
-    checkResponseContracts?: boolean;
   };
 }

@@ -40,12 +40,13 @@ export interface RouteFamily {
   writes: RouteScope;
 }
 
-export function createRouter(family: RouteFamily) {
+/** Built with the process's setting for checking answers against their contracts (test servers only). */
+export function createRouter(family: RouteFamily, env: Pick<AppEnv, "CHECK_RESPONSE_CONTRACTS">) {
   return createValidatingRouter<AppBindings, RouteScope>({
     scopeOf: (route) => (route.method.toLowerCase() === "get" ? "read" : family.writes),
     guard: scopeGuard,
     security: routeSecurity,
-    checksResponses: (c) => c.get("checkResponseContracts") === true,
+    checksResponses: env.CHECK_RESPONSE_CONTRACTS,
   });
 }
 

@@ -46,9 +46,9 @@ const statsRoute = createRoute({
   },
 });
 
-export function activityRoutes({ database: { db } }: AppDeps) {
+export function activityRoutes({ database: { db }, env }: AppDeps) {
   // Reads only: a write added here stays closed to API tokens until its family names a scope.
-  const router = createRouter({ writes: "session" });
+  const router = createRouter({ writes: "session" }, env);
   router.openapi(statsRoute, async (c) => ok(c, await getSiteStats(db)));
   router.openapi(ranksRoute, async (c) => ok(c, await getUserRanks(db, c.req.valid("param").userId)));
   router.openapi(listRoute, async (c) => {

@@ -77,8 +77,8 @@ const activityRoute = createRoute({
   },
 });
 
-export function apiTokenRoutes({ database: { db } }: AppDeps) {
-  const router = createRouter({ writes: "session" });
+export function apiTokenRoutes({ database: { db }, env }: AppDeps) {
+  const router = createRouter({ writes: "session" }, env);
   router.openapi(activityRoute, async (c) =>
     ok(c, await listTokenUses(db, requireUser(c), c.req.valid("query"))),
   );

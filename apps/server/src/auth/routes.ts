@@ -65,7 +65,7 @@ const logoutRoute = createRoute({
 
 export function authRoutes({ database: { db }, env }: AppDeps) {
   // Tokens never sign in or out: they are made by a session, and revoked in Settings.
-  const router = createRouter({ writes: "session" });
+  const router = createRouter({ writes: "session" }, env);
   // Signing out is never limited: a client that was throttled must always be able to leave.
   router.use("/auth/initiate-login", signInLimit(db, env));
   router.use("/auth/verify-login", signInLimit(db, env));

@@ -277,7 +277,7 @@ function webhookAuthorized(c: Context, secret: string): boolean {
 }
 
 export function emailRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   // One relay connection per mail here (confirmations and tests are few); deliveries pool theirs on the worker.
   const mailer = createMailer(env.MAIL, env.EMAIL_FROM);
   const deps = { db, env, mailer };

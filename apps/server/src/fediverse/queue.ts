@@ -3,6 +3,7 @@ import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle } from "../db/index.ts";
 import { AppError } from "../errors.ts";
+import { loadOnce } from "../lib/load-once.ts";
 
 /** Fedify's inbox queue: inbound activities whose signatures the request checked, handled by the workers. */
 export const FEDIVERSE_INBOX_QUEUE = "curate-fediverse-inbox";
@@ -113,24 +114,22 @@ export interface EnqueueOnlyQueue {
  */
 export function enqueueOnlyInbox(database: DatabaseHandle, logger: Logger): EnqueueOnlyQueue {
   let boss: PgBoss | null = null;
-  let opening: Promise<PgBossMessageQueue> | null = null;
-  const open = () => {
-    opening ??= (async () => {
+  // The next activity tries again after a failure (the workers may not have installed the queue's tables yet).
+  const opening = loadOnce(
+    async () => {
       const { createEnqueueOnlyClient } = await import("../worker/queue.ts");
       const client = createEnqueueOnlyClient(database);
       client.on("error", (error) => logger.warn({ err: error }, "fediverse inbox queue error"));
       boss = client;
       await client.start();
       return new PgBossMessageQueue(client, FEDIVERSE_INBOX_QUEUE);
-    })().catch(async (error) => {
-      // The next activity tries again (the workers may not have installed the queue's tables yet).
-      opening = null;
+    },
+    async () => {
       await boss?.stop({ graceful: false, timeout: 1000 }).catch(() => undefined);
       boss = null;
-      throw error;
-    });
-    return opening;
-  };
+    },
+  );
+  const open = opening.get;
   // A queue that cannot take the activity yet (its tables not installed, the database lost) is an outage: the sender
   // is told 503 and delivers again later, never a 500.
   const unavailable = (error: unknown): never => {
@@ -151,7 +150,7 @@ export function enqueueOnlyInbox(database: DatabaseHandle, logger: Logger): Enqu
   return {
     queue,
     async close() {
-      await opening?.catch(() => undefined);
+      await opening.current()?.catch(() => undefined);
       await boss?.stop({ graceful: false, timeout: 1000 });
     },
   };

@@ -50,7 +50,7 @@ const updateRoute = createRoute({
 
 /** A feed's fediverse settings (decision 0037); the ActivityPub endpoints themselves are Fedify's (app.ts). */
 export function fediverseRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   router.openapi(statusRoute, async (c) =>
     ok(c, await fediverseStatus(db, env, requireUser(c), c.req.valid("param").feedId)),
   );

@@ -171,7 +171,7 @@ const restoreVersionRoute = createRoute({
 });
 
 export function feedRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   router.openapi(createFeedRoute, async (c) =>
     created(
       c,

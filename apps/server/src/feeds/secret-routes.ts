@@ -70,7 +70,7 @@ const deleteRoute = createRoute({
 });
 
 export function feedSecretRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   router.openapi(listRoute, async (c) =>
     ok(c, await listFeedSecrets(db, env, requireUser(c), c.req.valid("param").id)),
   );

@@ -65,7 +65,7 @@ const answerRoute = (answer: "confirm" | "decline") =>
   });
 
 export function governanceRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   router.openapi(trustRoute, async (c) => ok(c, await listTrust(db, c.req.valid("query"))));
   router.openapi(listOffersRoute, async (c) =>
     ok(c, await listApproverOffers(db, env, requireUser(c), c.req.valid("param").feedId)),

@@ -39,7 +39,7 @@ const configRoute = createRoute({
 
 export function healthRoutes({ database, env, version }: AppDeps) {
   // Reads only: a write added here stays closed to API tokens until its family names a scope.
-  const router = createRouter({ writes: "session" });
+  const router = createRouter({ writes: "session" }, env);
   router.openapi(healthRoute, async (c) => {
     try {
       await database.ping();

@@ -52,7 +52,7 @@ function api(checked: boolean) {
     scopeOf: () => "read",
     guard: () => (_c, next) => next(),
     security: () => [],
-    checksResponses: () => checked,
+    checksResponses: checked,
   });
   router.openapi(thingRoute, (c) => thing(c, c.req.valid("param").id) as never);
   router.openapi(plainRoute, (c) => c.text("plain words") as never);

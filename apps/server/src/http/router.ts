@@ -1,5 +1,5 @@
 import { OpenAPIHono, type RouteConfig } from "@hono/zod-openapi";
-import type { Context, Env, Handler, MiddlewareHandler } from "hono";
+import type { Env, Handler, MiddlewareHandler } from "hono";
 import { AppError } from "../errors.ts";
 import { breachError, responseBreach } from "./response-contracts.ts";
 
@@ -26,10 +26,10 @@ export interface RouteAccess<E extends Env, S extends string> {
   guard(scope: S, route: { method: string; path: string }): MiddlewareHandler<E>;
   security(scope: S, route: RouteConfig): SecurityRequirement[];
   /**
-   * Whether this request's answer is checked against the responses its route declares (response-contracts.ts):
-   * test servers only (CHECK_RESPONSE_CONTRACTS).
+   * Whether answers are checked against the responses their routes declare (response-contracts.ts): test servers
+   * only (CHECK_RESPONSE_CONTRACTS). Decided when the router is built, so a production route carries no check.
    */
-  checksResponses?(c: Context<E>): boolean;
+  checksResponses?: boolean;
 }
 
 /** A route's own scope, when it differs from what its family declares for its method (an acting read). */
@@ -58,7 +58,6 @@ export function createValidatingRouter<E extends Env, S extends string>(access: 
     (route: RouteConfig): MiddlewareHandler<E> =>
     async (c, next) => {
       await next();
-      if (!access.checksResponses?.(c)) return;
       const breach = await responseBreach(route, c.res);
       if (!breach) return;
       const error = breachError(breach);
@@ -72,7 +71,11 @@ export function createValidatingRouter<E extends Env, S extends string>(access: 
     return {
       ...rest,
       security: access.security(scope, rest),
-      middleware: [access.guard(scope, rest), contract(rest), ...own] as MiddlewareHandler[],
+      middleware: [
+        access.guard(scope, rest),
+        ...(access.checksResponses ? [contract(rest)] : []),
+        ...own,
+      ] as MiddlewareHandler[],
     };
   };
   const openapi = router.openapi.bind(router);

@@ -29,7 +29,7 @@ const testPostRoute = createRoute({
 
 /** Only mounted outside production: in production the path does not exist (404). */
 export function testPostRoutes(deps: AppDeps, intake: Intake) {
-  const router = createRouter({ writes: "submit" });
+  const router = createRouter({ writes: "submit" }, deps.env);
   router.openapi(testPostRoute, async (c) => {
     requireUser(c);
     const tweet = await createTestPost(deps.database.db, intake, c.req.valid("json"));
@@ -59,9 +59,9 @@ const telegramWebhookRoute = createRoute({
 });
 
 /** Mounted only while Telegram intake runs by webhook; otherwise the path does not exist (404). */
-export function telegramWebhookRoutes(intake: Intake) {
+export function telegramWebhookRoutes(intake: Intake, env: AppDeps["env"]) {
   // Telegram calls with its own secret header; an API token has no business here.
-  const router = createRouter({ writes: "session" });
+  const router = createRouter({ writes: "session" }, env);
   const secret = intake.telegram?.webhook?.secret ?? "";
   // Before the body is validated: a caller without the secret learns nothing about what the route accepts.
   router.use("/telegram/webhook", async (c, next) => {

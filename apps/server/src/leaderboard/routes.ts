@@ -20,9 +20,9 @@ const leaderboardRoute = createRoute({
   },
 });
 
-export function leaderboardRoutes({ database: { db } }: AppDeps) {
+export function leaderboardRoutes({ database: { db }, env }: AppDeps) {
   // Reads only: a write added here stays closed to API tokens until its family names a scope.
-  const router = createRouter({ writes: "session" });
+  const router = createRouter({ writes: "session" }, env);
   router.openapi(leaderboardRoute, async (c) => {
     const { timeRange, feedId, limit, sort } = c.req.valid("query");
     return ok(c, await getLeaderboard(db, { timeRange, feedId: feedId || undefined, limit, sort }));

@@ -74,7 +74,7 @@ const redactRoute = createRoute({
 
 export function moderationLogRoutes({ database: { db }, env }: AppDeps) {
   // Redacting an entry is for the feed's managers.
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   const signer = logSigner(env.LOG_SIGNING_SEED);
   router.openapi(logRoute, async (c) =>
     ok(c, await readLog(db, env, c.get("user"), c.req.valid("param").feedId, c.req.valid("query"))),

@@ -160,7 +160,7 @@ const retractRoute = createRoute({
 });
 
 export function moderationRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "moderate" });
+  const router = createRouter({ writes: "moderate" }, env);
   router.openapi(moderateRoute, async (c) => {
     const outcome = await decideSubmission(db, env, requireUser(c), c.req.valid("json"));
     return ok(c, outcome, `Submission ${outcome.status}.`);

@@ -22,7 +22,7 @@ const overviewRoute = createRoute({
 });
 
 export function operationsRoutes({ database: { db }, env, logSelfCheck }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   const xBudget = createXBudget(db, { limit: env.X_API_CALLS_PER_HOUR });
   router.openapi(overviewRoute, async (c) =>
     ok(c, await operationsOverview({ db, env, xBudget, logSelfCheck }, requireUser(c))),

@@ -2,6 +2,7 @@ import { canonicalPluginName, type DistributorPluginName, findBuiltinPlugin } fr
 import type { MailSetting } from "../config/env.ts";
 import type { Database } from "../db/index.ts";
 import type { Fediverse } from "../fediverse/federation.ts";
+import { loadOnce } from "../lib/load-once.ts";
 import { consumeLimit } from "../limits/service.ts";
 import { objectTransform } from "./transformers/object-transform.ts";
 import { simpleTransform } from "./transformers/simple-transform.ts";
@@ -130,17 +131,7 @@ export function createPluginRegistry(entries: PluginEntry[]): PluginRegistry {
   const byName = new Map<string, () => Promise<Plugin>>();
   for (const entry of entries) {
     const builtinName = `@curate/${entry.name}`;
-    let loaded: Promise<Plugin> | null = null;
-    const load =
-      "load" in entry
-        ? () => {
-            loaded ??= entry.load().catch((error: unknown) => {
-              loaded = null;
-              throw error;
-            });
-            return loaded;
-          }
-        : () => Promise.resolve(entry);
+    const load = "load" in entry ? loadOnce(() => entry.load()).get : () => Promise.resolve(entry);
     byName.set(findBuiltinPlugin(builtinName) ? builtinName : entry.name, load);
   }
   return { resolve: async (name) => (await byName.get(canonicalPluginName(name))?.()) ?? null };

@@ -132,7 +132,7 @@ const dismissNoticeRoute = createRoute({
 });
 
 export function pluginRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   // Before /plugins/{id}, which would otherwise take "notices" for a plugin's id.
   router.openapi(noticesRoute, async (c) =>
     ok(c, await listPluginNotices(db, requireUser(c), c.req.valid("query"))),

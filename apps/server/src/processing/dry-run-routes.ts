@@ -85,7 +85,7 @@ const tweakDryRoute = createRoute({
 });
 
 export function dryRunRoutes({ database: { db }, env, dryRuns }: AppDeps) {
-  const router = createRouter({ writes: "moderate" });
+  const router = createRouter({ writes: "moderate" }, env);
   router.openapi(previewRoute, async (c) =>
     ok(c, await previewSubmission(dryRuns, db, env, requireUser(c), c.req.valid("json"))),
   );

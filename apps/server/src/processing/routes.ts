@@ -278,7 +278,7 @@ const runRecapRoute = createRoute({
 });
 
 export function processingRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "moderate" });
+  const router = createRouter({ writes: "moderate" }, env);
   router.openapi(jobsRoute, async (c) => {
     const jobs = await listSubmissionJobs(
       db,

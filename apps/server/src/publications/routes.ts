@@ -80,7 +80,7 @@ const retractCopyRoute = createRoute({
 });
 
 export function publicationRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "moderate" });
+  const router = createRouter({ writes: "moderate" }, env);
   router.openapi(submissionLedgerRoute, async (c) =>
     ok(
       c,

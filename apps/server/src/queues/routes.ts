@@ -102,7 +102,7 @@ const readRoute = createRoute({
 });
 
 export function queueRoutes({ database: { db }, env }: AppDeps) {
-  const router = createRouter({ writes: "moderate" });
+  const router = createRouter({ writes: "moderate" }, env);
   router.openapi(queueHealthRoute, async (c) => ok(c, await queueHealth(db, c.req.valid("param").feedId)));
   router.openapi(settingsRoute, async (c) =>
     ok(c, await getReminderSettings(db, env, requireUser(c), c.req.valid("param").feedId)),

@@ -23,8 +23,8 @@ const approversRoute = createRoute({
   },
 });
 
-export function reputationRoutes({ database: { db } }: AppDeps) {
-  const router = createRouter({ writes: "session" });
+export function reputationRoutes({ database: { db }, env }: AppDeps) {
+  const router = createRouter({ writes: "session" }, env);
   router.openapi(approversRoute, async (c) => ok(c, await listApprovers(db, c.req.valid("query"))));
   return router;
 }

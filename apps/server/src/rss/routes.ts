@@ -106,7 +106,7 @@ const recentItemsRoute = createRoute({
 
 /** The feed page's read of its published items (GET /api/feeds/{id}/recent-items). */
 export function recentItemRoutes(deps: AppDeps) {
-  const router = createRouter({ writes: "read" });
+  const router = createRouter({ writes: "read" }, deps.env);
   const itemsDeps = {
     db: deps.database.db,
     env: deps.env,

@@ -57,9 +57,9 @@ const byIdRoute = createRoute({
   },
 });
 
-export function submissionRoutes({ database: { db } }: AppDeps) {
+export function submissionRoutes({ database: { db }, env }: AppDeps) {
   // Reads only: a write added here stays closed to API tokens until its family names a scope.
-  const router = createRouter({ writes: "session" });
+  const router = createRouter({ writes: "session" }, env);
   router.openapi(listRoute, async (c) => ok(c, await listSubmissions(db, c.req.valid("query"))));
   router.openapi(feedListRoute, async (c) =>
     ok(c, await listFeedSubmissions(db, c.req.valid("param").feedId, c.req.valid("query"))),

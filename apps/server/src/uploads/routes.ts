@@ -74,7 +74,7 @@ const pinnedRoute = createRoute({
 });
 
 export function uploadRoutes({ database: { db }, env, logger }: AppDeps) {
-  const router = createRouter({ writes: "submit" });
+  const router = createRouter({ writes: "submit" }, env);
   router.use(
     "/upload",
     bodyLimit({

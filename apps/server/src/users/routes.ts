@@ -117,7 +117,7 @@ const linkCodeRoute = createRoute({
 });
 
 export function userRoutes({ database: { db }, env, logger }: AppDeps) {
-  const router = createRouter({ writes: "manage" });
+  const router = createRouter({ writes: "manage" }, env);
   router.openapi(linkedRoute, async (c) => ok(c, await listLinkedAccounts(db, requireUser(c))));
   router.openapi(syncLinkedRoute, async (c) =>
     ok(c, await syncLinkedAccounts(db, env.CROSSPOST_API_URL, requireUser(c), logger)),
