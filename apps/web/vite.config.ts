@@ -63,9 +63,12 @@ export default defineConfig(({ isSsrBuild }) => ({
     preloadFirstPaintFonts(),
     fontsWithoutSwap(),
   ],
-  // The server-rendering build (src/entry-server.tsx) bundles the app's own code and the workspace's core
-  // package; the libraries stay imports the server resolves from node_modules.
-  ssr: { noExternal: ["@curate/core"] },
+  // The server-rendering build (src/entry-server.tsx) is one file with every library in it, built for production
+  // like the browser's: left as imports, React resolved from node_modules picked its development build in any
+  // server not run with NODE_ENV=production (the test servers), which rendered pages ~2× slower than the
+  // server's users ever get them, and not quite the React the browser hydrates with.
+  ssr: { noExternal: true },
+  ...(isSsrBuild ? { define: { "process.env.NODE_ENV": JSON.stringify("production") } } : {}),
   build: isSsrBuild
     ? { emptyOutDir: true, copyPublicDir: false }
     : {
