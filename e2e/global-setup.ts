@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -16,12 +16,21 @@ import { MODERATOR_ACCOUNT_ID } from "./support/moderator.ts";
 declare module "vitest" {
   export interface ProvidedContext {
     /** One stack (server and fakes) per test worker; a file uses its worker's (support/stack.ts). */
-    stacks: Array<{
-      baseUrl: string;
-      /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
-      networksControlUrl: string;
-    }>;
+    stacks: ProvidedStack[];
   }
+}
+
+/** What a journey file is told of its stack; it waits for the server to answer before its first journey. */
+export interface ProvidedStack {
+  baseUrl: string;
+  /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
+  networksControlUrl: string;
+  /** The server's output, for the message of a stack that does not come up. */
+  outputFile: string;
+  /** Written with the exit code when the server stops before it is told to. */
+  exitFile: string;
+  /** How long a file waits for its server to answer. */
+  startTimeoutMs: number;
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,6 +44,11 @@ const STOP_TIMEOUT_MS = 10_000;
  * Journeys run in as many workers as the project allows, each worker's files one after another against a stack of
  * its own — the real server on a fresh, demo-seeded embedded database, and fakes of the services it calls — so no
  * journey sees another's writes while it runs, as when all ran in one line.
+ *
+ * The servers are started here but not waited for: each takes ~25 s of CPU to start (a fresh database, the demo
+ * data and its runs), and waiting held every test file of the run back by ~50 s on two cores. A journey file waits
+ * for its own server instead (support/stack.ts); in a whole run it has long been up by the time the journeys come,
+ * after the API files.
  */
 export default async function setup(project: TestProject) {
   // Unpacks the npm package's Chromium once, before the test files race to do it.
@@ -45,16 +59,10 @@ export default async function setup(project: TestProject) {
   // One stack per worker slot of the run (VITEST_POOL_ID is a slot's number), whichever slots the journeys get.
   const workers = project.config.maxWorkers || project.globalConfig.maxWorkers || 1;
   const ports = await freePorts(workers);
-  const started = await Promise.allSettled(ports.map((port) => startStack(port)));
-  const stacks = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
-  const failure = started.find((result) => result.status === "rejected");
-  if (failure) {
-    await Promise.all(stacks.map((stack) => stack.stop()));
-    throw failure.reason;
-  }
+  const stacks = await Promise.all(ports.map((port) => startStack(port)));
   project.provide(
     "stacks",
-    stacks.map(({ baseUrl, networksControlUrl }) => ({ baseUrl, networksControlUrl })),
+    stacks.map(({ stop: _stop, ...provided }) => provided),
   );
   return async () => {
     await Promise.all(stacks.map((stack) => stack.stop()));
@@ -62,15 +70,19 @@ export default async function setup(project: TestProject) {
 }
 
 /** The real server and the fakes it talks to, on free ports, with a data folder of their own. */
-async function startStack(port: number) {
+async function startStack(port: number): Promise<ProvidedStack & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-"));
+  const logDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-log-"));
+  const outputFile = path.join(logDir, "server-output.log");
+  const exitFile = path.join(logDir, "server-exit");
   const baseUrl = `http://127.0.0.1:${port}`;
-  const output: string[] = [];
   const fakeAi = await startFakeAi();
   const fakeTelegram = await startFakeTelegram({ token: E2E_TELEGRAM_TOKEN, chats: [E2E_TELEGRAM_CHAT] });
   const fakeCrosspost = await startFakeCrosspost();
   const fakeNetworks = await startFakeNetworks();
 
+  // The server writes straight to a file: nothing in this process has to read it while the tests run.
+  const output = openSync(outputFile, "a");
   // node --import tsx keeps the server a single process, so stopping it stops everything it started.
   const server = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY, "serve"], {
     cwd: ROOT,
@@ -124,30 +136,32 @@ async function startStack(port: number) {
       // server-rendered first paint need it rendered on a busy machine too (the fallback has its own API test).
       SSR_TIMEOUT_MS: "10000",
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", output, output],
   });
-  const remember = (chunk: Buffer) => {
-    output.push(chunk.toString());
-    if (output.length > 200) output.shift();
-  };
-  server.stdout?.on("data", remember);
-  server.stderr?.on("data", remember);
+  closeSync(output);
+  let stopping = false;
+  server.once("exit", (code, signal) => {
+    if (!stopping) writeFileSync(exitFile, String(code ?? signal));
+  });
 
   const stop = async () => {
+    stopping = true;
     await stopServer(server);
     await fakeAi.close();
     await fakeTelegram.close();
     await fakeCrosspost.close();
     await fakeNetworks.close();
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(logDir, { recursive: true, force: true });
   };
-  try {
-    await waitForHealth(baseUrl, server);
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n--- server output ---\n${output.join("")}`);
-  }
-  return { baseUrl, networksControlUrl: fakeNetworks.controlUrl, stop };
+  return {
+    baseUrl,
+    networksControlUrl: fakeNetworks.controlUrl,
+    outputFile,
+    exitFile,
+    startTimeoutMs: START_TIMEOUT_MS,
+    stop,
+  };
 }
 
 /** Free ports, all held open until every one is found, so no two are the same. */
@@ -166,22 +180,6 @@ async function freePorts(count: number): Promise<number[]> {
   const ports = probes.map((probe) => (probe.address() as AddressInfo).port);
   await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
   return ports;
-}
-
-async function waitForHealth(baseUrl: string, server: ChildProcess) {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null)
-      throw new Error(`The server exited with code ${server.exitCode} while starting.`);
-    try {
-      const response = await fetch(`${baseUrl}/api/health`);
-      if (response.ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`The server did not answer ${baseUrl}/api/health within ${START_TIMEOUT_MS / 1000} s.`);
 }
 
 async function stopServer(server: ChildProcess) {
