@@ -119,16 +119,17 @@ class LongestJourneysFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     sequence: { sequencer: LongestJourneysFirst },
-    // Two cores, three workers: journeys spend part of their time waiting on a browser and a server, and a third
-    // worker fills those gaps (more made the journeys slower: the browsers and servers then compete for the cores).
+    // For one run of every project. The gate (`npm run validate`) runs two side by side instead, two workers each:
+    // the API files, which keep the cores busy, and the unit files and journeys, which spend much of their time
+    // waiting on browsers and servers (decision 0041).
     maxWorkers: 3,
     projects: [
       {
         test: {
           name: "unit",
-          // First, on its own: ~30 s of CPU for three workers while the journeys' servers start in the
-          // background. After the journeys (projects otherwise run in name order) its workers' start-up was the
-          // run's last ~50 s.
+          // First, on its own, while the journeys' servers start in the background (the gate runs the unit files
+          // and the journeys in one process). After the journeys (projects otherwise run in name order) its
+          // workers' start-up was the run's last ~50 s.
           sequence: { groupOrder: 0 },
           // One module graph per worker, as for the API files: React, the router and the testing library load once
           // per worker instead of once per file (28 s → 8 s for the project; each file still gets its own DOM, and

@@ -47,8 +47,7 @@ const STOP_TIMEOUT_MS = 10_000;
  *
  * The servers are started here but not waited for: each takes ~25 s of CPU to start (a fresh database, the demo
  * data and its runs), and waiting held every test file of the run back by ~50 s on two cores. A journey file waits
- * for its own server instead (support/stack.ts); in a whole run it has long been up by the time the journeys come,
- * after the API files.
+ * for its own server instead (support/stack.ts); in the gate the unit files run first meanwhile.
  */
 export default async function setup(project: TestProject) {
   // Unpacks the npm package's Chromium once, before the test files race to do it.
