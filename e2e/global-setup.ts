@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
-import { type AddressInfo, createServer, type Server } from "node:net";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -163,22 +163,39 @@ async function startStack(port: number): Promise<ProvidedStack & { stop(): Promi
   };
 }
 
-/** Free ports, all held open until every one is found, so no two are the same. */
+/**
+ * Ports for the servers, below the range the system hands out to `listen(0)`: a server binds its port only after
+ * ~25 s of start-up, and in the gate the API files' servers, in the process beside this one, take ephemeral ports
+ * all the while — one of them took a port chosen from that range before its journey server could. Each candidate
+ * is probed (bound, then let go); no two are the same.
+ */
 async function freePorts(count: number): Promise<number[]> {
-  const probes = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<Server>((resolve, reject) => {
-          const probe = createServer();
-          probe.once("error", reject);
-          probe.listen(0, "127.0.0.1", () => resolve(probe));
-        }),
-    ),
-  );
-  const ports = probes.map((probe) => (probe.address() as AddressInfo).port);
-  await Promise.all(probes.map((probe) => new Promise((resolve) => probe.close(resolve))));
+  const floor = 10_000;
+  const ceiling = Math.min(ephemeralFloor(), 32_768);
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const candidate = floor + Math.floor(Math.random() * (ceiling - floor));
+    if (!ports.includes(candidate) && (await isFree(candidate))) ports.push(candidate);
+  }
   return ports;
+}
+
+/** Where Linux starts handing out ports to `listen(0)`; other systems start higher than 32768. */
+function ephemeralFloor(): number {
+  try {
+    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
+    return Number(low) > 10_000 ? Number(low) : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
 }
 
 async function stopServer(server: ChildProcess) {
