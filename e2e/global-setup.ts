@@ -102,6 +102,9 @@ async function startStack(port: number): Promise<ProvidedStack & { stop(): Promi
       // a minute a late journey's approval got a 429 and was rolled back.
       // The long-queue journey (bulk-runs) also seeds 1,050 posts.
       WRITE_RATE_LIMIT_PER_MINUTE: "5000",
+      // Most journeys create a feed as that one moderator, which owns demo feeds too: with two servers in the gate
+      // each sees half the journeys, more than the default 20 feeds an account may own.
+      FEEDS_PER_ACCOUNT: "200",
       // The long-queue journey reloads the page while its run goes on: at 0.7 s between chunks, its 11 chunks
       // outlast a reload even on a quiet machine, where the default pause finished them first.
       BULK_RUN_CHUNK_PAUSE_MS: "700",
