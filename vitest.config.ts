@@ -104,15 +104,12 @@ class LongestJourneysFirst extends BaseSequencer {
     const isLongest = (spec: TestSpecification) =>
       LONGEST_JOURNEYS.some((file) => spec.moduleId.endsWith(`/${file}`));
     const projects = [...new Set(sorted.map((spec) => spec.project.name))];
-    return sorted
-      .map((spec, index) => ({ spec, index }))
-      .sort(
-        (a, b) =>
-          projects.indexOf(a.spec.project.name) - projects.indexOf(b.spec.project.name) ||
-          Number(isLongest(b.spec)) - Number(isLongest(a.spec)) ||
-          a.index - b.index,
-      )
-      .map(({ spec }) => spec);
+    // Array sort is stable: within a project, everything else keeps vitest's order.
+    return sorted.sort(
+      (a, b) =>
+        projects.indexOf(a.project.name) - projects.indexOf(b.project.name) ||
+        Number(isLongest(b)) - Number(isLongest(a)),
+    );
   }
 }
 
