@@ -78,7 +78,8 @@ describe("moderation", () => {
     const submitted = card(page, marker);
     await submitted.waitFor();
     expect(await submitted.getAttribute("data-status")).toBe("pending");
-    expect(await page.getByTestId("shortcut-hint").isVisible()).toBe(true);
+    // Shown once the page knows the visitor may moderate (their permissions arrive after the list).
+    await page.getByTestId("shortcut-hint").waitFor();
 
     // The new post is the newest, so it is the first item: j focuses it, n opens its note, Esc returns, a approves.
     await page.keyboard.press("j");

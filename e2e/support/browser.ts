@@ -25,6 +25,7 @@ export async function launchBrowser() {
   // Waits are for states; these only bound a journey that would otherwise hang, on a machine that may be busy.
   context.setDefaultTimeout(60_000);
   context.setDefaultNavigationTimeout(60_000);
+  context.on("page", navigationsWaitForTheApp);
   return {
     context,
     async close() {
@@ -52,6 +53,28 @@ export async function openPage(
   await page.goto(url);
   await hydrated(page);
   return { page, pageErrors };
+}
+
+/**
+ * A navigation that waits for the page's load (the default) also waits for the app to hydrate: the server's HTML
+ * shows its buttons before their code runs, and a journey's click in between did nothing when the machine was busy
+ * (an Approve that never approved). Journeys that look at the page before its code runs navigate with
+ * `waitUntil: "domcontentloaded"` or "commit", which this leaves alone.
+ */
+function navigationsWaitForTheApp(page: Page) {
+  const waitsForLoad = (options?: { waitUntil?: string }) => (options?.waitUntil ?? "load") === "load";
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (waitsForLoad(options)) await hydrated(page);
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    if (waitsForLoad(options)) await hydrated(page);
+    return response;
+  };
 }
 
 /**
@@ -120,6 +143,11 @@ export function browserSession(baseUrl: string, options: BrowserSessionOptions =
     const failed = context.task.result?.state === "fail" || (context.task.result?.errors?.length ?? 0) > 0;
     if (failed) await describePagesOnFailure(opened, context.task.name);
     await options.afterEachTest?.(opened[0]);
+    // A route handler still answering a late request (a refetch of /api/config, say) when its page closes throws
+    // "Response has been disposed" into the run as an unhandled rejection, which fails the whole run.
+    await Promise.all(
+      opened.map((page) => page.unrouteAll({ behavior: "ignoreErrors" }).catch(() => undefined)),
+    );
     await Promise.all(opened.splice(0).map((page) => page.close()));
   });
   afterAll(async () => {
