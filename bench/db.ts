@@ -5,6 +5,7 @@ import {
   openScratchDatabase,
   postgresReachable as reachable,
   type ScratchDatabase,
+  SERVER_SHARED_BUFFERS,
   withDatabase,
 } from "../apps/server/test/databases.ts";
 import { type ServeOptions, serveApp } from "../apps/server/test/serve-app.ts";
@@ -23,7 +24,7 @@ export function postgresReachable(): Promise<boolean> {
 
 /** An empty, unmigrated database on the driver (named `name` on PostgreSQL), and how to throw it away. */
 export function openFreshDatabase(driver: Driver, name: string): Promise<ScratchDatabase> {
-  return openScratchDatabase(driver, { adminUrl: ADMIN_URL, name });
+  return openScratchDatabase(driver, { adminUrl: ADMIN_URL, name, sharedBuffers: SERVER_SHARED_BUFFERS });
 }
 
 /**
