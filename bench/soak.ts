@@ -65,7 +65,7 @@ async function soak(driver: Driver) {
   const scratch = driver === "postgres" ? await openFreshDatabase("postgres", "curate_bench_soak") : null;
   const databaseUrl = scratch ? (scratch.handle.connection as { url: string }).url : undefined;
   await scratch?.handle.close();
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "serve"], {
+  const child = spawn(process.execPath, ["apps/server/src/main.ts", "serve"], {
     cwd: ROOT,
     env: {
       ...process.env,

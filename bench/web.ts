@@ -39,7 +39,7 @@ const CHROME_FLAGS = [
 const log = (message: string) => process.stdout.write(`${message}\n`);
 
 async function startServer(dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "serve"], {
+  const child = spawn(process.execPath, ["apps/server/src/main.ts", "serve"], {
     env: {
       ...process.env,
       PORT: String(PORT),

@@ -82,8 +82,8 @@ async function startStack(port: number): Promise<ProvidedStack & { stop(): Promi
 
   // The server writes straight to a file: nothing in this process has to read it while the tests run.
   const output = openSync(outputFile, "a");
-  // node --import tsx keeps the server a single process, so stopping it stops everything it started.
-  const server = spawn(process.execPath, ["--import", "tsx", SERVER_ENTRY, "serve"], {
+  // Node runs the TypeScript itself (type stripping): one process, so stopping it stops everything it started.
+  const server = spawn(process.execPath, [SERVER_ENTRY, "serve"], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -16,7 +16,7 @@ export interface ChildServer {
 
 /** The real server as its own process (`serve`, or `serve --role=…`), the way an operator runs it. */
 export function startChildServer(args: string[], env: Record<string, string>): ChildServer {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", "serve", ...args], {
+  const child = spawn(process.execPath, ["apps/server/src/main.ts", "serve", ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

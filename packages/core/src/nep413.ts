@@ -49,8 +49,11 @@ class BorshWriter {
 }
 
 class BorshReader {
+  private readonly data: Uint8Array;
   private offset = 0;
-  constructor(private readonly data: Uint8Array) {}
+  constructor(data: Uint8Array) {
+    this.data = data;
+  }
   private take(length: number) {
     if (this.offset + length > this.data.length) throw new Error("Token is truncated");
     const slice = this.data.subarray(this.offset, this.offset + length);

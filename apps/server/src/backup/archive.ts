@@ -196,12 +196,12 @@ async function resetSequences(db: Database) {
 }
 
 export class ArchiveError extends Error {
-  constructor(
-    message: string,
-    /** The pre-commit checks, when the import was refused by them. */
-    readonly report?: ImportReport,
-  ) {
+  /** The pre-commit checks, when the import was refused by them. */
+  readonly report?: ImportReport;
+
+  constructor(message: string, report?: ImportReport) {
     super(message);
+    this.report = report;
   }
 }
 
@@ -314,6 +314,9 @@ async function checkTarget(db: Database, header: ArchiveHeader, uploadsDir: stri
  * the report lists every kind of problem at once); uploads are checked and written to the staging folder.
  */
 class Restore {
+  private readonly tx: Database;
+  private readonly report: ImportReport;
+  private readonly staging: string;
   private readonly contracts: Map<string, TableContract>;
   private readonly known: Set<string>;
   private readonly cleared = new Set<string>();
@@ -327,11 +330,14 @@ class Restore {
   private lineNumber = 1;
 
   constructor(
-    private readonly tx: Database,
-    private readonly report: ImportReport,
-    private readonly staging: string,
+    tx: Database,
+    report: ImportReport,
+    staging: string,
     present: ReadonlyMap<string, ReadonlySet<string>>,
   ) {
+    this.tx = tx;
+    this.report = report;
+    this.staging = staging;
     this.contracts = tableContracts(present);
     this.known = new Set(tablesInOrder().filter((table) => present.has(table)));
     for (const check of [IMPORT_CHECKS.rows, IMPORT_CHECKS.database, IMPORT_CHECKS.rowCounts])

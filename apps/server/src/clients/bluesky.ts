@@ -85,11 +85,13 @@ function rawPage(body: unknown, field: string): RawPage {
  * opened again when the refresh token has expired too), its notifications, and post reads.
  */
 export class BlueskyClient {
+  private readonly options: BlueskyClientOptions;
   private readonly pds: AtpAgent;
   private readonly appView: AtpAgent;
   private login: Promise<unknown> | null = null;
 
-  constructor(private readonly options: BlueskyClientOptions) {
+  constructor(options: BlueskyClientOptions) {
+    this.options = options;
     const fetch = outboundFetch({
       service: SERVICE,
       // After log-in the SDK follows the account's DID document to its PDS, an address a remote server chose:

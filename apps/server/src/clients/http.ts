@@ -7,16 +7,19 @@ import { BlockedUrlError, configuredFetch, type Fetch, outboundFetch } from "./o
  * must never read such an error as a "no".
  */
 export class ExternalServiceError extends Error {
-  constructor(
-    readonly service: string,
-    message: string,
-    /** The last HTTP status, or 0 when no answer came at all. */
-    readonly status: number,
-    readonly retryable: boolean,
-    /** How long the service asked us to wait, when it said. */
-    readonly retryAfterMs?: number,
-  ) {
+  readonly service: string;
+  /** The last HTTP status, or 0 when no answer came at all. */
+  readonly status: number;
+  readonly retryable: boolean;
+  /** How long the service asked us to wait, when it said. */
+  readonly retryAfterMs?: number;
+
+  constructor(service: string, message: string, status: number, retryable: boolean, retryAfterMs?: number) {
     super(message);
+    this.service = service;
+    this.status = status;
+    this.retryable = retryable;
+    this.retryAfterMs = retryAfterMs;
     this.name = "ExternalServiceError";
   }
 }

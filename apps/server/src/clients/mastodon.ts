@@ -24,11 +24,11 @@ export interface MastodonClientOptions {
 
 /** An answer of the instance that is not data (401, 403, 404, 422…), with the `error` it gave. */
 export class MastodonApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
+  readonly status: number;
+
+  constructor(message: string, status: number) {
     super(message);
+    this.status = status;
     this.name = "MastodonApiError";
   }
 }
@@ -89,10 +89,12 @@ async function errorMessage(response: Response): Promise<string> {
 
 /** The REST API of the bot's instance: its account, its mention notifications, statuses and hashtag timelines. */
 export class MastodonClient {
+  private readonly options: MastodonClientOptions;
   /** The domain the instance's own accounts have in their handles (their `acct` leaves it out). */
   readonly instanceHost: string;
 
-  constructor(private readonly options: MastodonClientOptions) {
+  constructor(options: MastodonClientOptions) {
+    this.options = options;
     this.instanceHost = options.localDomain || new URL(options.baseUrl).hostname;
   }
 

@@ -68,13 +68,14 @@ const USER_FIELDS = "username,name,profile_image_url";
 
 /** An answer of the X API that is not data: `status` 0 when X could not be reached at all. */
 export class XApiError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    /** How long X asked us to wait (a 429's reset). */
-    readonly retryAfterMs?: number,
-  ) {
+  readonly status: number;
+  /** How long X asked us to wait (a 429's reset). */
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, status: number, retryAfterMs?: number) {
     super(message);
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -98,7 +99,11 @@ function rateLimitReset(response: Response): number | null {
 
 /** X API v2 client for the bot's mentions and recent search, with bounded backoff on 429, 5xx and lost connections. */
 export class XApiClient {
-  constructor(private readonly options: XApiOptions) {}
+  private readonly options: XApiOptions;
+
+  constructor(options: XApiOptions) {
+    this.options = options;
+  }
 
   private async spendBudget() {
     const budget = await this.options.budget?.();

@@ -13,6 +13,14 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
 }
 
+interface MailRefusal {
+  responseCode: number | null;
+  permanent: boolean;
+  rejectedRecipient: boolean;
+  notSent: boolean;
+  unreachable: boolean;
+}
+
 /**
  * The relay's "no" to a mail, said without the address (relays quote it back): `permanent` for a 5xx reply, which
  * no retry changes; `rejectedRecipient` when it came at RCPT TO (the address itself is refused); `notSent` when the
@@ -20,18 +28,11 @@ export interface OutgoingMail {
  * out), so sending it again cannot make a second copy; `unreachable` when no connection was made at all.
  */
 export class MailRefusedError extends Error {
+  readonly details: MailRefusal;
   override name = "MailRefusedError";
-  constructor(
-    message: string,
-    readonly details: {
-      responseCode: number | null;
-      permanent: boolean;
-      rejectedRecipient: boolean;
-      notSent: boolean;
-      unreachable: boolean;
-    },
-  ) {
+  constructor(message: string, details: MailRefusal) {
     super(message);
+    this.details = details;
   }
 }
 

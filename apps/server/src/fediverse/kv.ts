@@ -30,7 +30,11 @@ const live = () => or(isNull(fediverseKv.expiresAt), gt(fediverseKv.expiresAt, s
  * missing; each `set` also sweeps a few expired ones so the table does not grow without bound.
  */
 export class DrizzleKvStore implements KvStore {
-  constructor(private readonly db: Database) {}
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
 
   async get<T = unknown>(key: KvKey): Promise<T | undefined> {
     const [row] = await this.db

@@ -24,13 +24,15 @@ const RETRY_DELAY_MAX_SECONDS = 12 * 60 * 60;
  * pg-boss with exponential backoff (`nativeRetrial`), so Fedify does not retry it a second time.
  */
 export class PgBossMessageQueue implements MessageQueue {
+  private readonly boss: PgBoss;
+  private readonly name: string;
   readonly nativeRetrial = true;
   #ready: Promise<void> | null = null;
 
-  constructor(
-    private readonly boss: PgBoss,
-    private readonly name: string,
-  ) {}
+  constructor(boss: PgBoss, name: string) {
+    this.boss = boss;
+    this.name = name;
+  }
 
   private ready(): Promise<void> {
     this.#ready ??= this.boss

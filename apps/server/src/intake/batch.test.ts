@@ -95,7 +95,11 @@ function mentionsOf(steps: Step[]): SocialPost[] {
 
 /** Carries a side's result out of the transaction that is rolled back under it. */
 class RolledBack<T> {
-  constructor(readonly value: T) {}
+  readonly value: T;
+
+  constructor(value: T) {
+    this.value = value;
+  }
 }
 
 /**

@@ -94,6 +94,8 @@ export interface ChainReport {
  * (a key it publishes) over the hash the entries reach at that point. Stops at the first break and says where.
  */
 export class ChainVerifier {
+  private readonly feed: string;
+  private readonly keys: ReadonlyMap<string, Buffer>;
   private expectedSeq = 0;
   private previous = GENESIS_PREV;
   private entries = 0;
@@ -102,12 +104,14 @@ export class ChainVerifier {
   private readonly pending: LogSignature[];
 
   constructor(
-    private readonly feed: string,
+    feed: string,
     signatures: readonly LogSignature[],
-    private readonly keys: ReadonlyMap<string, Buffer>,
+    keys: ReadonlyMap<string, Buffer>,
     /** Where to resume: an entry already checked (a signed head), whose successors come next. */
     after?: { seq: number; hash: string },
   ) {
+    this.feed = feed;
+    this.keys = keys;
     this.pending = [...signatures].sort((a, b) => b.seq - a.seq);
     if (after) {
       this.expectedSeq = after.seq + 1;

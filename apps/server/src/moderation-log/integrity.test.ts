@@ -300,13 +300,9 @@ describe("tampering", () => {
       seq: 2,
       problem: "entry 2: its hash does not match its contents (it was changed after it was written).",
     });
-    const cli = await runCli(
-      process.execPath,
-      ["--import", "tsx", "apps/server/src/moderation-log/verify-cli.ts", url],
-      {
-        cwd: ROOT,
-      },
-    ).then(
+    const cli = await runCli(process.execPath, ["apps/server/src/moderation-log/verify-cli.ts", url], {
+      cwd: ROOT,
+    }).then(
       () => ({ code: 0, stdout: "" }),
       (error: { code: number; stdout: string }) => error,
     );

@@ -5,9 +5,11 @@ import { cleanText } from "../sources/safe-text.ts";
 
 /** An RSS file that gave no items, and why. */
 export class RssReadError extends Error {
+  readonly problem: RssReadProblem;
   override name = "RssReadError";
-  constructor(readonly problem: RssReadProblem) {
+  constructor(problem: RssReadProblem) {
     super(problem);
+    this.problem = problem;
   }
 }
 

@@ -272,16 +272,18 @@ const MENTION_REASONS = ["mention", "reply"];
  * read with getPosts (25 a call) and become `repliedTo`.
  */
 export class BlueskyMentionSource implements MentionSource {
+  private readonly client: BlueskyClient;
+  readonly botHandle: string;
+  private readonly options: BlueskySourceOptions;
   readonly key: string;
   readonly platform = "bluesky";
   private readonly pageSize: number;
   private readonly maxPages: number;
 
-  constructor(
-    private readonly client: BlueskyClient,
-    readonly botHandle: string,
-    private readonly options: BlueskySourceOptions = {},
-  ) {
+  constructor(client: BlueskyClient, botHandle: string, options: BlueskySourceOptions = {}) {
+    this.client = client;
+    this.botHandle = botHandle;
+    this.options = options;
     this.key = `bluesky:mentions:${botHandle.toLowerCase()}`;
     this.pageSize = Math.min(Math.max(options.pageSize ?? 50, 1), 100);
     this.maxPages = Math.min(Math.max(options.maxPages ?? 10, 1), 100);
@@ -320,10 +322,13 @@ export class BlueskyMentionSource implements MentionSource {
 
 /** A feed source's Bluesky search: searchPosts, latest first, from what the last pass saw. */
 export class BlueskySearchSource implements SearchSource {
-  constructor(
-    private readonly client: BlueskyClient,
-    private readonly options: BlueskySourceOptions = {},
-  ) {}
+  private readonly client: BlueskyClient;
+  private readonly options: BlueskySourceOptions;
+
+  constructor(client: BlueskyClient, options: BlueskySourceOptions = {}) {
+    this.client = client;
+    this.options = options;
+  }
 
   async search(spec: SearchSpec, cursor: string | null): Promise<FetchResult> {
     const query = spec.query?.trim();

@@ -169,14 +169,15 @@ export interface MastodonSourceOptions {
 
 /** The bot's mention notifications on its instance; a `!submit` reply brings the status it answers. */
 export class MastodonMentionSource implements MentionSource {
+  private readonly client: MastodonClient;
+  private readonly options: MastodonSourceOptions;
   readonly key: string;
   readonly platform = "mastodon";
   private acct: string | null;
 
-  constructor(
-    private readonly client: MastodonClient,
-    private readonly options: MastodonSourceOptions = {},
-  ) {
+  constructor(client: MastodonClient, options: MastodonSourceOptions = {}) {
+    this.client = client;
+    this.options = options;
     this.acct = options.botAcct ? fullAcct(options.botAcct, client.instanceHost) : null;
     // One bot account per instance and deployment: the cursor is the instance's, whatever the token's account.
     this.key = `mastodon:mentions:${client.instanceHost}`;
@@ -259,10 +260,13 @@ export function hashtagOf(query: string | undefined): string | null {
 
 /** A feed source's hashtag: the tag timeline of the bot's instance (which includes what it federates). */
 export class MastodonSearchSource implements SearchSource {
-  constructor(
-    private readonly client: MastodonClient,
-    private readonly options: Pick<MastodonSourceOptions, "logger" | "maxPages"> = {},
-  ) {}
+  private readonly client: MastodonClient;
+  private readonly options: Pick<MastodonSourceOptions, "logger" | "maxPages">;
+
+  constructor(client: MastodonClient, options: Pick<MastodonSourceOptions, "logger" | "maxPages"> = {}) {
+    this.client = client;
+    this.options = options;
+  }
 
   async search(spec: SearchSpec, cursor: string | null): Promise<FetchResult> {
     const tag = hashtagOf(spec.query);

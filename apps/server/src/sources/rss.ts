@@ -450,10 +450,13 @@ const MAX_REDIRECTS = 5;
  * outbound guard (public addresses only, up to five redirects followed, each one checked again).
  */
 export class RssSearchSource implements SearchSource {
+  private readonly options: RssSourceOptions;
   /** Until when a feed that answered 429 or 503 with Retry-After is left alone, by address. */
   private readonly notBefore = new Map<string, number>();
 
-  constructor(private readonly options: RssSourceOptions) {}
+  constructor(options: RssSourceOptions) {
+    this.options = options;
+  }
 
   async search(spec: SearchSpec, cursor: string | null): Promise<FetchResult> {
     const address = (spec.url ?? spec.query)?.trim();

@@ -244,13 +244,16 @@ export interface TelegramSourceOptions {
  * time (Telegram answers a second one 409), so passes are `exclusive`.
  */
 export class TelegramMentionSource implements MentionSource {
+  private readonly options: TelegramSourceOptions;
   readonly platform = "telegram";
   readonly mentionOptional = true;
   readonly exclusive = true;
   private username: string | null = null;
   private webhookSet = false;
 
-  constructor(private readonly options: TelegramSourceOptions) {}
+  constructor(options: TelegramSourceOptions) {
+    this.options = options;
+  }
 
   /** The token's bot id: one cursor per bot, whatever its username becomes. */
   get key(): string {

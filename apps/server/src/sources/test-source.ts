@@ -52,12 +52,14 @@ function cursorOf(posts: TestPost[], previous: string | null) {
 
 /** Test posts stored by POST /api/test/tweets, read as the bot's mentions (development and test only). */
 export class TestMentionSource implements MentionSource {
+  private readonly db: Database;
+  readonly botHandle: string;
   readonly key = "test:mentions";
   readonly platform = "twitter";
-  constructor(
-    private readonly db: Database,
-    readonly botHandle: string,
-  ) {}
+  constructor(db: Database, botHandle: string) {
+    this.db = db;
+    this.botHandle = botHandle;
+  }
 
   async fetchMentions(cursor: string | null): Promise<FetchResult> {
     const { posts, parents } = await testPostsAfter(this.db, cursor);
@@ -71,7 +73,11 @@ export class TestMentionSource implements MentionSource {
 
 /** A feed source over test posts: a query matches posts holding all of its words or hashtags. */
 export class TestSearchSource implements SearchSource {
-  constructor(private readonly db: Database) {}
+  private readonly db: Database;
+
+  constructor(db: Database) {
+    this.db = db;
+  }
 
   async search(spec: SearchSpec, cursor: string | null): Promise<FetchResult> {
     const { posts, parents } = await testPostsAfter(this.db, cursor);

@@ -72,14 +72,16 @@ async function collect(
 }
 
 export class XMentionSource implements MentionSource {
+  private readonly client: XApiClient;
+  readonly botHandle: string;
+  private readonly pageSize: number;
   readonly key: string;
   readonly platform = "twitter";
   private botUserId: string | null = null;
-  constructor(
-    private readonly client: XApiClient,
-    readonly botHandle: string,
-    private readonly pageSize = 100,
-  ) {
+  constructor(client: XApiClient, botHandle: string, pageSize = 100) {
+    this.client = client;
+    this.botHandle = botHandle;
+    this.pageSize = pageSize;
     this.key = `x:mentions:${botHandle.toLowerCase()}`;
   }
 
@@ -93,7 +95,11 @@ export class XMentionSource implements MentionSource {
 }
 
 export class XSearchSource implements SearchSource {
-  constructor(private readonly client: XApiClient) {}
+  private readonly client: XApiClient;
+
+  constructor(client: XApiClient) {
+    this.client = client;
+  }
 
   async search(spec: SearchSpec, cursor: string | null): Promise<FetchResult> {
     if (!spec.query) return { posts: [], cursor };

@@ -13,14 +13,17 @@ const FAILED = 1;
  * operator configured, through `clients/http.ts` like every request the server makes. Loaded only with tracing on.
  */
 export class OtlpJsonExporter implements SpanExporter {
+  private readonly url: string;
+  private readonly headers: Readonly<Record<string, string>>;
+  private readonly logger: Logger;
   private pending = new Set<Promise<void>>();
   private stopped = false;
 
-  constructor(
-    private readonly url: string,
-    private readonly headers: Readonly<Record<string, string>>,
-    private readonly logger: Logger,
-  ) {}
+  constructor(url: string, headers: Readonly<Record<string, string>>, logger: Logger) {
+    this.url = url;
+    this.headers = headers;
+    this.logger = logger;
+  }
 
   export(spans: ReadableSpan[], done: (result: { code: number; error?: Error }) => void): void {
     if (this.stopped) {

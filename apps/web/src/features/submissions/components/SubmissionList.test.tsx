@@ -72,7 +72,10 @@ beforeEach(() => {
   vi.stubGlobal(
     "IntersectionObserver",
     class {
-      constructor(private readonly callback: IntersectionObserverCallback) {}
+      private readonly callback: IntersectionObserverCallback;
+      constructor(callback: IntersectionObserverCallback) {
+        this.callback = callback;
+      }
       observe() {
         sentinel = {
           reach: () => this.callback([{ isIntersecting: true } as IntersectionObserverEntry], this as never),
