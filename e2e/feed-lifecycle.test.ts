@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
-import { launchBrowser, openPage } from "./support/browser.ts";
+import { describePagesOnFailure, launchBrowser, openPage } from "./support/browser.ts";
 import { baseUrl } from "./support/stack.ts";
 
 /** A real 1×1 PNG: the server checks uploads by their bytes, so the test sends an actual image. */
@@ -53,6 +53,12 @@ beforeAll(async () => {
   if (!seeded) throw new Error("The seeded server has no feed");
   takenId = seeded.id;
   ({ page, pageErrors } = await openPage(browser.context, `${baseUrl}/`));
+});
+
+// The journey's one page, described when a step fails (the other journeys' sessions do this for their pages).
+afterEach(async (context) => {
+  const failed = context.task.result?.state === "fail" || (context.task.result?.errors?.length ?? 0) > 0;
+  if (failed && page) await describePagesOnFailure([page], context.task.name);
 });
 
 afterAll(async () => {

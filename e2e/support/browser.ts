@@ -92,7 +92,7 @@ export async function hydrated(page: Page): Promise<void> {
  * What a failed journey's pages showed, printed with the failure: a flake on a busy CI machine is then explained
  * by its own run (the address, whether the app had hydrated, the toasts on screen, a screenshot) instead of guessed.
  */
-async function describePagesOnFailure(pages: Page[], testName: string): Promise<void> {
+export async function describePagesOnFailure(pages: Page[], testName: string): Promise<void> {
   // Kept after the run: the run's own temporary folder (vitest.config.ts) is removed when it ends.
   const folder = process.env.CURATE_E2E_FAILURES_DIR ?? path.join(tmpdir(), "curate-e2e-failures");
   mkdirSync(folder, { recursive: true });
@@ -107,6 +107,11 @@ async function describePagesOnFailure(pages: Page[], testName: string): Promise<
         ),
         alerts: Array.from(document.querySelectorAll('[role="alert"]')).map(
           (alert) => alert.textContent ?? "",
+        ),
+        // Where a sign-in stopped: signed-out, connected (a wallet, no session yet) or authorized.
+        authStatus: document.querySelector("[data-auth-control]")?.getAttribute("data-auth-status") ?? "none",
+        dialogs: Array.from(document.querySelectorAll('[role="dialog"]')).map(
+          (dialog) => dialog.getAttribute("aria-label") ?? dialog.textContent?.slice(0, 60) ?? "",
         ),
       }))
       .catch((error: Error) => ({ unreadable: error.message }));
