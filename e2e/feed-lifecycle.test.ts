@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { signInWithDevWallet } from "./support/auth.ts";
-import { describePagesOnFailure, launchBrowser, openPage } from "./support/browser.ts";
+import { describePagesIfFailed, launchBrowser, openPage } from "./support/browser.ts";
 import { baseUrl } from "./support/stack.ts";
 
 /** A real 1×1 PNG: the server checks uploads by their bytes, so the test sends an actual image. */
@@ -57,8 +57,7 @@ beforeAll(async () => {
 
 // The journey's one page, described when a step fails (the other journeys' sessions do this for their pages).
 afterEach(async (context) => {
-  const failed = context.task.result?.state === "fail" || (context.task.result?.errors?.length ?? 0) > 0;
-  if (failed && page) await describePagesOnFailure([page], context.task.name);
+  if (page) await describePagesIfFailed(context, [page]);
 });
 
 afterAll(async () => {

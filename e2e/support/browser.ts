@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, type TestContext } from "vitest";
 import { CHROMIUM_ARGS, chromiumExecutable } from "./chromium.ts";
 
 export interface Viewport {
@@ -92,7 +92,10 @@ export async function hydrated(page: Page): Promise<void> {
  * What a failed journey's pages showed, printed with the failure: a flake on a busy CI machine is then explained
  * by its own run (the address, whether the app had hydrated, the toasts on screen, a screenshot) instead of guessed.
  */
-export async function describePagesOnFailure(pages: Page[], testName: string): Promise<void> {
+export async function describePagesIfFailed(test: TestContext, pages: Page[]): Promise<void> {
+  const result = test.task.result;
+  if (result?.state !== "fail" && (result?.errors?.length ?? 0) === 0) return;
+  const testName = test.task.name;
   // Kept after the run: the run's own temporary folder (vitest.config.ts) is removed when it ends.
   const folder = process.env.CURATE_E2E_FAILURES_DIR ?? path.join(tmpdir(), "curate-e2e-failures");
   mkdirSync(folder, { recursive: true });
@@ -145,8 +148,7 @@ export function browserSession(baseUrl: string, options: BrowserSessionOptions =
     await options.setup?.(browser.context);
   });
   afterEach(async (context) => {
-    const failed = context.task.result?.state === "fail" || (context.task.result?.errors?.length ?? 0) > 0;
-    if (failed) await describePagesOnFailure(opened, context.task.name);
+    await describePagesIfFailed(context, opened);
     await options.afterEachTest?.(opened[0]);
     // A route handler still answering a late request (a refetch of /api/config, say) when its page closes throws
     // "Response has been disposed" into the run as an unhandled rejection, which fails the whole run.
