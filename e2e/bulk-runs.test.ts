@@ -1,3 +1,4 @@
+import { TEST_POST_BATCH_MAX } from "@curate/core";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { browserSession } from "./support/browser.ts";
@@ -9,10 +10,10 @@ const session = browserSession(baseUrl);
 /** More pending posts than one bulk call may decide (BULK_DECISION_LIMIT is 1,000). */
 const QUEUE = 1050;
 
-/** Creates the feed and a queue of QUEUE pending posts through the API, ten at a time, from the signed-in page. */
+/** Creates the feed and a queue of QUEUE pending posts through the API, in batches, from the signed-in page. */
 async function seedLongQueue(page: Page, feedId: string) {
   await page.evaluate(
-    async ({ feedId, posts }) => {
+    async ({ feedId, posts, batchMax }) => {
       const config = await (await fetch("/api/config")).json();
       const created = await fetch("/api/feeds", {
         method: "POST",
@@ -20,23 +21,23 @@ async function seedLongQueue(page: Page, feedId: string) {
         body: JSON.stringify({ id: feedId, name: "Long Queue", description: "More than one call can take" }),
       });
       if (created.status !== 201) throw new Error(`feed: ${created.status}`);
-      for (let start = 1; start <= posts; start += 10) {
-        await Promise.all(
-          Array.from({ length: Math.min(10, posts - start + 1) }, async (_, offset) => {
-            const response = await fetch("/api/test/tweets", {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify({
-                text: `!submit @${config.data.botHandle} #${feedId} long queue item ${start + offset}`,
-                username: "e2e_curator",
-              }),
-            });
-            if (response.status !== 201) throw new Error(`post ${start + offset}: ${response.status}`);
-          }),
-        );
+      for (let start = 1; start <= posts; start += batchMax) {
+        const batch = Array.from({ length: Math.min(batchMax, posts - start + 1) }, (_, offset) => ({
+          text: `!submit @${config.data.botHandle} #${feedId} long queue item ${start + offset}`,
+          username: "e2e_curator",
+        }));
+        const response = await fetch("/api/test/tweets/batch", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ posts: batch }),
+        });
+        if (response.status !== 201) throw new Error(`posts from ${start}: ${response.status}`);
+        const { data } = await response.json();
+        if (data.intake.submitted !== batch.length)
+          throw new Error(`posts from ${start}: ${JSON.stringify(data)}`);
       }
     },
-    { feedId, posts: QUEUE },
+    { feedId, posts: QUEUE, batchMax: TEST_POST_BATCH_MAX },
   );
 }
 

@@ -29,6 +29,9 @@ export const testPostRequestSchema = z.object({
 });
 export type TestPostRequest = z.input<typeof testPostRequestSchema>;
 
+/** What one intake pass did: posts it read, submissions it stored, decisions it made. */
+const intakePassSchema = z.object({ read: z.number(), submitted: z.number(), moderated: z.number() });
+
 /** The stored test post and what the intake pass that read it did. */
 export const testPostSchema = z.object({
   id: z.string(),
@@ -36,6 +39,24 @@ export const testPostSchema = z.object({
   username: z.string(),
   inReplyToStatusId: z.string().nullable(),
   createdAt: z.string(),
-  intake: z.object({ read: z.number(), submitted: z.number(), moderated: z.number() }),
+  intake: intakePassSchema,
 });
 export type TestPost = z.infer<typeof testPostSchema>;
+
+/**
+ * Most posts one batch may hold. A queue longer than one bulk decision may take (1,050 posts) is three batches; one
+ * post per request cost about fourteen times the CPU (a session, a request and an intake pass for each).
+ */
+export const TEST_POST_BATCH_MAX = 500;
+
+export const testPostBatchRequestSchema = z.object({
+  posts: z
+    .array(testPostRequestSchema)
+    .min(1, "A batch holds at least one post.")
+    .max(TEST_POST_BATCH_MAX, `A batch holds at most ${TEST_POST_BATCH_MAX} posts.`),
+});
+export type TestPostBatchRequest = z.input<typeof testPostBatchRequestSchema>;
+
+/** The stored posts' ids, in the order sent, and what the one intake pass that read them all did. */
+export const testPostBatchSchema = z.object({ ids: z.array(z.string()), intake: intakePassSchema });
+export type TestPostBatch = z.infer<typeof testPostBatchSchema>;

@@ -59,6 +59,7 @@ const NOT_PLAIN_READS: Record<string, RouteScope> = {
   "DELETE /plugins/{id}": "manage",
   "POST /plugins/notices/{id}/dismiss": "manage",
   "POST /test/tweets": "submit",
+  "POST /test/tweets/batch": "submit",
   "PUT /feeds/{feedId}/reminders": "moderate",
   "POST /reminders/read": "moderate",
   "POST /email/subscribe": "session",

@@ -2,6 +2,8 @@ import {
   successEnvelopeSchema,
   telegramUpdateSchema,
   telegramWebhookResultSchema,
+  testPostBatchRequestSchema,
+  testPostBatchSchema,
   testPostRequestSchema,
   testPostSchema,
 } from "@curate/core";
@@ -11,7 +13,7 @@ import { type AppDeps, createRouter } from "../context.ts";
 import { AppError } from "../errors.ts";
 import { commonErrors, errorResponse, jsonResponse } from "../http/contracts.ts";
 import { created, ok } from "../http/envelope.ts";
-import { createTestPost, type Intake } from "./runtime.ts";
+import { createTestPost, createTestPosts, type Intake } from "./runtime.ts";
 import { isTelegramWebhookSecret } from "./telegram.ts";
 
 const testPostRoute = createRoute({
@@ -27,6 +29,23 @@ const testPostRoute = createRoute({
   },
 });
 
+const testPostBatchRoute = createRoute({
+  method: "post",
+  path: "/test/tweets/batch",
+  tags: ["test"],
+  summary: "Create test posts in order and run one intake pass on them all (development and test only)",
+  request: { body: { content: { "application/json": { schema: testPostBatchRequestSchema } } } },
+  responses: {
+    201: jsonResponse(
+      successEnvelopeSchema(testPostBatchSchema),
+      "The posts' ids, and what intake made of them",
+    ),
+    400: commonErrors[400],
+    401: errorResponse("Not signed in (UNAUTHENTICATED)"),
+    413: errorResponse("The batch is larger than a request body may be (PAYLOAD_TOO_LARGE)"),
+  },
+});
+
 /** Only mounted outside production: in production the path does not exist (404). */
 export function testPostRoutes(deps: AppDeps, intake: Intake) {
   const router = createRouter({ writes: "submit" }, deps.env);
@@ -34,6 +53,11 @@ export function testPostRoutes(deps: AppDeps, intake: Intake) {
     requireUser(c);
     const tweet = await createTestPost(deps.database.db, intake, c.req.valid("json"));
     return created(c, tweet);
+  });
+  router.openapi(testPostBatchRoute, async (c) => {
+    requireUser(c);
+    const batch = await createTestPosts(deps.database.db, intake, c.req.valid("json").posts);
+    return created(c, { ids: batch.posts.map((post) => post.id), intake: batch.intake });
   });
   return router;
 }

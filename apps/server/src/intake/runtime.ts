@@ -186,28 +186,50 @@ export interface TestPostInput {
   inReplyToStatusId?: string;
 }
 
-/** Stores a test post (hashtags appended as X would show them) and runs the intake pass that reads it. */
-export async function createTestPost(db: Database, intake: Intake, input: TestPostInput) {
-  if (!intake.testMentions) throw new Error("Test posts are disabled on this server");
+/** The text as X would show it: hashtags the text lacks appended. */
+function withHashtags(input: TestPostInput) {
   const hashtags = (input.hashtags ?? []).map((h) => h.replace(/^#/, "").toLowerCase());
   const missing = hashtags.filter((tag) => !new RegExp(`#${tag}(?!\\w)`, "i").test(input.text));
-  const text = [input.text, ...missing.map((tag) => `#${tag}`)].join(" ");
-  const [{ seq }] = await queryRows<{ seq: number }>(
-    db,
-    sql`select nextval(pg_get_serial_sequence('test_tweets', 'seq'))::int as seq`,
-  );
-  const [row] = await db
+  return { text: [input.text, ...missing.map((tag) => `#${tag}`)].join(" "), hashtags };
+}
+
+/**
+ * Stores test posts in the order given and runs the one intake pass that reads them all (a post replying to one
+ * earlier in the same batch finds it).
+ */
+export async function createTestPosts(db: Database, intake: Intake, inputs: TestPostInput[]) {
+  if (!intake.testMentions) throw new Error("Test posts are disabled on this server");
+  const seqs = (
+    await queryRows<{ seq: number }>(
+      db,
+      sql`select nextval(pg_get_serial_sequence('test_tweets', 'seq'))::int as seq
+          from generate_series(1, ${inputs.length})`,
+    )
+  )
+    .map((row) => row.seq)
+    .sort((a, b) => a - b);
+  const rows = await db
     .insert(testPosts)
-    .values({
-      id: testPostId(seq),
-      seq,
-      text,
-      username: input.username,
-      inReplyToStatusId: input.inReplyToStatusId ?? null,
-      hashtags,
-    })
+    .values(
+      inputs.map((input, index) => ({
+        id: testPostId(seqs[index]),
+        seq: seqs[index],
+        ...withHashtags(input),
+        username: input.username,
+        inReplyToStatusId: input.inReplyToStatusId ?? null,
+      })),
+    )
     .returning();
   const intakeRun = await intake.runPass(intake.testMentions);
+  return { posts: rows.sort((a, b) => a.seq - b.seq), intake: intakeRun };
+}
+
+/** Stores a test post (hashtags appended as X would show them) and runs the intake pass that reads it. */
+export async function createTestPost(db: Database, intake: Intake, input: TestPostInput) {
+  const {
+    posts: [row],
+    intake: intakeRun,
+  } = await createTestPosts(db, intake, [input]);
   return {
     id: row.id,
     text: row.text,

@@ -1,3 +1,4 @@
+import { TEST_POST_BATCH_MAX } from "@curate/core";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertFeed } from "../../test/factories.ts";
@@ -100,6 +101,67 @@ describe("POST /api/test/tweets", () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it("stores a batch in order and has one intake pass read it all", async () => {
+    const parentText = "A thread opener about data availability";
+    const { status, body } = await server.json("/api/test/tweets/batch", {
+      method: "POST",
+      headers: sessionHeaders(server, cookie),
+      body: JSON.stringify({
+        posts: [
+          { text: parentText, username: "opener" },
+          ...Array.from({ length: 30 }, (_, index) => ({
+            text: `!submit @curatebot #ai batch item ${index}`,
+            username: "@batcher",
+          })),
+        ],
+      }),
+    });
+    expect(status).toBe(201);
+    expect(body.data.ids).toHaveLength(31);
+    expect([...body.data.ids].sort()).toEqual(body.data.ids);
+    expect(body.data.intake).toEqual({ read: 30, submitted: 30, moderated: 0 });
+    const stored = await server.db
+      .select({ notes: submissionFeeds.curatorNotes, curator: submissionFeeds.curatorUsername })
+      .from(submissionFeeds)
+      .where(eq(submissionFeeds.feedId, "ai"));
+    expect(stored.filter((row) => row.notes?.startsWith("batch item"))).toHaveLength(30);
+    expect(stored.find((row) => row.notes === "batch item 29")).toEqual({
+      notes: "batch item 29",
+      curator: "batcher",
+    });
+
+    // A reply later in a batch finds a parent stored earlier in it.
+    const [parentId] = body.data.ids;
+    const reply = await server.json("/api/test/tweets/batch", {
+      method: "POST",
+      headers: sessionHeaders(server, cookie),
+      body: JSON.stringify({
+        posts: [{ text: "!submit @curatebot #ai", username: "replier", inReplyToStatusId: parentId }],
+      }),
+    });
+    expect(reply.body.data.intake).toMatchObject({ submitted: 1 });
+    const [parent] = await server.db.select().from(submissions).where(eq(submissions.tweetId, parentId));
+    expect(parent).toMatchObject({ content: parentText, curatorUsername: "replier" });
+  });
+
+  it("refuses an empty batch, one too long, a bad post in it, and a caller without a session", async () => {
+    const sendBatch = (posts: unknown[], headers = sessionHeaders(server, cookie)) =>
+      server.json("/api/test/tweets/batch", { method: "POST", headers, body: JSON.stringify({ posts }) });
+    const post = { text: "!submit @curatebot #ai over the cap", username: "many" };
+    expect((await sendBatch([])).status).toBe(400);
+    const tooMany = await sendBatch(Array.from({ length: TEST_POST_BATCH_MAX + 1 }, () => post));
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(tooMany.body)).toContain(`at most ${TEST_POST_BATCH_MAX} posts`);
+    expect((await sendBatch([post, { text: "hi", username: "not a handle!" }])).status).toBe(400);
+    const anonymous = await sendBatch([post], { "Content-Type": "application/json", Origin: server.baseUrl });
+    expect(anonymous.status).toBe(401);
+    const stored = await server.db
+      .select()
+      .from(submissionFeeds)
+      .where(eq(submissionFeeds.curatorNotes, "over the cap"));
+    expect(stored).toEqual([]);
+  });
+
   it("does not exist in production", async () => {
     const production = await startTestServer({
       NODE_ENV: "production",
@@ -115,6 +177,13 @@ describe("POST /api/test/tweets", () => {
       expect([401, 404]).toContain(status);
       const openapi = await production.json("/api/openapi.json");
       expect(Object.keys(openapi.body.paths)).not.toContain("/test/tweets");
+      expect(Object.keys(openapi.body.paths)).not.toContain("/test/tweets/batch");
+      const batch = await production.json("/api/test/tweets/batch", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ posts: [{ text: "hi", username: "x" }] }),
+      });
+      expect([401, 404]).toContain(batch.status);
       expect(body.success).toBe(false);
     } finally {
       await production.close();
