@@ -4,9 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type BrowserServer, chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { startFakeTelegram } from "../apps/server/test/fakes/telegram.ts";
-import { chromiumExecutable } from "./support/chromium.ts";
+import { CHROMIUM_ARGS, chromiumExecutable } from "./support/chromium.ts";
 import { E2E_AI_KEY, startFakeAi } from "./support/fake-ai.ts";
 import { startFakeCrosspost } from "./support/fake-crosspost.ts";
 import { startFakeNetworks } from "./support/fake-networks.ts";
@@ -31,6 +32,8 @@ export interface ProvidedStack {
   exitFile: string;
   /** How long a file waits for its server to answer. */
   startTimeoutMs: number;
+  /** The worker's browser, which each file connects to for contexts of its own (support/browser.ts). */
+  browserEndpoint: string;
 }
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -50,15 +53,15 @@ const STOP_TIMEOUT_MS = 10_000;
  * for its own server instead (support/stack.ts); in the gate the unit files run first meanwhile.
  */
 export default async function setup(project: TestProject) {
-  // Unpacks the npm package's Chromium once, before the test files race to do it.
-  await chromiumExecutable();
+  // Unpacks the npm package's Chromium once, before the stacks' browsers start.
+  const executablePath = await chromiumExecutable();
   if (!existsSync(BUILT_APP)) {
     throw new Error(`No built web app at ${BUILT_APP}: run "npm run build" before the e2e project.`);
   }
   // One stack per worker slot of the run (VITEST_POOL_ID is a slot's number), whichever slots the journeys get.
   const workers = project.config.maxWorkers || project.globalConfig.maxWorkers || 1;
   const ports = await freePorts(workers);
-  const stacks = await Promise.all(ports.map((port) => startStack(port)));
+  const stacks = await Promise.all(ports.map((port) => startStack(port, executablePath)));
   project.provide(
     "stacks",
     stacks.map(({ stop: _stop, ...provided }) => provided),
@@ -68,8 +71,16 @@ export default async function setup(project: TestProject) {
   };
 }
 
-/** The real server and the fakes it talks to, on free ports, with a data folder of their own. */
-async function startStack(port: number): Promise<ProvidedStack & { stop(): Promise<void> }> {
+/**
+ * The real server and the fakes it talks to, on free ports, with a data folder of their own; and the worker's
+ * browser. A file used to launch a Chromium of its own (and some files two or three): ~0.5 s of CPU and one to two
+ * seconds each on the 2-core machine, against ~0.1 s to connect; every file still gets fresh contexts, which share
+ * no cookies, storage or cache.
+ */
+async function startStack(
+  port: number,
+  executablePath: string,
+): Promise<ProvidedStack & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-"));
   const logDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-log-"));
   const outputFile = path.join(logDir, "server-output.log");
@@ -79,6 +90,7 @@ async function startStack(port: number): Promise<ProvidedStack & { stop(): Promi
   const fakeTelegram = await startFakeTelegram({ token: E2E_TELEGRAM_TOKEN, chats: [E2E_TELEGRAM_CHAT] });
   const fakeCrosspost = await startFakeCrosspost();
   const fakeNetworks = await startFakeNetworks();
+  const browser: BrowserServer = await chromium.launchServer({ executablePath, args: CHROMIUM_ARGS });
 
   // The server writes straight to a file: nothing in this process has to read it while the tests run.
   const output = openSync(outputFile, "a");
@@ -100,7 +112,6 @@ async function startStack(port: number): Promise<ProvidedStack & { stop(): Promi
       AUTH_RATE_LIMIT_PER_MINUTE: "1000",
       // Every journey also writes as that one moderator, faster than a person could: at the default of 60 writes
       // a minute a late journey's approval got a 429 and was rolled back.
-      // The long-queue journey (bulk-runs) also seeds 1,050 posts.
       WRITE_RATE_LIMIT_PER_MINUTE: "5000",
       // Most journeys create a feed as that one moderator, which owns demo feeds too: with two servers in the gate
       // each sees half the journeys, more than the default 20 feeds an account may own.
@@ -153,6 +164,7 @@ async function startStack(port: number): Promise<ProvidedStack & { stop(): Promi
     await fakeTelegram.close();
     await fakeCrosspost.close();
     await fakeNetworks.close();
+    await browser.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(logDir, { recursive: true, force: true });
   };
@@ -162,6 +174,7 @@ async function startStack(port: number): Promise<ProvidedStack & { stop(): Promi
     outputFile,
     exitFile,
     startTimeoutMs: START_TIMEOUT_MS,
+    browserEndpoint: browser.wsEndpoint(),
     stop,
   };
 }

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, type TestContext } from "vitest";
-import { CHROMIUM_ARGS, chromiumExecutable } from "./chromium.ts";
+import { browserEndpoint } from "./stack.ts";
 
 export interface Viewport {
   width: number;
@@ -13,15 +13,13 @@ export interface Viewport {
 export const DESKTOP: Viewport = { width: 1440, height: 900 };
 export const PHONE: Viewport = { width: 375, height: 812 };
 
-/** A fresh Chromium profile per test file; close() also removes the profile. */
+/**
+ * A fresh context in the worker's browser: no cookies, storage or cache from the files before. close() closes the
+ * context and this file's connection, not the browser.
+ */
 export async function launchBrowser() {
-  const profile = mkdtempSync(path.join(tmpdir(), "curate-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: await chromiumExecutable(),
-    args: CHROMIUM_ARGS,
-    viewport: DESKTOP,
-    reducedMotion: "reduce",
-  });
+  const browser = await chromium.connect(browserEndpoint);
+  const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: "reduce" });
   // Waits are for states; these only bound a journey that would otherwise hang, on a machine that may be busy.
   context.setDefaultTimeout(60_000);
   context.setDefaultNavigationTimeout(60_000);
@@ -30,7 +28,7 @@ export async function launchBrowser() {
     context,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      await browser.close();
     },
   };
 }

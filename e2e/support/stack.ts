@@ -54,3 +54,5 @@ await untilServing(stack);
 export const baseUrl = stack.baseUrl;
 /** Where journeys post as people on the fake Bluesky and Mastodon (support/fake-networks.ts). */
 export const networksControlUrl = stack.networksControlUrl;
+/** The worker's browser (global-setup.ts), shared by its files one after another. */
+export const browserEndpoint = stack.browserEndpoint;
