@@ -194,8 +194,8 @@ function withHashtags(input: TestPostInput) {
 }
 
 /**
- * Stores test posts in the order given and runs the one intake pass that reads them all (a post replying to one
- * earlier in the same batch finds it).
+ * Stores test posts in the order given (their ids grow in that order) and runs the one intake pass that reads them
+ * all.
  */
 export async function createTestPosts(db: Database, intake: Intake, inputs: TestPostInput[]) {
   if (!intake.testMentions) throw new Error("Test posts are disabled on this server");

@@ -130,7 +130,7 @@ describe("POST /api/test/tweets", () => {
       curator: "batcher",
     });
 
-    // A reply later in a batch finds a parent stored earlier in it.
+    // A reply in a later batch submits the post it replies to, as one sent on its own does.
     const [parentId] = body.data.ids;
     const reply = await server.json("/api/test/tweets/batch", {
       method: "POST",
