@@ -4,10 +4,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BrowserServer, chromium } from "playwright-core";
 import type { TestProject } from "vitest/node";
 import { startFakeTelegram } from "../apps/server/test/fakes/telegram.ts";
-import { CHROMIUM_ARGS, chromiumExecutable } from "./support/chromium.ts";
+import { chromiumExecutable } from "./support/chromium.ts";
 import { E2E_AI_KEY, startFakeAi } from "./support/fake-ai.ts";
 import { startFakeCrosspost } from "./support/fake-crosspost.ts";
 import { startFakeNetworks } from "./support/fake-networks.ts";
@@ -54,14 +53,14 @@ const STOP_TIMEOUT_MS = 10_000;
  */
 export default async function setup(project: TestProject) {
   // Unpacks the npm package's Chromium once, before the stacks' browsers start.
-  const executablePath = await chromiumExecutable();
+  await chromiumExecutable();
   if (!existsSync(BUILT_APP)) {
     throw new Error(`No built web app at ${BUILT_APP}: run "npm run build" before the e2e project.`);
   }
   // One stack per worker slot of the run (VITEST_POOL_ID is a slot's number), whichever slots the journeys get.
   const workers = project.config.maxWorkers || project.globalConfig.maxWorkers || 1;
   const ports = await freePorts(workers);
-  const stacks = await Promise.all(ports.map((port) => startStack(port, executablePath)));
+  const stacks = await Promise.all(ports.map((port) => startStack(port)));
   project.provide(
     "stacks",
     stacks.map(({ stop: _stop, ...provided }) => provided),
@@ -77,10 +76,7 @@ export default async function setup(project: TestProject) {
  * seconds each on the 2-core machine, against ~0.1 s to connect; every file still gets fresh contexts, which share
  * no cookies, storage or cache.
  */
-async function startStack(
-  port: number,
-  executablePath: string,
-): Promise<ProvidedStack & { stop(): Promise<void> }> {
+async function startStack(port: number): Promise<ProvidedStack & { stop(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-"));
   const logDir = mkdtempSync(path.join(tmpdir(), "curate-e2e-log-"));
   const outputFile = path.join(logDir, "server-output.log");
@@ -90,7 +86,7 @@ async function startStack(
   const fakeTelegram = await startFakeTelegram({ token: E2E_TELEGRAM_TOKEN, chats: [E2E_TELEGRAM_CHAT] });
   const fakeCrosspost = await startFakeCrosspost();
   const fakeNetworks = await startFakeNetworks();
-  const browser: BrowserServer = await chromium.launchServer({ executablePath, args: CHROMIUM_ARGS });
+  const browser = await startBrowserServer();
 
   // The server writes straight to a file: nothing in this process has to read it while the tests run.
   const output = openSync(outputFile, "a");
@@ -164,7 +160,7 @@ async function startStack(
     await fakeTelegram.close();
     await fakeCrosspost.close();
     await fakeNetworks.close();
-    await browser.close();
+    await browser.stop();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(logDir, { recursive: true, force: true });
   };
@@ -174,9 +170,29 @@ async function startStack(
     outputFile,
     exitFile,
     startTimeoutMs: START_TIMEOUT_MS,
-    browserEndpoint: browser.wsEndpoint(),
+    browserEndpoint: browser.endpoint,
     stop,
   };
+}
+
+/** Starts support/browser-server.ts and reads the endpoint it prints. */
+async function startBrowserServer(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(ROOT, "e2e/support/browser-server.ts")], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    let printed = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      printed += chunk.toString();
+      const line = printed.split("\n")[0];
+      if (printed.includes("\n")) resolve(line.trim());
+    });
+    child.once("exit", (code) =>
+      reject(new Error(`The journeys' browser exited (${code}) before it started.`)),
+    );
+  });
+  return { endpoint, stop: () => stopServer(child) };
 }
 
 /**

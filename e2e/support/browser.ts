@@ -20,9 +20,10 @@ export const PHONE: Viewport = { width: 375, height: 812 };
 export async function launchBrowser() {
   const browser = await chromium.connect(browserEndpoint);
   const context = await browser.newContext({ viewport: DESKTOP, reducedMotion: "reduce" });
-  // Waits are for states; these only bound a journey that would otherwise hang, on a machine that may be busy.
-  context.setDefaultTimeout(60_000);
-  context.setDefaultNavigationTimeout(60_000);
+  // Waits are for states; these only bound a journey that would otherwise hang, on a machine that may be busy. Two
+  // gates side by side on the slower 2-core machine (load ~16) once kept a page's first answer past 60 s.
+  context.setDefaultTimeout(120_000);
+  context.setDefaultNavigationTimeout(120_000);
   context.on("page", navigationsWaitForTheApp);
   return {
     context,
