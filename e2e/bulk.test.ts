@@ -55,17 +55,17 @@ describe("bulk decisions on the curation tab", () => {
     // Checkbox, then shift-click: the range between them.
     await boxes.nth(0).click();
     await boxes.nth(2).click({ modifiers: ["Shift"] });
-    expect(await count.textContent()).toBe("3 selected");
+    await expect.poll(() => count.textContent()).toBe("3 selected");
     // x on the focused post adds it.
     await page.locator("[data-triage-id]").nth(4).focus();
     await page.keyboard.press("x");
-    expect(await count.textContent()).toBe("4 selected");
-    expect(await boxes.nth(4).isChecked()).toBe(true);
+    await expect.poll(() => count.textContent()).toBe("4 selected");
+    await expect.poll(() => boxes.nth(4).isChecked()).toBe(true);
     expect(await boxes.nth(3).isChecked()).toBe(false);
 
     // Widening to every match, then clearing.
     await bar.getByRole("button", { name: "Select all 6 matching" }).click();
-    expect(await count.textContent()).toBe("6 selected");
+    await expect.poll(() => count.textContent()).toBe("6 selected");
     await bar.getByRole("button", { name: "Clear" }).click();
     await bar.waitFor({ state: "detached" });
 

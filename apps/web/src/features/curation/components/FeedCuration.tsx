@@ -383,12 +383,14 @@ function useBulkRun(feedId: string, canModerate: boolean): BulkRun | null {
  */
 function useSelection(items: readonly Submission[], selectable: (submission: Submission) => boolean) {
   const [ids, setIds] = useState<ReadonlySet<string>>(new Set());
-  const [anchor, setAnchor] = useState<string | null>(null);
+  // A ref, not state: a shift-click that comes before the re-render of the click before it (a busy machine, a quick
+  // hand) must still find where its range starts.
+  const anchor = useRef<string | null>(null);
   const [allMatching, setAllMatching] = useState(false);
 
   const toggle = (id: string, range: boolean) => {
     setAllMatching(false);
-    const from = anchor === null ? -1 : items.findIndex((item) => item.tweetId === anchor);
+    const from = anchor.current === null ? -1 : items.findIndex((item) => item.tweetId === anchor.current);
     const to = items.findIndex((item) => item.tweetId === id);
     setIds((previous) => {
       const next = new Set(previous);
@@ -402,7 +404,7 @@ function useSelection(items: readonly Submission[], selectable: (submission: Sub
       }
       return next;
     });
-    setAnchor(id);
+    anchor.current = id;
   };
 
   // A post decided meanwhile (here, by keyboard, or by someone else) drops out of the selection.
@@ -417,7 +419,7 @@ function useSelection(items: readonly Submission[], selectable: (submission: Sub
     selectAllMatching: () => setAllMatching(true),
     clear: () => {
       setIds(new Set());
-      setAnchor(null);
+      anchor.current = null;
       setAllMatching(false);
     },
   };
