@@ -161,6 +161,16 @@ describe("acknowledgements on the post's own network", () => {
     const originals = Array.from({ length: CAP + 1 }, (_, i) => x.post("alice", `Capped post ${i}`));
     for (const original of originals) x.post("sam", "!submit @curatebot #capped", original);
     await intakeAndSettle();
+    // A loaded machine once ended settle() before the last submission's job was queued: wait for every one of them.
+    await expect
+      .poll(async () => {
+        const jobs = await server.db
+          .select({ status: processingJobs.status })
+          .from(processingJobs)
+          .where(and(eq(processingJobs.feedId, "capped"), eq(processingJobs.kind, "acknowledgement")));
+        return jobs.filter((job) => job.status !== "pending" && job.status !== "processing").length;
+      })
+      .toBe(CAP + 1);
 
     expect(x.posted.slice(before).map((post) => post.text)).toEqual(Array(CAP).fill("Submitted to #capped"));
     const steps = await server.db
