@@ -52,12 +52,17 @@ export function holdsSeedPhrase(text: string): boolean {
 const BASE58_RUN = /[1-9A-HJ-NP-Za-km-z]+/g;
 
 /**
- * A 64-byte ed25519 secret key in base58 (87–88 characters), as NEAR wallets export it without its `ed25519:`
- * prefix. Public keys and transaction hashes are 32 bytes (~44 characters) and CIDv0s 46, so they never match.
+ * Base58 of 64 bytes is at most 88 characters, and usually 87–88; about one key in 16,000 is 86 or shorter (a zero
+ * first byte), and each leading zero byte is a single "1". Public keys and transaction hashes are 32 bytes
+ * (~44 characters) and CIDv0s 46, so they never reach the shortest length.
  */
+const SECRET_KEY_BASE58_LENGTH = { min: 64, max: 88 } as const;
+
+/** A 64-byte ed25519 secret key in base58, as NEAR wallets export it without its `ed25519:` prefix. */
 export function holdsBase58SecretKey(text: string): boolean {
   for (const [run] of text.matchAll(BASE58_RUN)) {
-    if ((run.length === 87 || run.length === 88) && base58Decode(run).length === 64) return true;
+    if (run.length < SECRET_KEY_BASE58_LENGTH.min || run.length > SECRET_KEY_BASE58_LENGTH.max) continue;
+    if (base58Decode(run).length === 64) return true;
   }
   return false;
 }
