@@ -26,10 +26,6 @@ const EXAMPLE_SCHEMA = JSON.parse(
 const HOSTILE: Record<string, string> = {
   "/loop.mjs": "export function transform() { for (;;) {} }",
   "/hang.mjs": "export function transform() { return new Promise(() => {}); }",
-  "/hog.mjs": `export function transform() {
-    const hoard = [];
-    for (;;) hoard.push(new Array(1_000_000).fill(Math.random()));
-  }`,
   "/snoop.mjs": `export async function transform(input, config) {
     const attempt = async (f) => { try { return await f(); } catch (e) { return "refused: " + String(e && e.message || e); } };
     return {
@@ -88,7 +84,6 @@ beforeAll(async () => {
       PLUGIN_ALLOWED_HOSTS: new URL(codeBase).host,
       PRIVATE_HOSTS_ALLOWED: "127.0.0.1",
       PLUGIN_TIMEOUT_MS: "1500",
-      PLUGIN_MEMORY_LIMIT_MB: "16",
       PLUGIN_CODE_TTL_MS: "0",
       PROCESSING_MAX_ATTEMPTS: "1",
     },
@@ -160,7 +155,6 @@ beforeAll(async () => {
   await feed("elsewhere", "@elsewhere/shout");
   await feed("looping", "@hostile/loop");
   await feed("hanging", "@hostile/hang");
-  await feed("hogging", "@hostile/hog");
   await feed("snooping", "@hostile/snoop", { dataUrl: `${data.url}/ok`, note: "see the docs" });
   await feed("importing", "@hostile/imports");
   await insertFeed(server.db, {
@@ -323,15 +317,6 @@ describe("external plugins in a feed's pipeline", () => {
     expect(answeredWhileRunning).toBeGreaterThan(0);
     const hung = await approveAndFinish("hanging");
     expect(hung.error).toMatchObject({ code: "PLUGIN_TIMEOUT" });
-  });
-
-  it("stops a plugin that allocates without bound by the memory limit", async () => {
-    const rssBefore = process.memoryUsage().rss;
-    const { result: step } = await healthWhile(approveAndFinish("hogging"), "@hostile/hog");
-    expect(step.status).toBe("failed");
-    expect(step.error).toMatchObject({ code: "PLUGIN_MEMORY_LIMIT" });
-    // The isolate's heap is capped at 16 MB, so the server's own memory barely moves.
-    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
   });
 
   it("gives a plugin nothing of the server: no environment, files, modules or unnamed hosts", async () => {
