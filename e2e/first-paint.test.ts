@@ -16,7 +16,11 @@ interface FirstLoad {
  * Opens a page the way a first visitor does, recording console problems and layout shifts from the start (the
  * observer is installed before any of the page's own code runs), and waits until the app has hydrated.
  */
-async function firstLoad(path: string, viewport: Viewport): Promise<FirstLoad> {
+async function firstLoad(
+  path: string,
+  viewport: Viewport,
+  { slowDocument = false }: { slowDocument?: boolean } = {},
+): Promise<FirstLoad> {
   const page = await session.newPage();
   await page.setViewportSize(viewport);
   // The web fonts are preloaded and `font-display: optional`: one that arrives within its ~100 ms block period is
@@ -60,10 +64,32 @@ async function firstLoad(path: string, viewport: Viewport): Promise<FirstLoad> {
       }
     }).observe({ type: "layout-shift", buffered: true });
   });
-  await page.goto(`${baseUrl}${path}`);
+  if (slowDocument) {
+    // The document uncompressed, over a connection slow enough that it arrives in many pieces: a browser paints
+    // what it has parsed between them unless the page holds its first paint until it is whole.
+    await page.setExtraHTTPHeaders({ "accept-encoding": "identity" });
+    await devtools.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 20,
+      downloadThroughput: SLOW_DOCUMENT_BYTES_PER_SECOND,
+      uploadThroughput: SLOW_DOCUMENT_BYTES_PER_SECOND,
+    });
+    await page.goto(`${baseUrl}${path}`, { waitUntil: "domcontentloaded" });
+    await devtools.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  } else {
+    await page.goto(`${baseUrl}${path}`);
+  }
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   return { page, problems };
 }
+
+/** ~100 KB/s: a rendered page (~250 KB uncompressed) takes a few seconds, in pieces of a few KB. */
+const SLOW_DOCUMENT_BYTES_PER_SECOND = 100 * 1024;
 
 const layoutShift = (page: Page) =>
   page.evaluate(() => (window as unknown as { __shifts: { total: number; moved: string[] } }).__shifts);
@@ -139,6 +165,17 @@ describe("server-rendered first paint", () => {
       }
     });
   }
+
+  it("paints a page that arrives in pieces only once it is whole: nothing painted moves when the rest comes", async () => {
+    // The quiet feed's page: no journey changes its data while it loads.
+    const feed = await firstFeed();
+    const { page, problems } = await firstLoad(`/feed/${feed.id}/curation`, DESKTOP, { slowDocument: true });
+    await page.waitForLoadState("networkidle");
+    const shift = await layoutShift(page);
+    expect(problems).toEqual([]);
+    expect(shift.total, `moved: ${shift.moved.join("; ")}`).toBe(0);
+    await page.close();
+  });
 
   it("stays a working single-page app after hydration: links navigate without reloading the document", async () => {
     const feed = await firstFeed();

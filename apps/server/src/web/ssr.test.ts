@@ -87,6 +87,12 @@ describe("server-rendered public pages", () => {
     // Compared as text: a base64 nonce may hold "+" or "/".
     expect(html).toContain(`<script nonce="${nonce}">(function(){var s=["/assets/index-test.js"]`);
 
+    // Painted whole: the head holds the first paint until the element after the page (its state) is parsed, so
+    // a busy machine or a slow connection never paints a page cut off mid-parse that then moves.
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toContain('<link rel="expect" href="#curate-ssr-state" blocking="render" />');
+    expect(html.indexOf('id="curate-ssr-state"')).toBeGreaterThan(html.indexOf(rootOf(html)));
+
     const root = rootOf(html);
     expect(root).toContain("Solar Weekly");
     expect(root).toContain("Perovskite cells pass 30 percent efficiency");
@@ -117,6 +123,12 @@ describe("server-rendered public pages", () => {
   it("a feed page is rendered with the feed, its submissions and link-preview tags", async () => {
     const { status, html } = await page("/feed/solar/curation");
     expect(status).toBe(200);
+    // Painted whole: the head holds the first paint until the element after the page (its state) is parsed, so
+    // a busy machine or a slow connection never paints a page cut off mid-parse that then moves.
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toContain('<link rel="expect" href="#curate-ssr-state" blocking="render" />');
+    expect(html.indexOf('id="curate-ssr-state"')).toBeGreaterThan(html.indexOf(rootOf(html)));
+
     const root = rootOf(html);
     expect(root).toContain("Solar Weekly");
     expect(root).toContain("Perovskite cells pass 30 percent efficiency");
