@@ -88,6 +88,7 @@ describe("one queue fed by every network", () => {
     // Erin signs in with her own wallet and proves both handles are hers.
     approverBrowser = await launchBrowser();
     const erin = await openPage(approverBrowser.context, `${baseUrl}/`);
+    session.watch(erin.page);
     await signInWithDevWallet(erin.page);
     await erin.page.goto(`${baseUrl}/profile/settings/connections`);
     await erin.page.getByRole("heading", { name: "Linked Handles" }).waitFor();

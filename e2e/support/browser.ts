@@ -142,12 +142,13 @@ export interface BrowserSessionOptions {
 export function browserSession(baseUrl: string, options: BrowserSessionOptions = {}) {
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   const opened: Page[] = [];
+  const watched: Page[] = [];
   beforeAll(async () => {
     browser = await launchBrowser();
     await options.setup?.(browser.context);
   });
   afterEach(async (context) => {
-    await describePagesIfFailed(context, opened);
+    await describePagesIfFailed(context, [...opened, ...watched.splice(0)]);
     await options.afterEachTest?.(opened[0]);
     // A route handler still answering a late request (a refetch of /api/config, say) when its page closes throws
     // "Response has been disposed" into the run as an unhandled rejection, which fails the whole run.
@@ -163,6 +164,13 @@ export function browserSession(baseUrl: string, options: BrowserSessionOptions =
     get context(): BrowserContext {
       if (!browser) throw new Error("the browser starts in beforeAll");
       return browser.context;
+    },
+    /**
+     * A page of another context (a second person's browser) described with this session's pages when the test
+     * fails; the context that opened it closes it.
+     */
+    watch(page: Page): void {
+      watched.push(page);
     },
     /** A blank page closed after the test, for journeys that listen before navigating. */
     async newPage(): Promise<Page> {
