@@ -25,6 +25,8 @@ export async function launchBrowser() {
   context.setDefaultTimeout(120_000);
   context.setDefaultNavigationTimeout(120_000);
   context.on("page", navigationsWaitForTheApp);
+  context.on("page", recordRefusedRequests);
+  await context.addInitScript(recordToasts);
   return {
     context,
     async close() {
@@ -76,6 +78,52 @@ function navigationsWaitForTheApp(page: Page) {
   };
 }
 
+/** What a failure description keeps of a page's history, newest last. */
+const HISTORY_LENGTH = 30;
+
+/** The page's requests the server refused (4xx/5xx) or that never got an answer, for a failure's description. */
+const refusedRequests = new WeakMap<Page, string[]>();
+
+function recordRefusedRequests(page: Page) {
+  const seen: string[] = [];
+  refusedRequests.set(page, seen);
+  const started = Date.now();
+  const note = (line: string) => {
+    seen.push(`${((Date.now() - started) / 1000).toFixed(1)} s: ${line}`);
+    if (seen.length > HISTORY_LENGTH) seen.shift();
+  };
+  page.on("response", (response) => {
+    if (response.status() < 400) return;
+    const url = new URL(response.url());
+    note(`${response.request().method()} ${url.pathname} → ${response.status()}`);
+  });
+  page.on("requestfailed", (request) => {
+    const url = new URL(request.url());
+    note(`${request.method()} ${url.pathname} failed: ${request.failure()?.errorText ?? "no answer"}`);
+  });
+}
+
+/**
+ * Runs in every page before its own code: keeps each toast's text as it appears, since a toast that said why a
+ * click did nothing is long gone when a wait for something else times out.
+ */
+function recordToasts() {
+  const log: string[] = [];
+  const shown = new WeakSet<Element>();
+  (window as unknown as { __toastLog: string[] }).__toastLog = log;
+  const observer = new MutationObserver(() => {
+    for (const toast of document.querySelectorAll("[data-sonner-toast]")) {
+      if (shown.has(toast) || !toast.textContent) continue;
+      shown.add(toast);
+      log.push(`${(performance.now() / 1000).toFixed(1)} s: ${toast.textContent}`);
+      if (log.length > 30) log.shift();
+    }
+  });
+  const start = () => observer.observe(document.documentElement, { childList: true, subtree: true });
+  if (document.documentElement) start();
+  else document.addEventListener("DOMContentLoaded", start, { once: true });
+}
+
 /**
  * Waits until a server-rendered page has become the app (its HTML is on screen before its code, and a click before
  * hydration does nothing, as for a person who clicks too early); a client-rendered page is the app at once.
@@ -107,6 +155,8 @@ export async function describePagesIfFailed(test: TestContext, pages: Page[]): P
         toasts: Array.from(document.querySelectorAll("[data-sonner-toast]")).map(
           (toast) => toast.textContent ?? "",
         ),
+        // Every toast since the page loaded, with the second it appeared.
+        toastsShown: (window as unknown as { __toastLog?: string[] }).__toastLog ?? [],
         alerts: Array.from(document.querySelectorAll('[role="alert"]')).map(
           (alert) => alert.textContent ?? "",
         ),
@@ -122,8 +172,9 @@ export async function describePagesIfFailed(test: TestContext, pages: Page[]): P
       `${testName.replace(/[^a-z0-9]+/gi, "-").slice(0, 80)}-${index}.png`,
     );
     await page.screenshot({ path: screenshot, fullPage: false, timeout: 10_000 }).catch(() => undefined);
+    const refused = refusedRequests.get(page) ?? [];
     console.error(
-      `[e2e failure] page ${index}: ${page.url()}\n${JSON.stringify(state, null, 2)}\nscreenshot: ${screenshot}`,
+      `[e2e failure] page ${index}: ${page.url()}\n${JSON.stringify({ ...state, refused }, null, 2)}\nscreenshot: ${screenshot}`,
     );
   }
 }
