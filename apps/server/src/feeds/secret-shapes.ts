@@ -53,7 +53,7 @@ const BASE58_RUN = /[1-9A-HJ-NP-Za-km-z]+/g;
 
 /**
  * Base58 of 64 bytes is at most 88 characters, and usually 87–88; about one key in 16,000 is 86 or shorter (a zero
- * first byte), and each leading zero byte is a single "1". Public keys and transaction hashes are 32 bytes
+ * first byte, written as a single "1", and a small second one). Public keys and transaction hashes are 32 bytes
  * (~44 characters) and CIDv0s 46, so they never reach the shortest length.
  */
 const SECRET_KEY_BASE58_LENGTH = { min: 64, max: 88 } as const;
