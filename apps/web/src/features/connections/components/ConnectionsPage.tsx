@@ -8,6 +8,7 @@ import { appConfigQueryOptions } from "#web/features/config/api";
 import { CrosspostAuthError, CrosspostUnavailableError, connectedAccountsQueryOptions } from "../api";
 import { connectAccount } from "../connect";
 import { LinkedHandles } from "./LinkedHandles";
+import { ListNote } from "./ListNote";
 
 /** /profile/settings/connections: the social accounts the user connected through Crosspost. */
 export function ConnectionsPage({ accountId }: { accountId: string }) {
@@ -63,13 +64,9 @@ export function ConnectionsPage({ accountId }: { accountId: string }) {
             </Alert>
           )
         ) : accounts.isPending ? (
-          <p role="status" className="text-sm text-muted">
-            Loading connected accounts...
-          </p>
+          <ListNote loading>Loading connected accounts...</ListNote>
         ) : accounts.data.length === 0 ? (
-          <p className="rounded-md border border-dashed border-line bg-surface px-4 py-8 text-center text-sm text-muted">
-            No accounts connected yet.
-          </p>
+          <ListNote>No accounts connected yet.</ListNote>
         ) : (
           <ul
             aria-label="Connected accounts"
@@ -89,7 +86,7 @@ export function ConnectionsPage({ accountId }: { accountId: string }) {
           </ul>
         )}
       </section>
-      <LinkedHandles accountId={accountId} networks={config.data?.networks ?? []} />
+      <LinkedHandles accountId={accountId} networks={config.data?.networks} />
     </div>
   );
 }

@@ -20,6 +20,7 @@ import { toast } from "#web/components/ui/toast";
 import { serverMessage } from "#web/lib/api";
 import { linkedHandlesQueryOptions } from "../api";
 import { useCreateLinkCode } from "../mutations";
+import { ListNote } from "./ListNote";
 
 /** How often the list is asked again while a code waits for its post: the bot reads mentions on its own beat. */
 const WAITING_REFETCH_MS = 5000;
@@ -55,7 +56,8 @@ export function LinkedHandles({
   networks,
 }: {
   accountId: string;
-  networks: AppConfig["networks"];
+  /** The networks the bot reads; undefined until the server's config is in. */
+  networks: AppConfig["networks"] | undefined;
 }) {
   const [code, setCode] = useState<{ issued: LinkCode; handlesBefore: string[] } | null>(null);
   const waiting = code !== null && Date.parse(code.issued.expiresAt) > Date.now();
@@ -89,14 +91,14 @@ export function LinkedHandles({
             }
             loading={createCode.isPending}
             // Until the list is in, a handle linked before could not be told from one the new code links.
-            disabled={networks.length === 0 || handles.isPending}
+            disabled={!networks?.length || handles.isPending}
           >
             <KeyRoundIcon aria-hidden="true" />
             {code ? "New Link Code" : "Get a Link Code"}
           </Button>
         }
       />
-      {networks.length === 0 ? (
+      {networks?.length === 0 ? (
         <p className="text-sm text-muted">This server's bot does not read any network yet.</p>
       ) : null}
       {createCode.isError ? (
@@ -109,7 +111,7 @@ export function LinkedHandles({
         >
           <p>
             {waiting
-              ? `From the account you want to link, post or send this to ${whereToPost(networks)} within ${LINK_CODE_MINUTES} minutes:`
+              ? `From the account you want to link, post or send this to ${whereToPost(networks ?? [])} within ${LINK_CODE_MINUTES} minutes:`
               : "This code has expired: get a new one."}
           </p>
           <div className="flex flex-wrap items-center gap-2">
@@ -126,13 +128,9 @@ export function LinkedHandles({
       {handles.isError ? (
         <Alert>{`Failed to load linked handles: ${handles.error.message}`}</Alert>
       ) : handles.isPending ? (
-        <p role="status" className="text-sm text-muted">
-          Loading linked handles...
-        </p>
+        <ListNote loading>Loading linked handles...</ListNote>
       ) : handles.data.length === 0 ? (
-        <p className="rounded-md border border-dashed border-line bg-surface px-4 py-8 text-center text-sm text-muted">
-          No handles linked yet.
-        </p>
+        <ListNote>No handles linked yet.</ListNote>
       ) : (
         <ul
           aria-label="Linked handles"
