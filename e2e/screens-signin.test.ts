@@ -30,6 +30,30 @@ describe("sign-in has no dead end", () => {
     await header.getByRole("button", { name: "Login" }).waitFor();
   });
 
+  it("keeps the chooser's options in place while the NEAR wallets' list loads and fails", async () => {
+    const { page } = await session.visit("/");
+    await signOutIfNeeded(page);
+    await page.reload();
+    // The wallets' list is held loading until the test lets its requests fail (offline, they always do).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/manifest.json", async (route) => {
+      await held;
+      await route.abort("namenotresolved");
+    });
+    await page.getByRole("banner").getByRole("button", { name: "Login" }).click();
+    const chooser = page.getByRole("dialog", { name: "Connect a wallet" });
+    await chooser.getByRole("list", { name: "Loading wallets" }).waitFor();
+    const devWallet = chooser.getByTestId("dev-wallet");
+    const before = await devWallet.boundingBox();
+    release();
+    await chooser.getByRole("button", { name: "Try again" }).waitFor();
+    expect(await devWallet.boundingBox()).toEqual(before);
+    await page.unrouteAll({ behavior: "ignoreErrors" });
+  });
+
   it("goes back to Login when the wallet session was lost before authorizing, also after a reload", async () => {
     const { page, pageErrors } = await session.visit("/");
     await signOutIfNeeded(page);

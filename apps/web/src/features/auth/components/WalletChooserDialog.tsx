@@ -51,7 +51,9 @@ export default function WalletChooserDialog({ open }: { open: boolean }) {
       <DialogContent
         title="Connect a wallet"
         description="Sign in to Curate with your NEAR account."
-        className="max-w-md"
+        // Held at the top, not centred: the NEAR wallets' list changes height when it loads or fails, and a
+        // centred dialog then moved the development wallet's button under a click, which did nothing.
+        className="top-[10vh] max-w-md translate-y-0"
         onOpenAutoFocus={() => {
           openedFrom.current = document.activeElement;
         }}
