@@ -26,7 +26,7 @@ export async function launchBrowser() {
   context.setDefaultNavigationTimeout(120_000);
   context.on("page", navigationsWaitForTheApp);
   context.on("page", recordRefusedRequests);
-  await context.addInitScript(recordToasts);
+  await context.addInitScript(recordToasts, HISTORY_LENGTH);
   return {
     context,
     async close() {
@@ -107,7 +107,7 @@ function recordRefusedRequests(page: Page) {
  * Runs in every page before its own code: keeps each toast's text as it appears, since a toast that said why a
  * click did nothing is long gone when a wait for something else times out.
  */
-function recordToasts() {
+function recordToasts(limit: number) {
   const log: string[] = [];
   const shown = new WeakSet<Element>();
   (window as unknown as { __toastLog: string[] }).__toastLog = log;
@@ -116,7 +116,7 @@ function recordToasts() {
       if (shown.has(toast) || !toast.textContent) continue;
       shown.add(toast);
       log.push(`${(performance.now() / 1000).toFixed(1)} s: ${toast.textContent}`);
-      if (log.length > 30) log.shift();
+      if (log.length > limit) log.shift();
     }
   });
   const start = () => observer.observe(document.documentElement, { childList: true, subtree: true });

@@ -5,14 +5,15 @@ import type { AddressInfo } from "node:net";
 import { entryPointRefusal } from "@curate/core";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertFeed, insertSubmission } from "../../../test/factories.ts";
+import { approveAndFinish as approveAndFinishAs } from "../../../test/external-plugins.ts";
+import { insertFeed } from "../../../test/factories.ts";
 import { startFakeServer } from "../../../test/fakes/server.ts";
 import { startWebhookReceiver } from "../../../test/fakes/webhook.ts";
-import { eventually, startTestServer, type TestServer } from "../../../test/harness.ts";
+import { startTestServer, type TestServer } from "../../../test/harness.ts";
 import { newKey } from "../../../test/near.ts";
 import { recordingDistributor } from "../../../test/plugins.ts";
 import { sessionHeaders, signIn } from "../../../test/session.ts";
-import { plugins, processingJobs, processingSteps } from "../../db/schema.ts";
+import { plugins, processingSteps } from "../../db/schema.ts";
 
 const EXAMPLE = readFileSync(
   new URL("../../../../../examples/plugins/shout/index.mjs", import.meta.url),
@@ -183,24 +184,7 @@ afterAll(async () => {
 });
 
 async function approveAndFinish(feedId: string, content = "the sun is out") {
-  const { tweetId } = await insertSubmission(server.db, { content, feeds: [{ feedId }] });
-  const { status, body } = await server.json("/api/moderate", {
-    method: "POST",
-    headers: sessionHeaders(server, owner),
-    body: JSON.stringify({ submissionId: tweetId, feedId, action: "approve" }),
-  });
-  expect(status).toBe(200);
-  const jobId = body.data.processingJobId as string;
-  await eventually(async () => {
-    const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));
-    return !!job && ["completed", "failed", "completed_with_errors"].includes(job.status);
-  }, `job ${jobId} finishes`);
-  const steps = await server.db
-    .select()
-    .from(processingSteps)
-    .where(eq(processingSteps.jobId, jobId))
-    .orderBy(processingSteps.stepOrder);
-  return steps[0];
+  return (await approveAndFinishAs(server, owner, feedId, content)).step;
 }
 
 /**

@@ -1,12 +1,10 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertFeed, insertSubmission } from "../../../test/factories.ts";
+import { approveAndFinish, feedWithExternalTransformer } from "../../../test/external-plugins.ts";
 import { startFakeServer } from "../../../test/fakes/server.ts";
-import { eventually, startTestServer, type TestServer } from "../../../test/harness.ts";
+import { startTestServer, type TestServer } from "../../../test/harness.ts";
 import { newKey } from "../../../test/near.ts";
 import { recordingDistributor } from "../../../test/plugins.ts";
-import { sessionHeaders, signIn } from "../../../test/session.ts";
-import { processingJobs, processingSteps } from "../../db/schema.ts";
+import { signIn } from "../../../test/session.ts";
 
 const HOG = `export function transform() {
   const hoard = [];
@@ -37,33 +35,16 @@ beforeAll(async () => {
     { worker: { extraPlugins: [recorder.plugin] } },
   );
   owner = (await signIn(server, ownerKey)).cookie;
-  const registered = await server.json("/api/plugins", {
-    method: "POST",
-    headers: sessionHeaders(server, owner),
-    body: JSON.stringify({
-      name: "@hostile/hog",
-      type: "transformer",
-      repoUrl: "https://github.com/hostile/hog",
-      entryPoint: `http://localhost:${code.port}/hog.mjs`,
-    }),
-  });
-  expect(registered.status).toBe(201);
-  await insertFeed(server.db, {
-    id: "hogging",
-    createdBy: ownerKey.implicitAccountId,
-    config: {
+  await feedWithExternalTransformer(
+    server,
+    { cookie: owner, key: ownerKey },
+    {
       id: "hogging",
-      name: "Hogging",
       description: "A feed whose plugin allocates without bound",
-      outputs: {
-        stream: {
-          enabled: true,
-          transform: [{ plugin: "@hostile/hog" }],
-          distribute: [{ plugin: "@test/recorder" }],
-        },
-      },
+      plugin: "@hostile/hog",
+      entryPoint: `http://localhost:${code.port}/hog.mjs`,
     },
-  });
+  );
 });
 
 afterAll(async () => {
@@ -74,22 +55,8 @@ afterAll(async () => {
 describe("an external plugin's memory", () => {
   it("is capped: a plugin that allocates without bound is stopped by the memory limit, and nothing is sent", async () => {
     const rssBefore = process.memoryUsage().rss;
-    const { tweetId } = await insertSubmission(server.db, {
-      content: "hoard",
-      feeds: [{ feedId: "hogging" }],
-    });
-    const approved = await server.json("/api/moderate", {
-      method: "POST",
-      headers: sessionHeaders(server, owner),
-      body: JSON.stringify({ submissionId: tweetId, feedId: "hogging", action: "approve" }),
-    });
-    expect(approved.status).toBe(200);
-    const jobId = approved.body.data.processingJobId as string;
-    await eventually(async () => {
-      const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));
-      return job?.status === "failed";
-    }, `job ${jobId} fails`);
-    const [step] = await server.db.select().from(processingSteps).where(eq(processingSteps.jobId, jobId));
+    const { jobStatus, step } = await approveAndFinish(server, owner, "hogging", "hoard");
+    expect(jobStatus).toBe("failed");
     expect(step).toMatchObject({ pluginName: "@hostile/hog", status: "failed" });
     expect(step.error).toMatchObject({
       code: "PLUGIN_MEMORY_LIMIT",

@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertFeed, insertSubmission } from "../../../test/factories.ts";
+import { approveAndFinish, feedWithExternalTransformer } from "../../../test/external-plugins.ts";
+import { insertSubmission } from "../../../test/factories.ts";
 import { startFakeServer } from "../../../test/fakes/server.ts";
-import { eventually, startTestServer, type TestServer } from "../../../test/harness.ts";
+import { startTestServer, type TestServer } from "../../../test/harness.ts";
 import { newKey } from "../../../test/near.ts";
 import { recordingDistributor } from "../../../test/plugins.ts";
 import { sessionHeaders, signIn } from "../../../test/session.ts";
-import { processingJobs, processingSteps } from "../../db/schema.ts";
 
 // A plugin that fetches every URL its config lists and reports what came back: what any benign plugin that
 // fetches a configured URL becomes in an attacker's feed.
@@ -70,33 +69,17 @@ beforeAll(async () => {
     { worker: { extraPlugins: [recorder.plugin] } },
   );
   owner = (await signIn(server, ownerKey)).cookie;
-  const registered = await server.json("/api/plugins", {
-    method: "POST",
-    headers: sessionHeaders(server, owner),
-    body: JSON.stringify({
-      name: "@attacker/fetcher",
-      type: "transformer",
-      repoUrl: "https://github.com/attacker/fetcher",
-      entryPoint: `http://localhost:${code.port}/fetcher.mjs`,
-    }),
-  });
-  expect(registered.status).toBe(201);
-  await insertFeed(server.db, {
-    id: "probing",
-    createdBy: ownerKey.implicitAccountId,
-    config: {
+  await feedWithExternalTransformer(
+    server,
+    { cookie: owner, key: ownerKey },
+    {
       id: "probing",
-      name: "Probing",
       description: "A feed whose plugin asks for the operator's own network",
-      outputs: {
-        stream: {
-          enabled: true,
-          transform: [{ plugin: "@attacker/fetcher", config: { targets } }],
-          distribute: [{ plugin: "@test/recorder" }],
-        },
-      },
+      plugin: "@attacker/fetcher",
+      entryPoint: `http://localhost:${code.port}/fetcher.mjs`,
+      config: { targets },
     },
-  });
+  );
 });
 
 afterAll(async () => {
@@ -134,26 +117,8 @@ describe("a registered plugin's own requests", () => {
   });
 
   it("reach no loopback address in any spelling in a real job", async () => {
-    const { tweetId } = await insertSubmission(server.db, {
-      content: "probe",
-      feeds: [{ feedId: "probing" }],
-    });
-    const approved = await server.json("/api/moderate", {
-      method: "POST",
-      headers: sessionHeaders(server, owner),
-      body: JSON.stringify({ submissionId: tweetId, feedId: "probing", action: "approve" }),
-    });
-    expect(approved.status).toBe(200);
-    const jobId = approved.body.data.processingJobId as string;
-    await eventually(async () => {
-      const [job] = await server.db.select().from(processingJobs).where(eq(processingJobs.id, jobId));
-      return job?.status === "completed";
-    }, `job ${jobId} completes`);
-    const [step] = await server.db
-      .select()
-      .from(processingSteps)
-      .where(eq(processingSteps.jobId, jobId))
-      .orderBy(processingSteps.stepOrder);
+    const { jobStatus, step } = await approveAndFinish(server, owner, "probing", "probe");
+    expect(jobStatus).toBe("completed");
     expect(step).toMatchObject({ pluginName: "@attacker/fetcher", status: "success" });
     expectEveryTargetRefused((step.output as { seen: Record<string, string> }).seen);
     expect(recorder.deliveries).toHaveLength(1);
